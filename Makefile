@@ -1,0 +1,82 @@
+# astar: build the C module for one Lua, run specs, demo and checks.
+#
+#   make                 build build/5.4/astar/core.so (LUA=5.1|5.2|5.3|5.4|luajit)
+#   make demo            install what is missing, build, draw a path on a real map
+#   make test            install what is missing, build, run every spec on Lua 5.4 and LuaJIT
+#   make test-all        the specs on Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT
+#   make lint            luacheck, and the C built warning-free with gcc and clang
+#   make rock            luarocks make on the rockspec (local, no server)
+
+LUA ?= 5.4
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARNINGS = -std=c99 -Wall -Wextra -Wpedantic
+ifeq ($(LUA),luajit)
+  LUA_BIN = luajit
+  LUA_INC = /usr/include/luajit-2.1
+else
+  LUA_BIN = lua$(LUA)
+  LUA_INC = /usr/include/lua$(LUA)
+endif
+
+BUILD = build/$(LUA)
+MODULE = $(BUILD)/astar/core.so
+CORE_SRC = $(wildcard src/core/*.c)
+BINDING_SRC = $(wildcard src/lua/*.c)
+HEADERS = $(wildcard src/core/*.h src/lua/*.h)
+OBJECTS = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(BINDING_SRC))
+
+# What each job needs on Debian/Ubuntu (installed by tools/install-deps.sh).
+DEMO_PACKAGES = gcc make lua5.4 liblua5.4-dev
+TEST_PACKAGES = $(DEMO_PACKAGES) luajit libluajit-5.1-dev lua-busted lua-check clang
+ALL_LUA_PACKAGES = lua5.1 liblua5.1-0-dev lua5.2 liblua5.2-dev lua5.3 liblua5.3-dev
+
+# Run Lua against this checkout: our Lua files and the module built for $(LUA).
+RUN_ENV = LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;"
+
+.PHONY: all demo test test-all test-one lint rock deps clean
+
+all: $(MODULE)
+
+$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNINGS) $(CFLAGS) -fPIC -I$(LUA_INC) -c $< -o $@
+
+$(MODULE): $(OBJECTS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(LDFLAGS) -o $@ $(OBJECTS) -lm
+
+demo:
+	@tools/install-deps.sh $(DEMO_PACKAGES)
+	@$(MAKE) --no-print-directory LUA=5.4 all
+	LUA_PATH="lua/?.lua;;" LUA_CPATH="build/5.4/?.so;;" lua5.4 examples/demo.lua
+
+deps:
+	@tools/install-deps.sh $(TEST_PACKAGES)
+
+# The spec suite on one Lua: make test-one LUA=luajit
+test-one: all
+	$(RUN_ENV) $(LUA_BIN) "$$(command -v busted)" -o utfTerminal
+
+test: deps
+	@$(MAKE) --no-print-directory test-one LUA=5.4
+	@$(MAKE) --no-print-directory test-one LUA=luajit
+	@$(MAKE) --no-print-directory lint
+
+test-all: deps
+	@tools/install-deps.sh $(ALL_LUA_PACKAGES)
+	@for v in 5.1 5.2 5.3 5.4 luajit; do \
+	    $(MAKE) --no-print-directory test-one LUA=$$v || exit 1; done
+
+lint:
+	luacheck -q lua spec examples bench
+	@for cc in gcc clang; do \
+	    for f in $(CORE_SRC) $(BINDING_SRC); do \
+	        $$cc $(WARNINGS) -Werror -O2 -I$(LUA_INC) -fsyntax-only $$f || exit 1; \
+	    done; echo "$$cc: no warnings"; done
+
+rock:
+	luarocks --lua-version=5.4 make --local rockspec/astar-grid-scm-1.rockspec
+
+clean:
+	rm -rf build

@@ -1,0 +1,110 @@
+/* Argument checks for the binding: lauxlib-style messages, formatted here so
+ * every Lua version prints the same text. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+
+const char *const DIAGONAL_NAMES[] = {
+    "never", "always", "one-obstacle", "no-obstacles", NULL};
+const char *const HEURISTIC_NAMES[] = {
+    "manhattan", "octile", "euclidean", "chebyshev", "dijkstra", NULL};
+
+/* Formats a number the same way on every Lua: %.14g, nan, inf, -inf. */
+const char *number_text(char *buf, size_t size, double v)
+{
+    if (v != v)
+        return "nan";
+    if (isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    snprintf(buf, size, "%.14g", v);
+    return buf;
+}
+
+/* Raises "bad argument #arg to 'fname' (message)"; a prefix such as
+ * "opts.weight: " goes in front of the message when non-NULL. */
+int arg_error(lua_State *L, int arg, const char *fname, const char *prefix,
+              const char *fmt, ...
+{
+    char message[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return luaL_error(L, "bad argument #%d to '%s' (%s%s)", arg, fname,
+                      prefix ? prefix : "", message);
+}
+
+int type_error(lua_State *L, Arg a, const char *prefix, const char *expected)
+{
+    return arg_error(L, a.number, a.fname, prefix, "%s expected, got %s", expected,
+                     luaL_typename(L, a.index));
+}
+
+double check_number(lua_State *L, Arg a, const char *prefix)
+{
+    if (lua_type(L, a.index) != LUA_TNUMBER)
+        type_error(L, a, prefix, "number");
+    return (double)lua_tonumber(L, a.index);
+}
+
+/* A whole number in 1..max, returned 0-based. */
+uint32_t check_index(lua_State *L, Arg a, const char *name, uint32_t max)
+{
+    double v = check_number(L, a, NULL);
+    char buf[32];
+    if (v != floor(v) || isinf(v))
+        arg_error(L, a.number, a.fname, NULL, "%s must be a whole number, got %s", name,
+                  number_text(buf, sizeof buf, v));
+    if (v < 1 || v > max)
+        arg_error(L, a.number, a.fname, NULL, "%s out of range 1..%u", name, (unsigned)max);
+    return (uint32_t)v - 1;
+}
+
+int check_boolean(lua_State *L, Arg a, const char *prefix)
+{
+    if (lua_type(L, a.index) != LUA_TBOOLEAN)
+        type_error(L, a, prefix, "boolean");
+    return lua_toboolean(L, a.index);
+}
+
+int check_name(lua_State *L, Arg a, const char *prefix, const char *what,
+                      const char *const names[], const char *expected)
+{
+    const char *s;
+    int i;
+    if (lua_type(L, a.index) != LUA_TSTRING)
+        type_error(L, a, prefix, "string");
+    s = lua_tostring(L, a.index);
+    for (i = 0; names[i]; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    return arg_error(L, a.number, a.fname, prefix, "unknown %s '%s'; expected %s", what,
+                     s, expected);
+}
+
+AstarDiagonal check_diagonal(lua_State *L, Arg a, const char *prefix)
+{
+    return (AstarDiagonal)check_name(L, a, prefix, "diagonal mode", DIAGONAL_NAMES,
+                                     "never, always, one-obstacle or no-obstacles");
+}
+
+AstarHeuristic check_heuristic(lua_State *L, Arg a, const char *prefix)
+{
+    return (AstarHeuristic)check_name(
+        L, a, prefix, "heuristic", HEURISTIC_NAMES,
+        "manhattan, octile, euclidean, chebyshev or dijkstra");
+}
+
+double check_weight(lua_State *L, Arg a, const char *prefix)
+{
+    double w = check_number(L, a, prefix);
+    char buf[32];
+    if (!(w >= 1) || isinf(w))
+        arg_error(L, a.number, a.fname, prefix, "weight must be a finite number >= 1, got %s",
+                  number_text(buf, sizeof buf, w));
+    return w;
+}
+

@@ -1,0 +1,42 @@
+/*
+ * Argument checks shared by the binding's files. Each raises a Lua error in
+ * lauxlib's form, "bad argument #N to 'fname' (...)", with the same text on
+ * every Lua version; `prefix` (may be NULL) names an options-table field, as
+ * in "opts.weight: ".
+ */
+#ifndef ASTAR_LUA_ARGS_H
+#define ASTAR_LUA_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compat.h"
+#include "../core/astar.h"
+
+/* An argument as the caller sees it: its stack index, the number printed in
+ * messages (methods do not count self), and the function's name. */
+typedef struct {
+    int index, number;
+    const char *fname;
+} Arg;
+
+extern const char *const DIAGONAL_NAMES[];   /* by AstarDiagonal, NULL-terminated */
+extern const char *const HEURISTIC_NAMES[];  /* by AstarHeuristic, NULL-terminated */
+
+const char *number_text(char *buf, size_t size, double v);
+int arg_error(lua_State *L, int arg, const char *fname, const char *prefix,
+              const char *fmt, ...);
+int type_error(lua_State *L, Arg a, const char *prefix, const char *expected);
+
+double check_number(lua_State *L, Arg a, const char *prefix);
+/* A whole number in 1..max, returned 0-based; `name` is used in messages. */
+uint32_t check_index(lua_State *L, Arg a, const char *name, uint32_t max);
+int check_boolean(lua_State *L, Arg a, const char *prefix);
+/* One of names[] (NULL-terminated); returns its position. */
+int check_name(lua_State *L, Arg a, const char *prefix, const char *what,
+               const char *const names[], const char *expected);
+AstarDiagonal check_diagonal(lua_State *L, Arg a, const char *prefix);
+AstarHeuristic check_heuristic(lua_State *L, Arg a, const char *prefix);
+double check_weight(lua_State *L, Arg a, const char *prefix);
+
+#endif

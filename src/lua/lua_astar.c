@@ -1,0 +1,387 @@
+/*
+ * The Lua binding: module astar.core. It checks arguments, calls the core and
+ * turns results into Lua values; nothing else. Errors read like lauxlib's,
+ * but are formatted here so every Lua version prints the same text, with
+ * arguments counted as in a method call (self is not counted).
+ */
+#include <string.h>
+
+#include "lua_grid.h"
+
+/* ---- the Grid userdata ------------------------------------------------- */
+
+LuaGrid *check_grid(lua_State *L, const char *fname)
+{
+    LuaGrid *g = (LuaGrid *)compat_testudata(L, 1, GRID_TYPE);
+    if (!g)
+        luaL_error(L, "calling '%s' on bad self (" GRID_TYPE " expected, got %s)", fname,
+                   luaL_typename(L, 1));
+    else if (!g->grid)
+        luaL_error(L, "attempt to use a closed " GRID_TYPE);
+    return g;
+}
+
+Arg method_arg(const char *fname, int n)
+{
+    Arg a;
+    a.index = n + 1;
+    a.number = n;
+    a.fname = fname;
+    return a;
+}
+
+/* Pushes an empty Grid userdata that owns nothing yet, so that whatever the
+ * core allocates next is freed by __gc even if an error follows. */
+static LuaGrid *push_grid(lua_State *L)
+{
+    LuaGrid *g = (LuaGrid *)lua_newuserdata(L, sizeof *g);
+    memset(g, 0, sizeof *g);
+    g->diagonal = ASTAR_DIAGONAL_NO_OBSTACLES;
+    g->heuristic = ASTAR_HEURISTIC_OCTILE;
+    g->weight = 1.0;
+    luaL_getmetatable(L, GRID_TYPE);
+    lua_setmetatable(L, -2);
+    g->search = astar_search_new();
+    if (!g->search)
+        luaL_error(L, "not enough memory");
+    return g;
+}
+
+static int grid_new(lua_State *L)
+{
+    Arg aw = {1, 1, "new"}, ah = {2, 2, "new"};
+    uint32_t w = check_index(L, aw, "width", ASTAR_MAX_SIDE) + 1;
+    uint32_t h = check_index(L, ah, "height", ASTAR_MAX_SIDE) + 1;
+    LuaGrid *g;
+
+    if ((uint64_t)w * h > ASTAR_MAX_CELLS)
+        return arg_error(L, 2, "new", NULL, "width * height exceeds the maximum of %u cells",
+                         (unsigned)ASTAR_MAX_CELLS);
+    g = push_grid(L);
+    if (astar_grid_new(&g->grid, w, h) != ASTAR_OK)
+        return luaL_error(L, "not enough memory for a %ux%u grid", (unsigned)w, (unsigned)h);
+    return 1;
+}
+
+typedef AstarError (*TextLoader)(AstarGrid **, const char *, size_t, char *, size_t);
+
+static int load_text(lua_State *L, const char *fname, TextLoader load)
+{
+    Arg a = {1, 1, NULL};
+    char message[128];
+    size_t length;
+    const char *text;
+    LuaGrid *g;
+    AstarError e;
+
+    a.fname = fname;
+    if (lua_type(L, 1) != LUA_TSTRING)
+        type_error(L, a, NULL, "string");
+    text = lua_tolstring(L, 1, &length);
+    g = push_grid(L);
+    e = load(&g->grid, text, length, message, sizeof message);
+    if (e == ASTAR_EPARSE)
+        return arg_error(L, 1, fname, NULL, "%s", message);
+    if (e != ASTAR_OK)
+        return luaL_error(L, "not enough memory");
+    return 1;
+}
+
+static int grid_from_string(lua_State *L) { return load_text(L, "fromString", astar_grid_from_text); }
+static int grid_from_movingai(lua_State *L) { return load_text(L, "fromMovingAI", astar_grid_from_movingai); }
+
+static int grid_get_width(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)astar_grid_width(check_grid(L, "getWidth")->grid));
+    return 1;
+}
+
+static int grid_get_height(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)astar_grid_height(check_grid(L, "getHeight")->grid));
+    return 1;
+}
+
+static int grid_get_dimensions(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "getDimensions");
+    lua_pushinteger(L, (lua_Integer)astar_grid_width(g->grid));
+    lua_pushinteger(L, (lua_Integer)astar_grid_height(g->grid));
+    return 2;
+}
+
+/* Reads the (x, y) of method fname at arguments 1 and 2. */
+static LuaGrid *check_cell(lua_State *L, const char *fname, uint32_t *x, uint32_t *y)
+{
+    LuaGrid *g = check_grid(L, fname);
+    *x = check_index(L, method_arg(fname, 1), "x", astar_grid_width(g->grid));
+    *y = check_index(L, method_arg(fname, 2), "y", astar_grid_height(g->grid));
+    return g;
+}
+
+static int grid_set_walkable(lua_State *L)
+{
+    uint32_t x, y;
+    LuaGrid *g = check_cell(L, "setWalkable", &x, &y);
+    astar_grid_set_walkable(g->grid, x, y, check_boolean(L, method_arg("setWalkable", 3), NULL));
+    return 0;
+}
+
+static int grid_is_walkable(lua_State *L)
+{
+    uint32_t x, y;
+    LuaGrid *g = check_cell(L, "isWalkable", &x, &y);
+    lua_pushboolean(L, astar_grid_walkable(g->grid, x, y));
+    return 1;
+}
+
+static int grid_set_cost(lua_State *L)
+{
+    uint32_t x, y;
+    LuaGrid *g = check_cell(L, "setCost", &x, &y);
+    Arg a = method_arg("setCost", 3);
+    double cost = check_number(L, a, NULL);
+    char buf[32];
+
+    if (!(cost > 0 && cost <= ASTAR_MAX_COST))
+        return arg_error(L, a.number, a.fname, NULL,
+                         "cost must be a positive finite number up to 1e15, got %s",
+                         number_text(buf, sizeof buf, cost));
+    if (astar_grid_set_cost(g->grid, x, y, cost) != ASTAR_OK)
+        return luaL_error(L, "not enough memory");
+    return 0;
+}
+
+static int grid_get_cost(lua_State *L)
+{
+    uint32_t x, y;
+    LuaGrid *g = check_cell(L, "getCost", &x, &y);
+    lua_pushnumber(L, (lua_Number)astar_grid_cost(g->grid, x, y));
+    return 1;
+}
+
+static int grid_set_diagonal(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "setDiagonal");
+    g->diagonal = check_diagonal(L, method_arg("setDiagonal", 1), NULL);
+    return 0;
+}
+
+static int grid_get_diagonal(lua_State *L)
+{
+    lua_pushstring(L, DIAGONAL_NAMES[check_grid(L, "getDiagonal")->diagonal]);
+    return 1;
+}
+
+/* The heuristic in effect for a diagonal mode, given the grid's choice. */
+static AstarHeuristic effective_heuristic(const LuaGrid *g, AstarDiagonal diagonal)
+{
+    if (g->heuristic_chosen)
+        return g->heuristic;
+    return diagonal == ASTAR_DIAGONAL_NEVER ? ASTAR_HEURISTIC_MANHATTAN
+                                            : ASTAR_HEURISTIC_OCTILE;
+}
+
+static int grid_set_heuristic(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "setHeuristic");
+    AstarHeuristic h = check_heuristic(L, method_arg("setHeuristic", 1), NULL);
+    double w = lua_isnoneornil(L, 3) ? 1.0 : check_weight(L, method_arg("setHeuristic", 2), NULL);
+    g->heuristic = h;
+    g->weight = w;
+    g->heuristic_chosen = 1;
+    return 0;
+}
+
+static int grid_get_heuristic(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "getHeuristic");
+    lua_pushstring(L, HEURISTIC_NAMES[effective_heuristic(g, g->diagonal)]);
+    lua_pushnumber(L, (lua_Number)g->weight);
+    return 2;
+}
+
+/* Reads findPath's options table (argument 5) over the grid's settings. */
+static void read_options(lua_State *L, const LuaGrid *g, AstarOptions *o)
+{
+    Arg a = method_arg("findPath", 5);
+    int has_heuristic = 0, has_weight = 0;
+    double weight = 1.0;
+
+    o->diagonal = g->diagonal;
+    o->partial = 0;
+    if (!lua_isnoneornil(L, a.index) && lua_type(L, a.index) != LUA_TTABLE)
+        type_error(L, a, NULL, "table");
+    if (lua_istable(L, a.index)) {
+        lua_pushnil(L);
+        while (lua_next(L, a.index)) {
+            Arg v = a;
+            const char *key;
+            v.index = lua_gettop(L);
+            if (lua_type(L, -2) != LUA_TSTRING)
+                arg_error(L, a.number, a.fname, NULL, "option names must be strings, got %s",
+                          luaL_typename(L, -2));
+            key = lua_tostring(L, -2);
+            if (strcmp(key, "diagonal") == 0)
+                o->diagonal = check_diagonal(L, v, "opts.diagonal: ");
+            else if (strcmp(key, "heuristic") == 0) {
+                o->heuristic = check_heuristic(L, v, "opts.heuristic: ");
+                has_heuristic = 1;
+            } else if (strcmp(key, "weight") == 0) {
+                weight = check_weight(L, v, "opts.weight: ");
+                has_weight = 1;
+            } else if (strcmp(key, "partial") == 0)
+                o->partial = check_boolean(L, v, "opts.partial: ");
+            else
+                arg_error(L, a.number, a.fname, NULL, "unknown option '%s'", key);
+            lua_pop(L, 1);
+        }
+    }
+    if (!has_heuristic)
+        o->heuristic = effective_heuristic(g, o->diagonal);
+    o->weight = has_weight ? weight : has_heuristic ? 1.0 : g->weight;
+}
+
+/* Pushes the found path as an array of {x =, y =}, 1-based. */
+static void push_path(lua_State *L, const AstarSearch *s)
+{
+    size_t n = astar_search_length(s), i;
+    uint32_t cell = astar_search_end(s);
+
+    lua_createtable(L, (int)n, 0);
+    for (i = n; i >= 1; i--) {
+        lua_createtable(L, 0, 2);
+        lua_pushinteger(L, (lua_Integer)astar_cell_x(s, cell) + 1);
+        lua_setfield(L, -2, "x");
+        lua_pushinteger(L, (lua_Integer)astar_cell_y(s, cell) + 1);
+        lua_setfield(L, -2, "y");
+        lua_rawseti(L, -2, (int)i);
+        if (i > 1)
+            cell = astar_search_parent(s, cell);
+    }
+}
+
+static int grid_find_path(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "findPath");
+    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
+    uint32_t sx = check_index(L, method_arg("findPath", 1), "sx", w);
+    uint32_t sy = check_index(L, method_arg("findPath", 2), "sy", h);
+    uint32_t gx = check_index(L, method_arg("findPath", 3), "gx", w);
+    uint32_t gy = check_index(L, method_arg("findPath", 4), "gy", h);
+    AstarOptions options;
+    AstarError error;
+    AstarStatus status;
+
+    read_options(L, g, &options);
+    status = astar_search_run(g->search, g->grid, sx, sy, gx, gy, &options, &error);
+    if (error != ASTAR_OK)
+        return luaL_error(L, "not enough memory");
+    switch (status) {
+    case ASTAR_FOUND:
+    case ASTAR_PARTIAL:
+        push_path(L, g->search);
+        lua_pushnumber(L, (lua_Number)astar_search_cost(g->search));
+        if (!options.partial)
+            return 2;
+        lua_pushboolean(L, status == ASTAR_FOUND);
+        return 3;
+    case ASTAR_GOAL_BLOCKED:
+        lua_pushnil(L);
+        lua_pushliteral(L, "goal is blocked");
+        return 2;
+    default:
+        lua_pushnil(L);
+        lua_pushliteral(L, "no path");
+        return 2;
+    }
+}
+
+static int grid_get_search_stats(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "getSearchStats");
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, (lua_Integer)astar_search_expanded(g->search));
+    lua_setfield(L, -2, "expanded");
+    lua_pushinteger(L, (lua_Integer)astar_search_touched(g->search));
+    lua_setfield(L, -2, "touched");
+    return 1;
+}
+
+static int grid_tostring(lua_State *L)
+{
+    LuaGrid *g = (LuaGrid *)luaL_checkudata(L, 1, GRID_TYPE);
+    if (!g->grid)
+        lua_pushliteral(L, GRID_TYPE " (closed)");
+    else
+        lua_pushfstring(L, GRID_TYPE " (%dx%d)", (int)astar_grid_width(g->grid),
+                        (int)astar_grid_height(g->grid));
+    return 1;
+}
+
+/* __gc and __close: frees everything the grid owns; safe to call twice. */
+static int grid_release(lua_State *L)
+{
+    LuaGrid *g = (LuaGrid *)luaL_checkudata(L, 1, GRID_TYPE);
+    astar_grid_free(g->grid);
+    astar_search_free(g->search);
+    g->grid = NULL;
+    g->search = NULL;
+    return 0;
+}
+
+static const luaL_Reg GRID_METHODS[] = {
+    {"getWidth", grid_get_width},
+    {"getHeight", grid_get_height},
+    {"getDimensions", grid_get_dimensions},
+    {"setWalkable", grid_set_walkable},
+    {"isWalkable", grid_is_walkable},
+    {"setCost", grid_set_cost},
+    {"getCost", grid_get_cost},
+    {"setDiagonal", grid_set_diagonal},
+    {"getDiagonal", grid_get_diagonal},
+    {"setHeuristic", grid_set_heuristic},
+    {"getHeuristic", grid_get_heuristic},
+    {"findPath", grid_find_path},
+    {"getSearchStats", grid_get_search_stats},
+    {NULL, NULL}};
+
+static const luaL_Reg GRID_META[] = {
+    {"__tostring", grid_tostring},
+    {"__gc", grid_release},
+    {"__close", grid_release},
+    {NULL, NULL}};
+
+static const luaL_Reg MODULE_FUNCTIONS[] = {
+    {"new", grid_new},
+    {"fromString", grid_from_string},
+    {"fromMovingAI", grid_from_movingai},
+    {NULL, NULL}};
+
+#if defined(_WIN32)
+#define ASTAR_EXPORT __declspec(dllexport)
+#else
+#define ASTAR_EXPORT
+#endif
+
+ASTAR_EXPORT int luaopen_astar_core(lua_State *L)
+{
+    lua_newtable(L);
+    compat_setfuncs(L, MODULE_FUNCTIONS);
+    lua_pushinteger(L, (lua_Integer)ASTAR_MAX_CELLS);
+    lua_setfield(L, -2, "MAX_CELLS");
+    lua_pushinteger(L, (lua_Integer)ASTAR_MAX_SIDE);
+    lua_setfield(L, -2, "MAX_SIDE");
+
+    luaL_newmetatable(L, GRID_TYPE);
+    compat_setfuncs(L, GRID_META);
+    lua_newtable(L);
+    compat_setfuncs(L, GRID_METHODS);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "__index");
+    lua_setfield(L, -3, "Grid");   /* module.Grid: the methods, for Lua helpers to extend */
+    lua_pushliteral(L, GRID_TYPE);
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+    return 1;
+}
