@@ -5,6 +5,7 @@
 #   make test            install what is missing, build, run every spec on Lua 5.4 and LuaJIT
 #   make test-all        the specs on Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT
 #   make lint            luacheck, and the C built warning-free with gcc and clang
+#   make bench           benchmarks on the maps in ../shared/maps (see mk/*.mk)
 #   make rock            luarocks make on the rockspec (local, no server)
 
 LUA ?= 5.4
@@ -34,7 +35,14 @@ ALL_LUA_PACKAGES = lua5.1 liblua5.1-0-dev lua5.2 liblua5.2-dev lua5.3 liblua5.3-
 # Run Lua against this checkout: our Lua files and the module built for $(LUA).
 RUN_ENV = LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;"
 
-.PHONY: all demo test test-all test-one lint rock deps clean
+# Parts of the project add their own targets in mk/*.mk: a part appends to
+# TEST_TARGETS (run by make test after the specs), BENCH_TARGETS (make bench)
+# and TEST_PACKAGES (what make test installs).
+TEST_TARGETS =
+BENCH_TARGETS =
+-include $(sort $(wildcard mk/*.mk))
+
+.PHONY: all demo test test-all test-one lint rock deps bench clean
 
 all: $(MODULE)
 
@@ -62,6 +70,10 @@ test: deps
 	@$(MAKE) --no-print-directory test-one LUA=5.4
 	@$(MAKE) --no-print-directory test-one LUA=luajit
 	@$(MAKE) --no-print-directory lint
+	@for t in $(TEST_TARGETS); do $(MAKE) --no-print-directory $$t || exit 1; done
+
+bench: deps
+	@for t in $(BENCH_TARGETS); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 test-all: deps
 	@tools/install-deps.sh $(ALL_LUA_PACKAGES)

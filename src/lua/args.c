@@ -26,7 +26,7 @@ const char *number_text(char *buf, size_t size, double v)
 /* Raises "bad argument #arg to 'fname' (message)"; a prefix such as
  * "opts.weight: " goes in front of the message when non-NULL. */
 int arg_error(lua_State *L, int arg, const char *fname, const char *prefix,
-              const char *fmt, ...
+              const char *fmt, ...)
 {
     char message[256];
     va_list ap;
@@ -71,7 +71,7 @@ int check_boolean(lua_State *L, Arg a, const char *prefix)
 }
 
 int check_name(lua_State *L, Arg a, const char *prefix, const char *what,
-                      const char *const names[], const char *expected)
+               const char *const names[], const char *expected)
 {
     const char *s;
     int i;
