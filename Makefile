@@ -29,7 +29,7 @@ OBJECTS = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(BINDING_SRC))
 
 # What each job needs on Debian/Ubuntu (installed by tools/install-deps.sh).
 DEMO_PACKAGES = gcc make lua5.4 liblua5.4-dev
-TEST_PACKAGES = $(DEMO_PACKAGES) luajit libluajit-5.1-dev lua-busted lua-check clang
+TEST_PACKAGES = $(DEMO_PACKAGES) luajit libluajit-5.1-dev lua-busted lua-check clang luarocks
 ALL_LUA_PACKAGES = lua5.1 liblua5.1-0-dev lua5.2 liblua5.2-dev lua5.3 liblua5.3-dev
 
 # Run Lua against this checkout: our Lua files and the module built for $(LUA).
@@ -64,12 +64,13 @@ deps:
 
 # The spec suite on one Lua: make test-one LUA=luajit
 test-one: all
-	$(RUN_ENV) $(LUA_BIN) "$$(command -v busted)" -o utfTerminal
+	$(RUN_ENV) $(LUA_BIN) "$$(command -v busted)" -o spec/support/summary.lua
 
 test: deps
 	@$(MAKE) --no-print-directory test-one LUA=5.4
 	@$(MAKE) --no-print-directory test-one LUA=luajit
 	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory rock
 	@for t in $(TEST_TARGETS); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 bench: deps
@@ -87,8 +88,13 @@ lint:
 	        $$cc $(WARNINGS) -Werror -O2 -I$(LUA_INC) -fsyntax-only $$f || exit 1; \
 	    done; echo "$$cc: no warnings"; done
 
+# luarocks builds in the source tree; the objects it leaves are removed.
+ROCK_TREE ?= build/rocktree
 rock:
-	luarocks --lua-version=5.4 make --local rockspec/astar-grid-scm-1.rockspec
+	luarocks --lua-version=5.4 --tree $(ROCK_TREE) make rockspec/astar-grid-scm-1.rockspec
+	rm -rf astar src/core/*.o src/lua/*.o
+	LUA_PATH="$(ROCK_TREE)/share/lua/5.4/?.lua;;" LUA_CPATH="$(ROCK_TREE)/lib/lua/5.4/?.so;;" \
+	    lua5.4 -e 'local a = require "astar"; assert(math.abs(select(2, a.new(3, 3):findPath(1, 1, 3, 3)) - 2 * math.sqrt(2)) < 1e-12); print("rock ok: " .. a.backend)'
 
 clean:
 	rm -rf build

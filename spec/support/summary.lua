@@ -1,0 +1,14 @@
+-- busted output handler: the usual terminal output, then one closing line
+-- "<lua version>: N passed, N failed" that CI systems read.
+return function(options)
+  local busted = require "busted"
+  local handler = require "busted.outputHandlers.utfTerminal"(options)
+
+  busted.subscribe({ "suite", "end" }, function()
+    local failed = handler.failuresCount + handler.errorsCount
+    local version = (jit and jit.version or _VERSION):gsub("%s", "-")
+    io.write(("%s: %d passed, %d failed\n"):format(version, handler.successesCount, failed))
+    return nil, true
+  end)
+  return handler
+end
