@@ -38,6 +38,7 @@ RUN_ENV = LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;"
 # Parts of the project add their own targets in mk/*.mk: a part appends to
 # TEST_TARGETS (run by make test after the specs), BENCH_TARGETS (make bench)
 # and TEST_PACKAGES (what make test installs).
+.DEFAULT_GOAL := all
 TEST_TARGETS =
 BENCH_TARGETS =
 -include $(sort $(wildcard mk/*.mk))

@@ -23,6 +23,17 @@ const char *number_text(char *buf, size_t size, double v)
     return buf;
 }
 
+int raise_error(lua_State *L, const char *fmt, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    lua_pushstring(L, message);
+    return lua_error(L);
+}
+
 /* Raises "bad argument #arg to 'fname' (message)"; a prefix such as
  * "opts.weight: " goes in front of the message when non-NULL. */
 int arg_error(lua_State *L, int arg, const char *fname, const char *prefix,
@@ -33,7 +44,7 @@ int arg_error(lua_State *L, int arg, const char *fname, const char *prefix,
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    return luaL_error(L, "bad argument #%d to '%s' (%s%s)", arg, fname,
+    return raise_error(L, "bad argument #%d to '%s' (%s%s)", arg, fname,
                       prefix ? prefix : "", message);
 }
 

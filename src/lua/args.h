@@ -24,6 +24,9 @@ extern const char *const DIAGONAL_NAMES[];   /* by AstarDiagonal, NULL-terminate
 extern const char *const HEURISTIC_NAMES[];  /* by AstarHeuristic, NULL-terminated */
 
 const char *number_text(char *buf, size_t size, double v);
+/* Raises a Lua error with a printf-formatted message and no position prefix,
+ * so a message reads the same wherever the call came from. */
+int raise_error(lua_State *L, const char *fmt, ...);
 int arg_error(lua_State *L, int arg, const char *fname, const char *prefix,
               const char *fmt, ...);
 int type_error(lua_State *L, Arg a, const char *prefix, const char *expected);

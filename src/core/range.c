@@ -1,0 +1,307 @@
+/*
+ * Movement ranges for turn-based games: a 4-direction Dijkstra that stops at
+ * a cost budget, and the attack area around a set of cells.
+ *
+ * Scratch per cell (over the bordered grid of grid_layout.h): g, the entry
+ * cost the rule gave, the cell's position in the result, and a stamp holding
+ * the query's generation, state bits and the direction the cell was entered
+ * from. A new query bumps the generation instead of clearing memory, so it
+ * costs only the cells it touches, and the rule runs at most once per cell.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_layout.h"
+#include "heap.h"
+
+#define ST_RULE_MASK 3u          /* ASTAR_RANGE_* bits from the rule */
+#define ST_HAS_G 4u              /* g holds a cost of this query */
+#define ST_CLOSED 8u             /* settled: in the result */
+#define ST_DIR_SHIFT 4           /* 3 bits: 0-3 a direction, 4 the start */
+#define ST_DIR_MASK 7u
+#define ST_START 4u
+#define ST_GEN_SHIFT 8
+#define ST_GEN_LIMIT (1u << (32 - ST_GEN_SHIFT))
+
+static const int DX[4] = {1, -1, 0, 0};
+static const int DY[4] = {0, 0, 1, -1};
+
+struct AstarRange {
+    double *g, *entry;
+    uint32_t *stamp, *slot, *order;
+    size_t capacity, count;
+    uint32_t generation;
+    Heap open;
+    const AstarGrid *grid;   /* the grid of the last query */
+    long offset[4];
+};
+
+AstarRange *astar_range_new(void)
+{
+    return calloc(1, sizeof(AstarRange));
+}
+
+void astar_range_free(AstarRange *r)
+{
+    if (!r)
+        return;
+    free(r->g);
+    free(r->entry);
+    free(r->stamp);
+    free(r->slot);
+    free(r->order);
+    free(r->open.items);
+    free(r);
+}
+
+static AstarError reserve(AstarRange *r, size_t cells)
+{
+    double *g, *entry;
+    uint32_t *stamp, *slot, *order;
+
+    if (cells <= r->capacity)
+        return ASTAR_OK;
+    g = malloc(cells * sizeof *g);
+    entry = malloc(cells * sizeof *entry);
+    stamp = calloc(cells, sizeof *stamp);
+    slot = malloc(cells * sizeof *slot);
+    order = malloc(cells * sizeof *order);
+    if (!g || !entry || !stamp || !slot || !order) {
+        free(g);
+        free(entry);
+        free(stamp);
+        free(slot);
+        free(order);
+        return ASTAR_ENOMEM;
+    }
+    free(r->g);
+    free(r->entry);
+    free(r->stamp);
+    free(r->slot);
+    free(r->order);
+    r->g = g;
+    r->entry = entry;
+    r->stamp = stamp;
+    r->slot = slot;
+    r->order = order;
+    r->capacity = cells;
+    r->generation = 0;
+    return ASTAR_OK;
+}
+
+/* Starts a query on grid: scratch sized, a fresh generation, empty result. */
+static AstarError begin(AstarRange *r, const AstarGrid *grid)
+{
+    int d;
+
+    r->count = 0;
+    r->open.size = 0;
+    if (reserve(r, grid->cells) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    if (++r->generation == ST_GEN_LIMIT) {
+        memset(r->stamp, 0, r->capacity * sizeof *r->stamp);
+        r->generation = 1;
+    }
+    r->grid = grid;
+    for (d = 0; d < 4; d++)
+        r->offset[d] = DY[d] * (long)grid->stride + DX[d];
+    return ASTAR_OK;
+}
+
+static int fresh(const AstarRange *r, uint32_t cell)
+{
+    return (r->stamp[cell] >> ST_GEN_SHIFT) == r->generation;
+}
+
+static uint32_t stamp_of(const AstarRange *r, uint32_t bits)
+{
+    return (r->generation << ST_GEN_SHIFT) | bits;
+}
+
+static uint32_t cell_x(const AstarRange *r, uint32_t cell) { return cell % r->grid->stride - 1; }
+static uint32_t cell_y(const AstarRange *r, uint32_t cell) { return cell / r->grid->stride - 1; }
+
+/* Looks cell up for this query: runs the rule the first time. Returns the
+ * entry cost (INFINITY: impassable), or NAN when the rule aborted. */
+static double entry_cost(AstarRange *r, uint32_t cell, AstarRangeRule rule, void *user)
+{
+    double grid_cost = r->grid->cost ? r->grid->cost[cell] : 1.0;
+    unsigned flags = 0;
+    double c;
+
+    if (fresh(r, cell))
+        return r->entry[cell];
+    c = rule ? rule(user, cell_x(r, cell), cell_y(r, cell), grid_cost, &flags) : grid_cost;
+    if (c != c)
+        return c;
+    r->entry[cell] = c;
+    r->stamp[cell] = stamp_of(r, flags & ST_RULE_MASK);
+    return c;
+}
+
+AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
+                           double budget, AstarRangeRule rule, void *user, int *aborted)
+{
+    uint32_t start = (uint32_t)astar_index(grid, sx, sy);
+
+    *aborted = 0;
+    if (begin(r, grid) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    r->g[start] = 0.0;
+    r->entry[start] = 0.0;
+    r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
+    if (heap_push(&r->open, 0.0, 0.0f, start) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+
+    while (r->open.size > 0) {
+        uint32_t cell = heap_pop(&r->open).cell, st = r->stamp[cell];
+        double g = r->g[cell];
+        int d;
+
+        if (st & ST_CLOSED)
+            continue;                                  /* a stale duplicate */
+        r->stamp[cell] = st | ST_CLOSED;
+        r->slot[cell] = (uint32_t)r->count;
+        r->order[r->count++] = cell;
+        if (cell != start && (st & ASTAR_RANGE_ENDS_MOVE))
+            continue;                                  /* zone of control */
+        for (d = 0; d < 4; d++) {
+            uint32_t next = (uint32_t)((long)cell + r->offset[d]);
+            double c, ng;
+
+            if (!grid->open[next] || next == start)
+                continue;
+            c = entry_cost(r, next, rule, user);
+            if (c != c) {
+                r->count = 0;
+                r->open.size = 0;
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+            ng = g + c;
+            st = r->stamp[next];
+            if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))
+                continue;
+            r->g[next] = ng;
+            r->stamp[next] = (st & ST_RULE_MASK) | ST_HAS_G | ((uint32_t)d << ST_DIR_SHIFT)
+                             | stamp_of(r, 0);
+            if (heap_push(&r->open, ng, 0.0f, next) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+        }
+    }
+    return ASTAR_OK;
+}
+
+size_t astar_range_count(const AstarRange *r) { return r->count; }
+
+void astar_range_get(const AstarRange *r, size_t i, AstarRangeCell *out)
+{
+    uint32_t cell = r->order[i], st = r->stamp[cell];
+    uint32_t dir = (st >> ST_DIR_SHIFT) & ST_DIR_MASK;
+
+    out->x = cell_x(r, cell);
+    out->y = cell_y(r, cell);
+    out->cost = r->g[cell];
+    out->flags = st & ST_RULE_MASK;
+    if (dir == ST_START)
+        out->parent = (uint32_t)i;
+    else
+        out->parent = r->slot[(uint32_t)((long)cell - r->offset[dir])];
+}
+
+/* Marks (x, y) as hit from source number from; returns -1 on abort. */
+static int try_mark(AstarRange *r, const AstarRangeCell *src, size_t from, long x, long y,
+                    AstarSightRule sight, void *user)
+{
+    uint32_t cell = (uint32_t)astar_index(r->grid, (uint32_t)x, (uint32_t)y);
+    int seen;
+
+    if (fresh(r, cell))
+        return 0;
+    if (sight) {
+        seen = sight(user, src->x, src->y, (uint32_t)x, (uint32_t)y);
+        if (seen <= 0)
+            return seen;
+    }
+    r->stamp[cell] = stamp_of(r, ST_HAS_G | ST_CLOSED | (ST_START << ST_DIR_SHIFT));
+    r->g[cell] = 0.0;
+    r->slot[cell] = (uint32_t)from;
+    r->order[r->count++] = cell;
+    return 0;
+}
+
+AstarError astar_range_attack(AstarRange *r, const AstarGrid *grid, const AstarRangeCell *from,
+                              size_t n, uint32_t min_distance, uint32_t max_distance,
+                              AstarSightRule sight, void *user, int *aborted)
+{
+    long w = (long)grid->width, h = (long)grid->height;
+    long lo = (long)min_distance, hi = (long)max_distance;
+    size_t i;
+
+    *aborted = 0;
+    if (begin(r, grid) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    for (i = 0; i < n; i++) {
+        long cx = (long)from[i].x, cy = (long)from[i].y, dy;
+        long y0 = cy - hi < 0 ? -cy : -hi, y1 = cy + hi >= h ? h - 1 - cy : hi;
+
+        for (dy = y0; dy <= y1; dy++) {
+            long ady = dy < 0 ? -dy : dy, rem = hi - ady, gap = lo - ady, dx;
+            long x0 = cx - rem < 0 ? -cx : -rem, x1 = cx + rem >= w ? w - 1 - cx : rem;
+
+            for (dx = x0; dx <= x1; dx++) {
+                if (gap > 0 && dx > -gap && dx < gap) {
+                    dx = gap - 1;                      /* skip the inner diamond */
+                    continue;
+                }
+                if (try_mark(r, &from[i], i, cx + dx, cy + dy, sight, user) < 0) {
+                    r->count = 0;
+                    *aborted = 1;
+                    return ASTAR_OK;
+                }
+            }
+        }
+    }
+    return ASTAR_OK;
+}
+
+int astar_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_t x1,
+                        uint32_t y1)
+{
+    /* Walks the cells the segment crosses: at each step it leaves through the
+     * side it meets first; through a corner when it meets both at once. */
+    int64_t nx = (int64_t)x1 - x0, ny = (int64_t)y1 - y0, ix = 0, iy = 0;
+    long sx = nx < 0 ? -1 : 1, sy = ny < 0 ? -1 : 1;
+    long x = (long)x0, y = (long)y0;
+
+    if (nx < 0)
+        nx = -nx;
+    if (ny < 0)
+        ny = -ny;
+    while (ix < nx || iy < ny) {
+        int64_t decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
+        if (decision == 0) {
+            x += sx;
+            y += sy;
+            ix++;
+            iy++;
+        } else if (decision < 0) {
+            x += sx;
+            ix++;
+        } else {
+            y += sy;
+            iy++;
+        }
+        if ((x != (long)x1 || y != (long)y1)
+            && !grid->open[astar_index(grid, (uint32_t)x, (uint32_t)y)])
+            return 0;
+    }
+    return 1;
+}
+
+size_t astar_range_memory(const AstarRange *r)
+{
+    return sizeof *r + r->capacity * (2 * sizeof(double) + 3 * sizeof(uint32_t))
+           + r->open.capacity * sizeof *r->open.items;
+}
