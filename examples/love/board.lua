@@ -1,0 +1,275 @@
+-- The demo's game state, with no drawing: the map, the units, and what the
+-- module computes for them (movement and attack ranges, the danger zone, a
+-- free A* search spread over frames). view.lua draws it; main.lua feeds it
+-- the mouse and the keys.
+local astar = require "astar"
+local tactics = require "astar.tactics"
+
+local Board = {}
+Board.__index = Board
+
+-- '.' grass, 'f' forest (cost 2), 'm' mountain (cost 3), '~' water (walkers
+-- cannot enter it; the flier can), '#' wall.
+local MAP = {
+  "..ff......~~......",
+  "..fff.....~~..mm..",
+  "...f..#...~~...m..",
+  "......#....~......",
+  "..mm..#...........",
+  "..m.......ff..###.",
+  "......ff.fff....#.",
+  "~~....ff........#.",
+  "~~~.........mm....",
+  "..~~..###...m.....",
+  "...~.....#....ff..",
+  "...~~....#...fff..",
+  "....~.........f...",
+}
+
+Board.TERRAIN = {
+  ["."] = { name = "grass", cost = 1 },
+  f = { name = "forest", cost = 2 },
+  m = { name = "mountain", cost = 3 },
+  ["~"] = { name = "water", cost = 1, water = true },
+  ["#"] = { name = "wall", wall = true },
+}
+
+-- move: movement points; minRange..maxRange: the weapon (Manhattan distance).
+local UNITS = {
+  { team = "blue", name = "Knight", letter = "K", x = 3, y = 7, move = 5, minRange = 1, maxRange = 1 },
+  { team = "blue", name = "Archer", letter = "A", x = 5, y = 9, move = 4, minRange = 2, maxRange = 3 },
+  { team = "blue", name = "Cavalry", letter = "C", x = 2, y = 4, move = 7, minRange = 1, maxRange = 1 },
+  { team = "blue", name = "Pegasus", letter = "P", x = 1, y = 12, move = 6, minRange = 1, maxRange = 1, flies = true },
+  { team = "red", name = "Soldier", letter = "S", x = 13, y = 4, move = 4, minRange = 1, maxRange = 1 },
+  { team = "red", name = "Archer", letter = "A", x = 16, y = 8, move = 4, minRange = 2, maxRange = 3 },
+  { team = "red", name = "Knight", letter = "K", x = 11, y = 11, move = 5, minRange = 1, maxRange = 1 },
+  { team = "red", name = "Mage", letter = "M", x = 9, y = 2, move = 4, minRange = 1, maxRange = 2 },
+}
+
+-- Cells searched per frame in A* mode: small, so the search visibly takes a
+-- few frames, as a long one would in a big game.
+Board.STEP_BUDGET = 12
+
+function Board.new()
+  local self = setmetatable({}, Board)
+  self.height = #MAP
+  self.width = #MAP[1]
+  self.tiles = {}
+  -- grid: the tactics board (water walkable; walkers forbid it with a cost
+  -- table). walkGrid: the same map with water as walls, for free A*.
+  self.grid = astar.new(self.width, self.height)
+  self.walkGrid = astar.new(self.width, self.height)
+  self.walkCost, self.flyCost = {}, {}
+  for y = 1, self.height do
+    for x = 1, self.width do
+      local t = Board.TERRAIN[MAP[y]:sub(x, x)]
+      self.tiles[(y - 1) * self.width + x] = t
+      local k = tactics.cellIndex(self.grid, x, y)
+      if t.wall then
+        self.grid:setWalkable(x, y, false)
+        self.walkGrid:setWalkable(x, y, false)
+      elseif t.water then
+        self.walkGrid:setWalkable(x, y, false)
+        self.flyCost[k] = 1
+      else
+        self.grid:setCost(x, y, t.cost)
+        self.walkGrid:setCost(x, y, t.cost)
+        self.walkCost[k] = t.cost
+        self.flyCost[k] = 1
+      end
+    end
+  end
+  self.units = {}
+  for i, u in ipairs(UNITS) do
+    local copy = {}
+    for k, v in pairs(u) do copy[k] = v end
+    self.units[i] = copy
+  end
+  self.showDanger = false
+  self.mode = "tactics"           -- or "astar4", "astar8"
+  self:refresh()
+  return self
+end
+
+function Board:tile(x, y)
+  return self.tiles[(y - 1) * self.width + x]
+end
+
+function Board:inside(x, y)
+  return x >= 1 and x <= self.width and y >= 1 and y <= self.height
+end
+
+function Board:unitAt(x, y)
+  for _, u in ipairs(self.units) do
+    if u.x == x and u.y == y then return u end
+  end
+end
+
+-- The module's rules for a unit of `team`: its enemies block it, its allies
+-- may be crossed but not stopped on, and the cells next to an enemy are a
+-- zone of control (entering one ends the move). Tables keyed by cellIndex.
+function Board:rulesFor(unit)
+  local blocked, occupied, zoc = {}, {}, {}
+  local w = self.width
+  for _, u in ipairs(self.units) do
+    local k = (u.y - 1) * w + u.x
+    if u.team == unit.team then
+      if u ~= unit then occupied[k] = true end
+    else
+      blocked[k] = true
+      for _, d in ipairs { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } } do
+        local x, y = u.x + d[1], u.y + d[2]
+        if self:inside(x, y) then zoc[(y - 1) * w + x] = true end
+      end
+    end
+  end
+  return {
+    cost = unit.flies and self.flyCost or self.walkCost,
+    blocked = blocked,
+    occupied = occupied,
+    zoc = zoc,
+  }
+end
+
+-- Everything that depends on where the units stand.
+function Board:refresh()
+  local enemies = {}
+  for _, u in ipairs(self.units) do
+    if u.team == "red" then
+      local rules = self:rulesFor(u)
+      enemies[#enemies + 1] = {
+        x = u.x, y = u.y, move = u.move, minRange = u.minRange, maxRange = u.maxRange,
+        cost = rules.cost, blocked = rules.blocked, occupied = rules.occupied,
+      }
+    end
+  end
+  self.danger = self.grid:dangerZone(enemies)
+  if self.selected then self:select(self.selected) end
+end
+
+function Board:select(unit)
+  self.selected = unit
+  self.range, self.attack = nil, nil
+  if not unit then return end
+  self.range = self.grid:movementRange(unit.x, unit.y, unit.move, self:rulesFor(unit))
+  self.attack = self.grid:attackRange(self.range, unit.minRange, unit.maxRange)
+end
+
+-- The path from the selected unit to (x, y) and its cost, when it can stop there.
+function Board:pathTo(x, y)
+  if not (self.range and self:inside(x, y) and self.range:contains(x, y)) then return nil end
+  return self.range:pathTo(x, y), self.range:costTo(x, y)
+end
+
+-- A click in tactics mode: select a unit, move the selected blue unit to a
+-- tile in its range, or deselect.
+function Board:click(x, y)
+  if not self:inside(x, y) then return end
+  if self.mode ~= "tactics" then return self:setAstarStart(x, y) end
+  local u = self:unitAt(x, y)
+  if u and u ~= self.selected then return self:select(u) end
+  local s = self.selected
+  if s and s.team == "blue" and not u and self.range:contains(x, y) then
+    s.x, s.y = x, y
+    self:refresh()
+  else
+    self:select(nil)
+  end
+end
+
+function Board:toggleDanger() self.showDanger = not self.showDanger end
+
+-- ---- free A*: any start, any goal, on walkGrid (water is a wall) -----------
+
+local NEXT_MODE = { tactics = "astar4", astar4 = "astar8", astar8 = "tactics" }
+
+function Board:cycleMode()
+  self.mode = NEXT_MODE[self.mode]
+  if self.mode ~= "tactics" then
+    self:select(nil)
+    self.astarStart = self.astarStart or { x = 1, y = 1 }
+    self:setAstarGoal(self.astarGoal and self.astarGoal.x, self.astarGoal and self.astarGoal.y, true)
+  end
+end
+
+function Board:diagonal()
+  return self.mode == "astar8" and "no-obstacles" or "never"
+end
+
+function Board:setAstarStart(x, y)
+  if not self.walkGrid:isWalkable(x, y) then return end   -- no start in a wall
+  self.astarStart = { x = x, y = y }
+  if self.astarGoal then self:setAstarGoal(self.astarGoal.x, self.astarGoal.y, true) end
+end
+
+-- Starts a search to (x, y); update() steps it a few cells per frame.
+function Board:setAstarGoal(x, y, force)
+  if not (x and self:inside(x, y)) then return end
+  local g = self.astarGoal
+  if g and g.x == x and g.y == y and not force then return end
+  self.astarGoal = { x = x, y = y }
+  self.astar = { status = "searching" }
+  local s = self.astarStart
+  local opts = { diagonal = self:diagonal() }
+  if self.walkGrid.newSearch then
+    self.astar.search = self.walkGrid:newSearch(s.x, s.y, x, y, opts)
+  else
+    -- a module without newSearch: one findPath call
+    local path, cost = self.walkGrid:findPath(s.x, s.y, x, y, opts)
+    self:finishAstar(path, cost, self.walkGrid:getSearchStats().expanded)
+  end
+end
+
+function Board:update()
+  local a = self.astar
+  if not (a and a.search and a.status == "searching") then return end
+  a.status = a.search:step(Board.STEP_BUDGET)
+  a.expanded = a.search:getStats().expanded
+  if a.status ~= "searching" then
+    local path, cost = a.search:result()
+    self:finishAstar(path, cost, a.expanded)
+  end
+end
+
+-- The costs g of the cheapest paths from the start to every cell (one
+-- findPath per cell: a few hundred cells, done once per search), to show
+-- where A* looked: with a consistent heuristic h, A* expands every cell with
+-- g + h < C (C the path's cost), none with g + h > C, and some of the ties.
+function Board:exploredCells(cost)
+  local s, goal = self.astarStart, self.astarGoal
+  local opts = { diagonal = self:diagonal() }
+  -- the heuristic the grid uses for this diagonal mode (lowest cost here is 1)
+  local manhattan = opts.diagonal == "never"
+  local cells = {}
+  for y = 1, self.height do
+    for x = 1, self.width do
+      local path, g = self.walkGrid:findPath(s.x, s.y, x, y, opts)
+      if path then
+        local dx, dy = math.abs(x - goal.x), math.abs(y - goal.y)
+        local h = manhattan and dx + dy
+          or math.max(dx, dy) + (math.sqrt(2) - 1) * math.min(dx, dy)
+        local f = g + h
+        local eps = 1e-9 * math.max(1, cost)
+        if f < cost - eps then
+          cells[#cells + 1] = { x = x, y = y, sure = true }
+        elseif f <= cost + eps then
+          cells[#cells + 1] = { x = x, y = y, sure = false }
+        end
+      end
+    end
+  end
+  return cells
+end
+
+function Board:finishAstar(path, cost, expanded)
+  local a = self.astar
+  a.expanded = expanded
+  if path then
+    a.status, a.path, a.cost = "found", path, cost
+    a.explored = self:exploredCells(cost)
+  else
+    a.status, a.reason = "unreachable", cost
+  end
+end
+
+return Board

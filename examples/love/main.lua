@@ -1,0 +1,96 @@
+-- A tactics board for astar in LÖVE 11: click a unit for its movement and
+-- attack range, hover for the path and its cost, D for the enemy danger zone,
+-- A for free A* in 4 or 8 directions with the explored cells.
+--
+--   make love-demo                 (builds the module for LuaJIT, then runs this)
+--   love examples/love             (after make LUA=luajit, from the checkout)
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger]
+--                                  (draws a scripted frame, saves it, quits)
+-- luacheck: globals love
+
+-- Run from the checkout, the module is not next to main.lua: add the
+-- checkout's lua/ and build/luajit/ to the search paths. A shipped game has
+-- astar.lua and astar/core.so beside main.lua, where LÖVE's own loaders (which
+-- come before package.path) find them, and the checkout is not there.
+local function useCheckout()
+  if love.filesystem.isFused() then return end
+  local source = love.filesystem.getSource()
+  if not (source:sub(1, 1) == "/" or source:match("^%a:[/\\]")) then
+    source = love.filesystem.getWorkingDirectory() .. "/" .. source
+  end
+  local root = source .. "/../.."
+  local f = io.open(root .. "/lua/astar.lua", "r")
+  if not f then return end
+  f:close()
+  package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. package.path
+  package.cpath = root .. "/build/luajit/?.so;" .. package.cpath
+end
+useCheckout()
+
+local Script = require "script"
+-- the global arg: the command line, before love.load gets it
+if Script.requested(arg) then Script.quitOnError() end
+
+local ok, err = pcall(require, "astar.tactics")
+if not ok then
+  error("cannot load the astar module (" .. tostring(err) .. ").\n"
+    .. "Build it for LÖVE's LuaJIT first: make LUA=luajit (or run make love-demo)", 0)
+end
+
+local Board = require "board"
+local View = require "view"
+
+local board, hover, script
+
+function love.load(args)
+  script = Script.fromArgs(args or {})
+  View.load()
+  board = Board.new()
+  local w, h = View.size(board.width, board.height)
+  if love.graphics.getWidth() ~= w or love.graphics.getHeight() ~= h then
+    love.window.setMode(w, h)
+  end
+  if script then hover = script:setUp(board) end
+end
+
+function love.update()
+  board:update()
+  if not script then
+    local x, y = View.tileAt(love.mouse.getPosition())
+    if board:inside(x, y) then
+      hover = { x = x, y = y }
+      if board.mode ~= "tactics" then board:setAstarGoal(x, y) end
+    else
+      hover = nil
+    end
+  end
+end
+
+function love.draw()
+  local path = View.draw(board, hover)
+  if script then script:frameDrawn(board, path, hover) end
+end
+
+function love.mousepressed(px, py, button)
+  if script then return end
+  local x, y = View.tileAt(px, py)
+  if button == 1 then
+    board:click(x, y)
+  elseif button == 2 then
+    board:select(nil)
+  end
+end
+
+function love.keypressed(key)
+  if script then return end
+  if key == "d" then
+    board:toggleDanger()
+  elseif key == "a" then
+    board:cycleMode()
+    if hover then board:setAstarGoal(hover.x, hover.y) end
+  elseif key == "escape" then
+    board:select(nil)
+  elseif key == "q" then
+    love.event.quit()
+  end
+end

@@ -1,0 +1,49 @@
+# The LÖVE demo (issue 4, part 6): examples/love, a tactics board drawn by LÖVE 11.
+#
+#   make love-demo             build the module for LuaJIT and run `love examples/love`
+#                              (main.lua finds lua/ and build/luajit/ of the checkout)
+#   make love-screenshot-test  under xvfb-run (Mesa's software OpenGL), the demo draws
+#                              scripted frames (tactics, danger zone, free A*), saves
+#                              each as a PNG and quits; a headless LÖVE run
+#                              (spec/love_screenshot) checks size, colours and probes
+#   make love-screenshot       regenerate docs/images/love-demo*.png
+
+LOVE_DEMO_SHOTS = build/love-demo
+# the window size set in examples/love/conf.lua
+LOVE_DEMO_SIZE = 1072 600
+LOVE_DEMO_ENV = XDG_DATA_HOME="$(CURDIR)/build/love-home"
+LOVE_DEMO_XVFB = xvfb-run -a -s "-screen 0 1280x1024x24"
+# The probes each scene must have drawn (see spec/love_screenshot/main.lua).
+LOVE_DEMO_PROBES_tactics = "selected unit" "path dot" "move tile" "attack tile"
+LOVE_DEMO_PROBES_danger = "selected unit" "path dot" "move tile" "attack tile"
+LOVE_DEMO_PROBES_astar = "path dot" "explored tile" "grass tile"
+
+.PHONY: love-demo love-screenshot-test love-screenshot
+
+love-demo:
+	@tools/install-deps.sh love
+	@$(MAKE) --no-print-directory LUA=luajit all
+	love examples/love
+
+# One scene: draw it under Xvfb, then check the PNG with no display at all.
+$(LOVE_DEMO_SHOTS)/%.png: FORCE_LOVE_DEMO
+	@$(MAKE) --no-print-directory LUA=luajit all
+	@mkdir -p $(LOVE_DEMO_SHOTS)
+	@rm -f $@ $@.probes
+	$(LOVE_DEMO_ENV) timeout 120 $(LOVE_DEMO_XVFB) love examples/love --screenshot $@ --scene $*
+	env -u DISPLAY -u WAYLAND_DISPLAY $(LOVE_DEMO_ENV) timeout 120 \
+	    love spec/love_screenshot $@ $(LOVE_DEMO_SIZE) $(LOVE_DEMO_PROBES_$*)
+
+love-screenshot-test: $(LOVE_DEMO_SHOTS)/tactics.png $(LOVE_DEMO_SHOTS)/danger.png \
+                      $(LOVE_DEMO_SHOTS)/astar.png
+
+love-screenshot: love-screenshot-test
+	@mkdir -p docs/images
+	cp $(LOVE_DEMO_SHOTS)/tactics.png docs/images/love-demo.png
+	cp $(LOVE_DEMO_SHOTS)/astar.png docs/images/love-demo-astar.png
+
+.PHONY: FORCE_LOVE_DEMO
+FORCE_LOVE_DEMO:
+
+TEST_TARGETS += love-screenshot-test
+TEST_PACKAGES += love xvfb xauth libgl1-mesa-dri
