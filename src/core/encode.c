@@ -1,0 +1,301 @@
+/*
+ * A grid as bytes, to move it between Lua states (threads) or to save it.
+ *
+ * Format version 1, every number little-endian:
+ *
+ * A client of the public grid API only (astar.h): decoding builds the grid
+ * with astar_grid_set_walkable / astar_grid_set_cost, so whatever the grid
+ * derives from its cells (bit rows, components, the lowest cost) stays right.
+ *
+ *   offset  size  field
+ *        0     8  magic "ASTARGRD"
+ *        8     2  format version (1)
+ *       10     1  flags: bit 0 = costs follow the walls (set exactly when
+ *                 some cell's cost is not 1, so the encoding is canonical)
+ *       11     1  diagonal mode (AstarDiagonal)
+ *       12     1  heuristic (AstarHeuristic)
+ *       13     1  heuristic chosen (0 or 1)
+ *       14     2  reserved, 0
+ *       16     4  width
+ *       20     4  height
+ *       24     8  weight (IEEE-754 binary64)
+ *       32     W  walls: ceil(width * height / 8) bytes, cell i = y * width + x
+ *                 is bit (i % 8) of byte i / 8, 1 = walkable; spare bits 0
+ *     32+W     C  costs (only with flag bit 0): width * height binary64, same order
+ *   32+W+C     4  FNV-1a 32 of every byte before it
+ *
+ * Doubles are copied bit for bit, so a decoded grid is identical. Decoding
+ * checks the length against the header before reading anything else, so no
+ * input can make it read out of bounds or allocate more than the input
+ * claims and actually holds.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "astar.h"
+
+#define MAGIC "ASTARGRD"
+#define MAGIC_SIZE 8
+#define HEADER_SIZE 32
+#define CHECKSUM_SIZE 4
+#define FLAG_COSTS 1u
+#define CHUNK 4096
+
+#define FNV_OFFSET 2166136261u
+#define FNV_PRIME 16777619u
+
+static uint32_t fnv1a(uint32_t hash, const unsigned char *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        hash = (hash ^ p[i]) * FNV_PRIME;
+    return hash;
+}
+
+static void put_u16(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v & 0xff);
+    p[1] = (unsigned char)((v >> 8) & 0xff);
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    put_u16(p, v & 0xffff);
+    put_u16(p + 2, v >> 16);
+}
+
+static void put_f64(unsigned char *p, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
+    put_u32(p, (uint32_t)(v & 0xffffffffu));
+    put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t get_u16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t get_u32(const unsigned char *p) { return get_u16(p) | get_u16(p + 2) << 16; }
+
+static double get_f64(const unsigned char *p)
+{
+    uint64_t v = (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+/* Bytes of the walls and costs sections for a w x h grid. */
+static uint64_t body_size(uint64_t cells, int costs)
+{
+    return (cells + 7) / 8 + (costs ? cells * 8 : 0);
+}
+
+/* Whether any cell costs other than 1: then the costs are written. */
+static int has_costs(const AstarGrid *grid)
+{
+    uint32_t x, y, w = astar_grid_width(grid), h = astar_grid_height(grid);
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+            if (astar_grid_cost(grid, x, y) != 1.0)
+                return 1;
+    return 0;
+}
+
+size_t astar_grid_encoded_size(const AstarGrid *grid)
+{
+    uint64_t cells = (uint64_t)astar_grid_width(grid) * astar_grid_height(grid);
+    uint64_t total = HEADER_SIZE + body_size(cells, has_costs(grid)) + CHECKSUM_SIZE;
+    return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
+}
+
+/* Batches output into CHUNK-sized writes and keeps the checksum. */
+typedef struct {
+    unsigned char buf[CHUNK];
+    size_t used;
+    uint32_t hash;
+    AstarWriter write;
+    void *user;
+} Out;
+
+static void flush(Out *o)
+{
+    o->hash = fnv1a(o->hash, o->buf, o->used);
+    o->write(o->user, o->buf, o->used);
+    o->used = 0;
+}
+
+/* Room for n (<= CHUNK) more bytes; returns where to write them. */
+static unsigned char *reserve(Out *o, size_t n)
+{
+    unsigned char *p;
+    if (o->used + n > CHUNK)
+        flush(o);
+    p = o->buf + o->used;
+    o->used += n;
+    return p;
+}
+
+void astar_grid_encode(const AstarGrid *grid, const AstarGridSettings *settings,
+                       AstarWriter write, void *user)
+{
+    Out o;
+    unsigned char *p;
+    unsigned bits = 0, nbits = 0;
+    uint32_t x, y, w = astar_grid_width(grid), h = astar_grid_height(grid);
+    int costs = has_costs(grid);
+
+    o.used = 0;
+    o.hash = FNV_OFFSET;
+    o.write = write;
+    o.user = user;
+
+    p = reserve(&o, HEADER_SIZE);
+    memcpy(p, MAGIC, MAGIC_SIZE);
+    put_u16(p + 8, ASTAR_ENCODE_VERSION);
+    p[10] = costs ? FLAG_COSTS : 0;
+    p[11] = (unsigned char)settings->diagonal;
+    p[12] = (unsigned char)settings->heuristic;
+    p[13] = settings->heuristic_chosen ? 1 : 0;
+    put_u16(p + 14, 0);
+    put_u32(p + 16, w);
+    put_u32(p + 20, h);
+    put_f64(p + 24, settings->weight);
+
+    for (y = 0; y < h; y++) {
+        for (x = 0; x < w; x++) {
+            bits |= (unsigned)(astar_grid_walkable(grid, x, y) ? 1 : 0) << nbits;
+            if (++nbits == 8) {
+                *reserve(&o, 1) = (unsigned char)bits;
+                bits = nbits = 0;
+            }
+        }
+    }
+    if (nbits)
+        *reserve(&o, 1) = (unsigned char)bits;
+
+    if (costs)
+        for (y = 0; y < h; y++)
+            for (x = 0; x < w; x++)
+                put_f64(reserve(&o, 8), astar_grid_cost(grid, x, y));
+
+    flush(&o);
+    put_u32(o.buf, o.hash);
+    o.write(o.user, o.buf, CHECKSUM_SIZE);
+}
+
+static AstarError bad(char *message, size_t size, const char *text)
+{
+    if (size)
+        snprintf(message, size, "%s", text);
+    return ASTAR_EPARSE;
+}
+
+/* Checks everything that does not need the grid; 0 and a message if wrong. */
+static AstarError check_header(const unsigned char *p, size_t length, uint64_t *cells,
+                               char *message, size_t size)
+{
+    uint32_t version, width, height, flags;
+    uint64_t expected;
+
+    if (memcmp(p, MAGIC, length < MAGIC_SIZE ? length : MAGIC_SIZE) != 0)
+        return bad(message, size, "bad magic");
+    if (length < HEADER_SIZE + CHECKSUM_SIZE) {
+        if (size)
+            snprintf(message, size, "truncated (%lu bytes, a header needs %d)",
+                     (unsigned long)length, HEADER_SIZE + CHECKSUM_SIZE);
+        return ASTAR_EPARSE;
+    }
+    version = get_u16(p + 8);
+    if (version != ASTAR_ENCODE_VERSION) {
+        if (size)
+            snprintf(message, size, "unsupported version %u (this build reads %d)",
+                     (unsigned)version, ASTAR_ENCODE_VERSION);
+        return ASTAR_EPARSE;
+    }
+    flags = p[10];
+    width = get_u32(p + 16);
+    height = get_u32(p + 20);
+    if (width < 1 || height < 1 || width > ASTAR_MAX_SIDE || height > ASTAR_MAX_SIDE
+        || (uint64_t)width * height > ASTAR_MAX_CELLS) {
+        if (size)
+            snprintf(message, size, "bad size %lux%lu (at most %u on a side, %u cells)",
+                     (unsigned long)width, (unsigned long)height, ASTAR_MAX_SIDE,
+                     ASTAR_MAX_CELLS);
+        return ASTAR_EPARSE;
+    }
+    *cells = (uint64_t)width * height;
+    expected = HEADER_SIZE + body_size(*cells, (flags & FLAG_COSTS) != 0) + CHECKSUM_SIZE;
+    if (length != expected) {
+        if (size)
+            snprintf(message, size, "%s (%lu bytes, expected %.0f)",
+                     length < expected ? "truncated" : "trailing bytes",
+                     (unsigned long)length, (double)expected);
+        return ASTAR_EPARSE;
+    }
+    if (fnv1a(FNV_OFFSET, p, length - CHECKSUM_SIZE) != get_u32(p + length - CHECKSUM_SIZE))
+        return bad(message, size, "checksum mismatch");
+    if (flags & ~FLAG_COSTS)
+        return bad(message, size, "unknown flags");
+    if (p[11] > ASTAR_DIAGONAL_NO_OBSTACLES)
+        return bad(message, size, "bad diagonal mode");
+    if (p[12] > ASTAR_HEURISTIC_ZERO || p[13] > 1)
+        return bad(message, size, "bad heuristic");
+    if (get_u16(p + 14) != 0)
+        return bad(message, size, "reserved bytes are not 0");
+    {
+        double w = get_f64(p + 24);
+        if (!(w >= 1) || isinf(w))
+            return bad(message, size, "bad weight");
+    }
+    return ASTAR_OK;
+}
+
+AstarError astar_grid_decode(AstarGrid **out, AstarGridSettings *settings, const void *data,
+                             size_t length, char *message, size_t message_size)
+{
+    const unsigned char *p = data;
+    const unsigned char *walls = p + HEADER_SIZE, *costs;
+    AstarGrid *grid;
+    uint64_t cells, i;
+    uint32_t x, y, w, h;
+    AstarError e;
+
+    *out = NULL;
+    e = check_header(p, length, &cells, message, message_size);
+    if (e != ASTAR_OK)
+        return e;
+    if (cells % 8 && walls[cells / 8] >> (cells % 8))
+        return bad(message, message_size, "spare wall bits are not 0");
+
+    costs = walls + (cells + 7) / 8;
+    if (p[10] & FLAG_COSTS)
+        for (i = 0; i < cells; i++) {
+            double c = get_f64(costs + i * 8);
+            if (!(c > 0 && c <= ASTAR_MAX_COST))
+                return bad(message, message_size, "bad cell cost");
+        }
+
+    w = get_u32(p + 16);
+    h = get_u32(p + 20);
+    e = astar_grid_new(&grid, w, h);
+    if (e != ASTAR_OK)
+        return e == ASTAR_ENOMEM ? ASTAR_ENOMEM : bad(message, message_size, "bad size");
+    i = 0;
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++, i++) {
+            if (!((walls[i / 8] >> (i % 8)) & 1u))
+                astar_grid_set_walkable(grid, x, y, 0);   /* a new grid is all open */
+            if ((p[10] & FLAG_COSTS)
+                && astar_grid_set_cost(grid, x, y, get_f64(costs + i * 8)) != ASTAR_OK) {
+                astar_grid_free(grid);
+                return ASTAR_ENOMEM;
+            }
+        }
+
+    settings->diagonal = (AstarDiagonal)p[11];
+    settings->heuristic = (AstarHeuristic)p[12];
+    settings->heuristic_chosen = p[13];
+    settings->weight = get_f64(p + 24);
+    *out = grid;
+    return ASTAR_OK;
+}
