@@ -5,20 +5,8 @@
 local astar = require "astar"
 local R = require "helpers.reference"
 
-local unpack = unpack or table.unpack -- luacheck: ignore 143
-local pack = table.pack or function(...) return { n = select("#", ...), ... } end
 
--- Calls fn(...) and requires it to raise exactly `expected` (after an optional
--- "chunkname:line: " position, as in grid_spec.lua).
-local function check_error(expected, fn, ...)
-  local args = pack(...)
-  local ok, err = pcall(fn, unpack(args, 1, args.n))
-  assert(not ok, "expected the error '" .. expected .. "' but the call succeeded")
-  assert(type(err) == "string", "the error is a " .. type(err))
-  local pos, rest = err:match("^([^\n]-:%d+: )(.*)$")
-  if pos and rest == expected then err = rest end
-  assert.are.equal(expected, err)
-end
+local check_error = require("helpers.errors").check_error
 
 local function decode_error(reason)
   return "bad argument #1 to 'decode' (not an astar grid: " .. reason .. ")"

@@ -5,7 +5,6 @@
 local astar = require "astar"
 local R = require "helpers.reference"
 
-local unpack = unpack or table.unpack -- luacheck: ignore 143
 local pack = table.pack or function(...) return { n = select("#", ...), ... } end
 
 local MAPS_DIR = os.getenv("ASTAR_MAPS")
@@ -21,15 +20,7 @@ local function read(name)
   return text
 end
 
-local function check_error(expected, fn, ...)
-  local args = pack(...)
-  local ok, err = pcall(fn, unpack(args, 1, args.n))
-  assert(not ok, "expected the error '" .. expected .. "' but the call succeeded")
-  assert(type(err) == "string", "the error is a " .. type(err))
-  local pos, rest = err:match("^([^\n]-:%d+: )(.*)$")
-  if pos and rest == expected then err = rest end
-  assert.are.equal(expected, err)
-end
+local check_error = require("helpers.errors").check_error
 
 -- Scenarios of a .scen file, 1-based: {sx, sy, gx, gy, len}; `count` spread evenly.
 local function scenarios(text, count)
