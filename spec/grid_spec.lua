@@ -71,7 +71,7 @@ local callers = {}
 local function method_caller(name)
   local f = callers[name]
   if not f then
-    f = assert(load("return function(g, ...) return g:" .. name .. "(...) end", "=" .. name))()
+    f = assert((loadstring or load)("return function(g, ...) return g:" .. name .. "(...) end", "=" .. name))()
     callers[name] = f
   end
   return f
