@@ -1,0 +1,102 @@
+-- How much slower is the pure-Lua fallback (astar.pure) than the C module
+-- (astar.core)? Both load the same Moving AI maps and answer the same
+-- scenarios (evenly spread over each .scen file, so short and long paths);
+-- the script prints the time per query of each and the ratio, and checks
+-- that both found the same costs. Runs on Lua 5.1/LuaJIT and 5.4.
+--
+--   lua5.4 bench/fallback_bench.lua [maps dir] [queries per map]
+-- (with LUA_PATH/LUA_CPATH set for the checkout, as `make bench-fallback` does)
+local C = require "astar.core"
+local P = require "astar.pure"
+
+local dir = arg and arg[1] or "../shared/maps"
+local per_map = tonumber(arg and arg[2]) or 24
+local MAPS = {
+  { "arena.map", "arena.map.scen" },
+  { "den312d.map", "den312d-random-1.scen" },
+  { "ost003d.map", "ost003d-random-1.scen" },
+  { "brc202d.map", "brc202d-random-1.scen" },
+  { "AR0011SR.map", "AR0011SR.map.scen" },
+  { "random512-10-0.map", "random512-10-0.map.scen" },
+}
+
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
+-- `count` scenarios spread evenly over the file, 1-based coordinates.
+local function scenarios(path, count)
+  local all = {}
+  for line in io.lines(path) do
+    local sx, sy, gx, gy = line:match("^%d+\t[^\t]+\t%d+\t%d+\t(%d+)\t(%d+)\t(%d+)\t(%d+)")
+    if sx then
+      all[#all + 1] = { tonumber(sx) + 1, tonumber(sy) + 1, tonumber(gx) + 1, tonumber(gy) + 1 }
+    end
+  end
+  local picked = {}
+  for k = 1, math.min(count, #all) do
+    picked[k] = all[math.floor((k - 0.5) * #all / math.min(count, #all)) + 1]
+  end
+  return picked
+end
+
+-- Runs every query `rounds` times; returns seconds per query and the costs.
+local function run(grid, list, rounds, opts)
+  local costs = {}
+  local t0 = os.clock()
+  for _ = 1, rounds do
+    for k, q in ipairs(list) do
+      local _, cost = grid:findPath(q[1], q[2], q[3], q[4], opts)
+      costs[k] = cost
+    end
+  end
+  return (os.clock() - t0) / (rounds * #list), costs
+end
+
+-- Enough rounds of C that the clock's resolution does not matter.
+local function time_c(grid, list, opts)
+  local rounds, per, costs = 1
+  repeat
+    local t0 = os.clock()
+    per, costs = run(grid, list, rounds, opts)
+    local took = os.clock() - t0
+    rounds = rounds * 4
+  until took > 0.2
+  return per, costs
+end
+
+-- C runs its default ("auto": jump point search on these uniform-cost maps)
+-- and plain A* (the same algorithm as the fallback, which always runs A*).
+local ASTAR = { algorithm = "astar" }
+local engine = jit and jit.version or _VERSION
+print(("pure-Lua fallback vs C module, %s, %d queries per map, ms per query"):format(engine, per_map))
+print(("%-19s %8s %8s %9s %9s %9s %9s"):format("map", "C auto", "C A*", "pure Lua",
+  "vs auto", "vs C A*", "expanded"))
+local total_auto, total_c, total_lua = 0, 0, 0
+for _, m in ipairs(MAPS) do
+  local text = read(dir .. "/" .. m[1])
+  local list = scenarios(dir .. "/" .. m[2], per_map)
+  local gc, gl = C.fromMovingAI(text), P.fromMovingAI(text)
+  run(gl, { list[1] }, 1)   -- warm up: the scratch arrays are made on first use
+  local ta, ca = time_c(gc, list)
+  local tc, cc = time_c(gc, list, ASTAR)
+  local tl, cl = run(gl, list, 1)
+  local expanded = 0
+  for k, q in ipairs(list) do
+    gl:findPath(q[1], q[2], q[3], q[4])
+    expanded = expanded + gl:getSearchStats().expanded
+    for _, c in ipairs({ ca[k], cc[k] }) do
+      if math.abs(c - cl[k]) > 1e-9 * math.max(1, c) then
+        error(("%s query %d: C cost %.17g, pure-Lua cost %.17g"):format(m[1], k, c, cl[k]))
+      end
+    end
+  end
+  total_auto, total_c, total_lua = total_auto + ta, total_c + tc, total_lua + tl
+  print(("%-19s %8.3f %8.3f %9.3f %8.1fx %8.1fx %9d"):format(m[1], ta * 1e3, tc * 1e3,
+    tl * 1e3, tl / ta, tl / tc, math.floor(expanded / #list)))
+end
+print(("%-19s %8.3f %8.3f %9.3f %8.1fx %8.1fx"):format("all (sum)", total_auto * 1e3,
+  total_c * 1e3, total_lua * 1e3, total_lua / total_auto, total_lua / total_c))

@@ -1,0 +1,112 @@
+-- Argument checks for the pure-Lua backend: the same text as the C binding's
+-- src/lua/args.c, raised with error(msg, 0) so no position is prepended
+-- (luaL_error from a C function adds none either).
+local M = {}
+
+local format, find, sub = string.format, string.find, string.sub
+local huge = math.huge
+
+M.DIAGONAL_NAMES = { "never", "always", "one-obstacle", "no-obstacles" }
+M.HEURISTIC_NAMES = { "manhattan", "octile", "euclidean", "chebyshev", "dijkstra" }
+M.DIAGONAL_EXPECTED = "never, always, one-obstacle or no-obstacles"
+M.HEURISTIC_EXPECTED = "manhattan, octile, euclidean, chebyshev or dijkstra"
+
+local function index_of(names)
+  local t = {}
+  for i, name in ipairs(names) do t[name] = i end
+  return t
+end
+M.DIAGONAL_INDEX = index_of(M.DIAGONAL_NAMES)
+M.HEURISTIC_INDEX = index_of(M.HEURISTIC_NAMES)
+
+-- %.14g, nan, inf, -inf: the same on every Lua (args.c number_text).
+local function number_text(v)
+  if v ~= v then return "nan" end
+  if v == huge then return "inf" end
+  if v == -huge then return "-inf" end
+  return format("%.14g", v)
+end
+M.number_text = number_text
+
+-- A string as C sees it: up to its first zero byte.
+local function c_string(s)
+  local z = find(s, "\0", 1, true)
+  if z then return sub(s, 1, z - 1) end
+  return s
+end
+M.c_string = c_string
+
+-- luaL_typename: "no value" for a missing argument.
+local function typename(v, present)
+  if not present then return "no value" end
+  return type(v)
+end
+M.typename = typename
+
+-- "bad argument #num to 'fname' (prefix message)"; args.c formats the message
+-- into a 256-byte buffer, hence the cut at 255 bytes.
+local function arg_error(num, fname, prefix, message)
+  error(format("bad argument #%d to '%s' (%s%s)", num, fname, prefix or "",
+    sub(message, 1, 255)), 0)
+end
+M.arg_error = arg_error
+
+local function type_error(num, fname, prefix, expected, v, present)
+  arg_error(num, fname, prefix, expected .. " expected, got " .. typename(v, present))
+end
+M.type_error = type_error
+
+function M.check_number(v, present, num, fname, prefix)
+  if type(v) ~= "number" then type_error(num, fname, prefix, "number", v, present) end
+  return v
+end
+
+-- A whole number in 1..max (args.c check_index); `v % 1 ~= 0` also catches
+-- nan and +-inf.
+function M.check_index(v, present, num, fname, name, max)
+  if type(v) ~= "number" then type_error(num, fname, nil, "number", v, present) end
+  if v % 1 ~= 0 then
+    arg_error(num, fname, nil, name .. " must be a whole number, got " .. number_text(v))
+  end
+  if v < 1 or v > max then
+    arg_error(num, fname, nil, format("%s out of range 1..%d", name, max))
+  end
+  return v
+end
+
+function M.check_boolean(v, present, num, fname, prefix)
+  if type(v) ~= "boolean" then type_error(num, fname, prefix, "boolean", v, present) end
+  return v
+end
+
+-- One of a list of names; returns its position (1-based).
+local function check_name(v, present, num, fname, prefix, what, index, expected)
+  if type(v) ~= "string" then type_error(num, fname, prefix, "string", v, present) end
+  local s = c_string(v)
+  local i = index[s]
+  if not i then
+    arg_error(num, fname, prefix, format("unknown %s '%s'; expected %s", what, s, expected))
+  end
+  return i
+end
+M.check_name = check_name
+
+function M.check_diagonal(v, present, num, fname, prefix)
+  return check_name(v, present, num, fname, prefix, "diagonal mode", M.DIAGONAL_INDEX,
+    M.DIAGONAL_EXPECTED)
+end
+
+function M.check_heuristic(v, present, num, fname, prefix)
+  return check_name(v, present, num, fname, prefix, "heuristic", M.HEURISTIC_INDEX,
+    M.HEURISTIC_EXPECTED)
+end
+
+function M.check_weight(v, present, num, fname, prefix)
+  if type(v) ~= "number" then type_error(num, fname, prefix, "number", v, present) end
+  if not (v >= 1) or v == huge then -- luacheck: ignore 581 (nan fails too)
+    arg_error(num, fname, prefix, "weight must be a finite number >= 1, got " .. number_text(v))
+  end
+  return v
+end
+
+return M

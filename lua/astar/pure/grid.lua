@@ -1,0 +1,102 @@
+-- Grid storage for the pure-Lua backend, a port of src/core/grid.c.
+--
+-- Cells are stored row by row with a one-cell wall border, so a neighbour is
+-- always cell + offset with no bounds check: cell (x, y), 1-based, is index
+-- y * stride + x + 1 with stride = width + 2. Fields start with "_" so they
+-- never hide a method added to astar.Grid.
+local M = {}
+
+M.MAX_SIDE = 65535
+M.MAX_CELLS = 268435456   -- 2^28, written out so it is an integer on Lua 5.3+
+M.MAX_COST = 1e15
+
+local toint = math.tointeger or function(v) return v end
+M.toint = toint
+
+-- The metatable shared by every grid; grid_methods.lua fills it in.
+M.META = {}
+
+-- A width x height grid (both valid), every cell walkable with cost 1.
+function M.new(width, height)
+  width, height = toint(width), toint(height)
+  local stride = width + 2
+  local cells = stride * (height + 2)
+  local open = {}
+  for i = 1, cells do open[i] = false end
+  for y = 1, height do
+    local row = y * stride + 1
+    for x = row + 1, row + width do open[x] = true end
+  end
+  return setmetatable({
+    _w = width, _h = height, _stride = stride, _cells = cells,
+    _open = open,
+    _cost = nil,                -- nil while every cost is 1
+    _min_cost = 1.0, _min_count = width * height,
+    _version = 0,
+    _diagonal = 4,              -- "no-obstacles"
+    _heuristic = 2,             -- "octile"
+    _heuristic_chosen = false,  -- until setHeuristic: follows the diagonal mode
+    _weight = 1.0,
+    _search = nil,              -- findPath's scratch, made on first use
+  }, M.META)
+end
+
+function M.index(grid, x, y)
+  return y * grid._stride + x + 1
+end
+
+function M.set_walkable(grid, i, walkable)
+  grid._open[i] = walkable
+  grid._version = grid._version + 1
+end
+
+-- Recounts the lowest cost after its last holder was raised (O(cells), only
+-- when the cheapest terrain disappears entirely).
+local function recount_min_cost(grid)
+  local cost, stride = grid._cost, grid._stride
+  local lowest, count = M.MAX_COST, 0
+  for y = 1, grid._h do
+    local row = y * stride + 1
+    for i = row + 1, row + grid._w do
+      local c = cost[i]
+      if c < lowest then
+        lowest, count = c, 1
+      elseif c == lowest then
+        count = count + 1
+      end
+    end
+  end
+  grid._min_cost, grid._min_count = lowest, count
+end
+
+-- cost is a float in (0, MAX_COST].
+function M.set_cost(grid, i, cost)
+  local costs = grid._cost
+  if not costs then
+    if cost == 1 then return end
+    costs = {}
+    for k = 1, grid._cells do costs[k] = 1.0 end
+    grid._cost = costs
+  end
+  local old = costs[i]
+  costs[i] = cost
+  grid._version = grid._version + 1
+  if cost == old then return end
+  local min = grid._min_cost
+  if cost < min then
+    grid._min_cost, grid._min_count = cost, 1
+  elseif cost == min then
+    grid._min_count = grid._min_count + 1
+  end
+  if old == grid._min_cost then
+    grid._min_count = grid._min_count - 1
+    if grid._min_count == 0 then recount_min_cost(grid) end
+  end
+end
+
+-- Releases the cells; every method then raises "attempt to use a closed astar.Grid".
+function M.close(grid)
+  grid._open, grid._cost, grid._search = nil, nil, nil
+end
+
+return M
