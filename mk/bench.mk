@@ -1,0 +1,27 @@
+# make bench, the maps part (bench/, docs/performance.md): every map and
+# scenario file in $(MAPS), timed in the C core alone, from Lua 5.4 and
+# LuaJIT, and in a pure-Lua A*; prints the table, writes build/bench/*.tsv
+# and bench/results/ (maps.tsv, ratios.tsv, big.tsv, maps.png).
+#
+#   make bench MAPS=dir               another map folder
+#   make bench-maps BENCH_ARGS="--only AR0011SR --big 0"   one map, no 4096 check
+
+MAPS ?= ../shared/maps
+BENCH_ARGS ?=
+BENCH_PACKAGES = gnuplot-nox
+BENCH_DRIVER = build/bench/driver
+BENCH_TARGETS += bench-maps
+
+.PHONY: bench-maps
+
+# The driver links the core's sources directly: no Lua, same flags as the module.
+$(BENCH_DRIVER): bench/driver.c $(CORE_SRC) $(wildcard src/core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNINGS) $(CFLAGS) -o $@ bench/driver.c $(CORE_SRC) -lm
+
+bench-maps:
+	@tools/install-deps.sh $(BENCH_PACKAGES) lua5.4 luajit
+	@$(MAKE) --no-print-directory LUA=5.4 all
+	@$(MAKE) --no-print-directory LUA=luajit all
+	@$(MAKE) --no-print-directory $(BENCH_DRIVER)
+	lua5.4 bench/maps_bench.lua --maps "$(MAPS)" $(BENCH_ARGS)
