@@ -81,19 +81,60 @@ int check_boolean(lua_State *L, Arg a, const char *prefix)
     return lua_toboolean(L, a.index);
 }
 
+/* Copies a user's string for an error message: at most 40 bytes, bytes that
+ * would garble a terminal shown as '?', and "..." when it was cut. */
+static const char *quoted(char *buf, size_t size, const char *s, size_t len)
+{
+    size_t i, n = len < 40 ? len : 40;
+    if (n + 4 > size)
+        n = size - 4;
+    for (i = 0; i < n; i++)
+        buf[i] = (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
+    strcpy(buf + n, n < len ? "..." : "");
+    return buf;
+}
+
+int find_name(lua_State *L, int index, const char *const names[])
+{
+    size_t len;
+    const char *s = lua_tolstring(L, index, &len);
+    int i;
+    for (i = 0; names[i]; i++)
+        if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0)
+            return i;
+    return -1;
+}
+
 int check_name(lua_State *L, Arg a, const char *prefix, const char *what,
                const char *const names[], const char *expected)
 {
+    char buf[48];
+    size_t len;
     const char *s;
     int i;
     if (lua_type(L, a.index) != LUA_TSTRING)
         type_error(L, a, prefix, "string");
-    s = lua_tostring(L, a.index);
-    for (i = 0; names[i]; i++)
-        if (strcmp(names[i], s) == 0)
-            return i;
+    if ((i = find_name(L, a.index, names)) >= 0)
+        return i;
+    s = lua_tolstring(L, a.index, &len);
     return arg_error(L, a.number, a.fname, prefix, "unknown %s '%s'; expected %s", what,
-                     s, expected);
+                     quoted(buf, sizeof buf, s, len), expected);
+}
+
+int check_option_name(lua_State *L, Arg a, int key, const char *const names[])
+{
+    char buf[48];
+    size_t len;
+    const char *s;
+    int i;
+    if (lua_type(L, key) != LUA_TSTRING)
+        return arg_error(L, a.number, a.fname, NULL, "option names must be strings, got %s",
+                         luaL_typename(L, key));
+    if ((i = find_name(L, key, names)) >= 0)
+        return i;
+    s = lua_tolstring(L, key, &len);
+    return arg_error(L, a.number, a.fname, NULL, "unknown option '%s'",
+                     quoted(buf, sizeof buf, s, len));
 }
 
 AstarDiagonal check_diagonal(lua_State *L, Arg a, const char *prefix)

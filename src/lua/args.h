@@ -35,6 +35,12 @@ double check_number(lua_State *L, Arg a, const char *prefix);
 /* A whole number in 1..max, returned 0-based; `name` is used in messages. */
 uint32_t check_index(lua_State *L, Arg a, const char *name, uint32_t max);
 int check_boolean(lua_State *L, Arg a, const char *prefix);
+/* Position of the string at stack index in names[] (NULL-terminated), or -1.
+ * Whole strings are compared: "never\0x" is not "never". */
+int find_name(lua_State *L, int index, const char *const names[]);
+/* The key at stack index `key` of options table argument `a`, as a position
+ * in names[]; any other key is an error ("unknown option 'x'"). */
+int check_option_name(lua_State *L, Arg a, int key, const char *const names[]);
 /* One of names[] (NULL-terminated); returns its position. */
 int check_name(lua_State *L, Arg a, const char *prefix, const char *what,
                const char *const names[], const char *expected);

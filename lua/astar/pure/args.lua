@@ -3,7 +3,7 @@
 -- (luaL_error from a C function adds none either).
 local M = {}
 
-local format, find, sub = string.format, string.find, string.sub
+local format, gsub, sub = string.format, string.gsub, string.sub
 local huge = math.huge
 
 M.DIAGONAL_NAMES = { "never", "always", "one-obstacle", "no-obstacles" }
@@ -28,13 +28,14 @@ local function number_text(v)
 end
 M.number_text = number_text
 
--- A string as C sees it: up to its first zero byte.
-local function c_string(s)
-  local z = find(s, "\0", 1, true)
-  if z then return sub(s, 1, z - 1) end
-  return s
+-- A user's string quoted in an error (args.c quoted): at most 40 bytes, bytes
+-- outside printable ASCII shown as '?', and "..." when it was cut.
+local function quoted(s)
+  local shown = gsub(sub(s, 1, 40), "[^\32-\126]", "?")
+  if #s > 40 then shown = shown .. "..." end
+  return shown
 end
-M.c_string = c_string
+M.quoted = quoted
 
 -- luaL_typename: "no value" for a missing argument.
 local function typename(v, present)
@@ -43,11 +44,9 @@ local function typename(v, present)
 end
 M.typename = typename
 
--- "bad argument #num to 'fname' (prefix message)"; args.c formats the message
--- into a 256-byte buffer, hence the cut at 255 bytes.
+-- "bad argument #num to 'fname' (prefix message)"
 local function arg_error(num, fname, prefix, message)
-  error(format("bad argument #%d to '%s' (%s%s)", num, fname, prefix or "",
-    sub(message, 1, 255)), 0)
+  error(format("bad argument #%d to '%s' (%s%s)", num, fname, prefix or "", message), 0)
 end
 M.arg_error = arg_error
 
@@ -82,10 +81,9 @@ end
 -- One of a list of names; returns its position (1-based).
 local function check_name(v, present, num, fname, prefix, what, index, expected)
   if type(v) ~= "string" then type_error(num, fname, prefix, "string", v, present) end
-  local s = c_string(v)
-  local i = index[s]
+  local i = index[v]
   if not i then
-    arg_error(num, fname, prefix, format("unknown %s '%s'; expected %s", what, s, expected))
+    arg_error(num, fname, prefix, format("unknown %s '%s'; expected %s", what, quoted(v), expected))
   end
   return i
 end

@@ -179,7 +179,7 @@ local function read_options(self, fname, num, opts, present)
         o.algorithm = A.check_name(v, true, num, fname, "opts.algorithm: ", "algorithm",
           ALGORITHM_INDEX, "auto, astar or jps")
       else
-        arg_error(num, fname, nil, "unknown option '" .. A.c_string(key) .. "'")
+        arg_error(num, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
       end
     end
   end

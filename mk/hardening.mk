@@ -1,0 +1,129 @@
+# Hardening (issue 6): sanitizers, valgrind, fuzzing, memory and thread checks.
+#
+#   make sanitize      the whole spec suite on Lua 5.4 with the module built with
+#                      AddressSanitizer + UndefinedBehaviorSanitizer (zero reports)
+#   make valgrind      the whole spec suite under memcheck (zero errors, zero
+#                      definitely-lost bytes); specs tagged #slow are skipped
+#                      (sanitize and valgrind skip HARDEN_SKIP, see below)
+#   make fuzz          every libFuzzer target for FUZZ_SECONDS each (default 300)
+#   make fuzz-short    the same for FUZZ_SHORT_SECONDS each (default 30): CI
+#   make rss-check     10,000 grids and 10,000 aborted searches do not grow RSS;
+#                      an allocation too large for memory is an error, not an abort
+#   make threads-test  4 Lua states on 4 threads searching at once, under TSan
+#
+# The interpreter is not instrumented: the sanitized module is loaded into the
+# stock lua5.4 with the ASan runtime preloaded. Every target picks up the whole
+# spec suite (busted's ROOT in .busted), so new specs are covered as they land.
+
+HARDEN_LUA = 5.4
+HARDEN_LUA_INC = /usr/include/lua$(HARDEN_LUA)
+HARDEN_SRC = $(CORE_SRC) $(BINDING_SRC)
+HARDEN_LUA_PATH = lua/?.lua;lua/?/init.lua;spec/?.lua;;
+# Every spec file except the sweeps over the Moving AI benchmark maps (minutes
+# natively; the loader, A* and JPS code they run is covered by the other specs
+# and the fuzzers). valgrind (20-50x slower) also skips the reference sweep.
+HARDEN_SKIP ?= spec/maps_spec.lua spec/jps_spec.lua
+VALGRIND_SKIP ?= $(HARDEN_SKIP) spec/reference_spec.lua
+HARDEN_SPECS = $(filter-out $(HARDEN_SKIP),$(sort $(wildcard spec/*_spec.lua)))
+BUSTED_5_4 = lua$(HARDEN_LUA) "$$(command -v busted)" -o utfTerminal
+
+# ---- AddressSanitizer + UBSan -------------------------------------------------
+# gcc's runtimes: the module links libasan/libubsan dynamically, and the same
+# libasan is preloaded so it comes first in the interpreter.
+SAN_CC = gcc
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_MODULE = build/asan/astar/core.so
+SAN_ENV = LD_PRELOAD="$$($(SAN_CC) -print-file-name=libasan.so)" \
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:check_initialization_order=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+$(SAN_MODULE): $(HARDEN_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(WARNINGS) -O1 -g $(SAN_FLAGS) -fPIC -shared -I$(HARDEN_LUA_INC) \
+	    -o $@ $(HARDEN_SRC) -lm
+
+sanitize: $(SAN_MODULE)
+	$(SAN_ENV) ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/asan/?.so;;" \
+	    $(BUSTED_5_4) $(HARDEN_SPECS)
+
+# ---- valgrind memcheck --------------------------------------------------------
+# A plain -O1 -g build (no sanitizer) so memcheck sees the real allocations.
+VG_MODULE = build/valgrind/astar/core.so
+VG_FLAGS = --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+    --show-leak-kinds=definite --track-origins=yes --quiet
+
+$(VG_MODULE): $(HARDEN_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNINGS) -O1 -g -fPIC -shared -I$(HARDEN_LUA_INC) -o $@ $(HARDEN_SRC) -lm
+
+valgrind: $(VG_MODULE)
+	ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/valgrind/?.so;;" \
+	    valgrind $(VG_FLAGS) $(BUSTED_5_4) --exclude-tags=slow \
+	    $(filter-out $(VALGRIND_SKIP),$(HARDEN_SPECS))
+
+# ---- libFuzzer ------------------------------------------------------------------
+# One binary per fuzz/*_fuzz.c, linked with the pure-C core only (no Lua).
+FUZZ_CC = clang
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_TARGETS = $(patsubst fuzz/%.c,build/fuzz/%,$(wildcard fuzz/*_fuzz.c))
+FUZZ_SECONDS ?= 300
+FUZZ_SHORT_SECONDS ?= 30
+
+build/fuzz/%: fuzz/%.c $(CORE_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c99 -Wall -Wextra $(FUZZ_FLAGS) -Isrc/core -o $@ $< $(CORE_SRC) -lm
+
+fuzz-build: $(FUZZ_TARGETS)
+
+# Runs each target on its committed seed corpus (fuzz/corpus/NAME) plus new
+# inputs kept in build/fuzz/corpus/NAME, for $(1) seconds; a crash or a failed
+# check leaves its input in build/fuzz/ and fails the target.
+define run_fuzzers
+	@for t in $(FUZZ_TARGETS); do \
+	    name=$$(basename $$t _fuzz); \
+	    mkdir -p build/fuzz/corpus/$$name; \
+	    echo "fuzz $$name for $(1) s"; \
+	    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	    $$t -max_total_time=$(1) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	        -artifact_prefix=build/fuzz/$$name- \
+	        build/fuzz/corpus/$$name fuzz/corpus/$$name 2>build/fuzz/$$name.log \
+	        || { tail -60 build/fuzz/$$name.log; exit 1; }; \
+	    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)' build/fuzz/$$name.log; \
+	done
+endef
+
+fuzz: $(FUZZ_TARGETS)
+	$(call run_fuzzers,$(FUZZ_SECONDS))
+
+fuzz-short: $(FUZZ_TARGETS)
+	$(call run_fuzzers,$(FUZZ_SHORT_SECONDS))
+
+# ---- memory growth and allocation failures ------------------------------------
+rss-check: all
+	@$(MAKE) --no-print-directory LUA=luajit all
+	$(RUN_ENV) lua$(HARDEN_LUA) tests/rss.lua
+	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/luajit/?.so;;" luajit tests/rss.lua
+	# 800 MB of address space: a grid whose cost layer or search scratch does not
+	# fit must give "not enough memory", not a crash
+	ulimit -v 800000 && $(RUN_ENV) lua$(HARDEN_LUA) tests/oom.lua
+
+# ---- ThreadSanitizer ------------------------------------------------------------
+TSAN_FLAGS = -g -O1 -fsanitize=thread -fno-omit-frame-pointer
+TSAN_MODULE = build/tsan/astar/core.so
+
+$(TSAN_MODULE): $(HARDEN_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	clang $(WARNINGS) $(TSAN_FLAGS) -fPIC -shared -I$(HARDEN_LUA_INC) -o $@ $(HARDEN_SRC) -lm
+
+build/tsan/threads: tests/threads.c
+	@mkdir -p $(dir $@)
+	clang $(WARNINGS) $(TSAN_FLAGS) -I$(HARDEN_LUA_INC) -o $@ $< -llua$(HARDEN_LUA) -lpthread -lm
+
+threads-test: $(TSAN_MODULE) build/tsan/threads
+	ASTAR_BACKEND=c TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	    LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/tsan/?.so;;" build/tsan/threads
+
+.PHONY: sanitize valgrind fuzz fuzz-short fuzz-build rss-check threads-test
+
+TEST_TARGETS += sanitize valgrind fuzz-short rss-check threads-test
+TEST_PACKAGES += valgrind clang libclang-rt-14-dev

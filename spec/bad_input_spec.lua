@@ -1,0 +1,336 @@
+-- The bad-input matrix (issue 6): every public function of the Grid API, every
+-- argument, every class of bad value, generated here from one table of
+-- signatures. Each call must raise exactly the README's message; afterwards the
+-- grid keeps its cells and settings and still finds the optimal path (checked
+-- against the reference Dijkstra). spec/grid_spec.lua has the hand-written
+-- cases; this file covers the cross product of values x arguments x functions,
+-- plus a generic check for every method or module function not in the table
+-- (added by other parts later): bad self and junk arguments give a clean Lua
+-- error or a result, never a crash, and leave the grid working.
+
+local astar = require "astar"
+local R = require "helpers.reference"
+
+local unpack = unpack or table.unpack -- luacheck: ignore 143
+
+local NAN, INF = 0 / 0, math.huge
+local W, H = 12, 9
+
+-- The number as the binding prints it: %.14g, nan, inf, -inf.
+local function text(v)
+  if v ~= v then return "nan" end
+  if v == INF then return "inf" end
+  if v == -INF then return "-inf" end
+  return ("%.14g"):format(v)
+end
+
+local check_error = require("helpers.errors").check_error
+
+-- the sanity map: walls and costs, and its reference distances per mode
+local MAP = (function()
+  local desc = R.random_map(R.rng(606), W, H, 0.2)
+  for x = 1, W do desc.walkable[x][1] = true end
+  for y = 1, H do desc.walkable[W][y] = true end
+  return desc
+end)()
+local DIST = {}
+for _, mode in ipairs(R.MODES) do DIST[mode] = R.dijkstra(MAP, mode, 1, 1) end
+
+local function snapshot(grid)
+  local s = { grid:getDiagonal(), grid:getHeuristic() }
+  for x = 1, W do
+    for y = 1, H do
+      s[#s + 1] = tostring(grid:isWalkable(x, y)) .. text(grid:getCost(x, y))
+    end
+  end
+  return table.concat(s, " ")
+end
+
+-- The grid still answers like the reference with its settings.
+local function still_works(grid, before)
+  assert.are.equal(before, snapshot(grid))
+  local mode = grid:getDiagonal()
+  local name, weight = grid:getHeuristic()
+  local path, cost = grid:findPath(1, 1, W, H)
+  assert(path, "findPath failed after an error: " .. tostring(cost))
+  assert(R.validate(MAP, mode, path, 1, 1, W, H))
+  local best = DIST[mode][W][H]
+  local admissible = name ~= "manhattan" or mode == "never"
+  if weight == 1 and admissible then
+    assert(R.close(cost, best), ("cost %.17g, optimal %.17g"):format(cost, best))
+  elseif admissible then
+    assert(cost <= weight * best * (1 + 1e-9))
+  end
+end
+
+-- Values of every class, with the type name Lua reports for them.
+local co = coroutine.create(function() end)
+local TYPES = {
+  { nil, "nil" }, { true, "boolean" }, { false, "boolean" }, { "1", "string" },
+  { "", "string" }, { {}, "table" }, { print, "function" }, { co, "thread" },
+}
+if io and io.stdout then TYPES[#TYPES + 1] = { io.stdout, "userdata" } end
+local NOT_WHOLE = { 0.5, 1.5, -0.25, 1 / 3, 1 + 2 ^ -40, NAN, INF, -INF }
+local BAD_NUMBERS = { 0, -0.0, -1, -2 ^ 31, 2 ^ 31, 2 ^ 32, 2 ^ 53, 2 ^ 63, 1e300, -1e300, 1.7976931348623157e308 }
+
+-- Expected message tails for an argument kind and a value, or nil when valid.
+local KINDS = {}
+function KINDS.index(v, spec)
+  if type(v) ~= "number" then return "number expected, got " .. spec.tname end
+  if v ~= v or v == INF or v == -INF or v ~= math.floor(v) then
+    return spec.name .. " must be a whole number, got " .. text(v)
+  end
+  if v < 1 or v > spec.max then return ("%s out of range 1..%d"):format(spec.name, spec.max) end
+end
+function KINDS.boolean(v, spec)
+  if type(v) ~= "boolean" then return (spec.prefix or "") .. "boolean expected, got " .. spec.tname end
+end
+function KINDS.cost(v, spec)
+  if type(v) ~= "number" then return "number expected, got " .. spec.tname end
+  if not (v > 0 and v <= 1e15) then
+    return "cost must be a positive finite number up to 1e15, got " .. text(v)
+  end
+end
+-- How errors quote a user's string: 40 bytes at most, non-printable bytes as
+-- '?', "..." when cut.
+local function quoted(v)
+  local shown = v:sub(1, 40):gsub("[^\32-\126]", "?")
+  return #v > 40 and shown .. "..." or shown
+end
+local function name_kind(what, list)
+  return function(v, spec)
+    local prefix = spec.prefix or ""
+    if type(v) ~= "string" then return prefix .. "string expected, got " .. spec.tname end
+    for _, n in ipairs(list) do if n == v then return nil end end
+    local expected = table.concat(list, ", ", 1, #list - 1) .. " or " .. list[#list]
+    return ("%sunknown %s '%s'; expected %s"):format(prefix, what, quoted(v), expected)
+  end
+end
+KINDS.diagonal = name_kind("diagonal mode", R.MODES)
+KINDS.heuristic = name_kind("heuristic", R.HEURISTICS)
+KINDS.algorithm = name_kind("algorithm", { "auto", "astar", "jps" })
+function KINDS.weight(v, spec)
+  local prefix = spec.prefix or ""
+  if v == nil and spec.optional then return nil end
+  if type(v) ~= "number" then return prefix .. "number expected, got " .. spec.tname end
+  if not (v >= 1) or v == INF then -- luacheck: ignore 581 (NaN)
+    return prefix .. "weight must be a finite number >= 1, got " .. text(v)
+  end
+end
+
+-- Signatures: method name, then its arguments as {kind, fields}.
+local function idx(name, max) return { kind = "index", name = name, max = max } end
+local METHODS = {
+  { "setWalkable", idx("x", W), idx("y", H), { kind = "boolean", good = true } },
+  { "isWalkable", idx("x", W), idx("y", H) },
+  { "setCost", idx("x", W), idx("y", H), { kind = "cost", good = 2 } },
+  { "getCost", idx("x", W), idx("y", H) },
+  { "setDiagonal", { kind = "diagonal", good = "always" } },
+  { "setHeuristic", { kind = "heuristic", good = "octile" }, { kind = "weight", good = 1.5, optional = true } },
+  { "findPath", idx("sx", W), idx("sy", H), idx("gx", W), idx("gy", H) },
+}
+for _, m in ipairs(METHODS) do
+  for _, a in ipairs({ unpack(m, 2) }) do
+    if a.kind == "index" then a.good = a.max end
+  end
+end
+local OPTIONS = {
+  diagonal = { kind = "diagonal" }, heuristic = { kind = "heuristic" },
+  weight = { kind = "weight" }, partial = { kind = "boolean" }, algorithm = { kind = "algorithm" },
+}
+
+-- Every value to try for an argument kind.
+local function values_for(kind)
+  local list = {}
+  for _, t in ipairs(TYPES) do list[#list + 1] = t end
+  local numbers = {}
+  for _, v in ipairs(NOT_WHOLE) do numbers[#numbers + 1] = v end
+  for _, v in ipairs(BAD_NUMBERS) do numbers[#numbers + 1] = v end
+  if kind == "index" then
+    numbers[#numbers + 1] = W + 1
+    numbers[#numbers + 1] = 65536
+  end
+  for _, v in ipairs(numbers) do list[#list + 1] = { v, "number" } end
+  if kind == "diagonal" or kind == "heuristic" or kind == "algorithm" then
+    for _, s in ipairs({ "NEVER", "never ", " octile", "Octile", "x", "dijkstra2", "auto-", ("n"):rep(100) }) do
+      list[#list + 1] = { s, "string" }
+    end
+  end
+  return list
+end
+
+local grid = R.build_grid(astar, MAP)
+local caller = {}
+local function method(name)
+  caller[name] = caller[name] or assert(load("return function(g, ...) return g:" .. name .. "(...) end"))()
+  return caller[name]
+end
+
+describe("bad-input matrix", function()
+  for _, m in ipairs(METHODS) do
+    local name, params = m[1], { unpack(m, 2) }
+    it(name .. ": every bad value in every argument", function()
+      local tried = 0
+      for pos, param in ipairs(params) do
+        for _, pair in ipairs(values_for(param.kind)) do
+          local v = pair[1]
+          local spec = { name = param.name, max = param.max, tname = pair[2], optional = param.optional }
+          local tail = KINDS[param.kind](v, spec)
+          if tail then
+            local args = {}
+            for i, p in ipairs(params) do args[i] = p.good end
+            args[pos] = v
+            local before = snapshot(grid)
+            check_error(("bad argument #%d to '%s' (%s)"):format(pos, name, tail),
+              method(name), grid, unpack(args, 1, #params))
+            still_works(grid, before)
+            tried = tried + 1
+          end
+        end
+      end
+      assert(tried > 20 * #params)
+    end)
+  end
+
+  it("findPath / newSearch opts: every bad value of every option", function()
+    local fns = { "findPath" }
+    if grid.newSearch then fns[2] = "newSearch" end
+    for _, fname in ipairs(fns) do
+      for key, o in pairs(OPTIONS) do
+        for _, pair in ipairs(values_for(o.kind)) do
+          local v = pair[1]
+          local tail = v ~= nil and KINDS[o.kind](v, { tname = pair[2], prefix = "opts." .. key .. ": " })
+          if tail then
+            local before = snapshot(grid)
+            check_error(("bad argument #5 to '%s' (%s)"):format(fname, tail),
+              method(fname), grid, 1, 1, W, H, { [key] = v })
+            still_works(grid, before)
+          end
+        end
+        -- unknown option names made from the known ones
+        for _, bad in ipairs({ key:upper(), key .. "s", key:sub(1, -2), "_" .. key }) do
+          check_error(("bad argument #5 to '%s' (unknown option '%s')"):format(fname, bad),
+            method(fname), grid, 1, 1, W, H, { [bad] = true })
+        end
+      end
+    end
+  end)
+
+  it("astar.new: every bad value for width and height", function()
+    for pos, pname in ipairs({ "width", "height" }) do
+      for _, pair in ipairs(values_for("index")) do
+        local tail = KINDS.index(pair[1], { name = pname, max = 65535, tname = pair[2] })
+        if tail and pair[1] ~= W + 1 then
+          local args = { 3, 3 }
+          args[pos] = pair[1]
+          check_error(("bad argument #%d to 'new' (%s)"):format(pos, tail), astar.new, args[1], args[2])
+        end
+      end
+    end
+  end)
+
+  it("accepts the extreme valid values and keeps them exactly", function()
+    local g = astar.new(3, 3)
+    for _, c in ipairs({ 1e15, 4.9406564584124654e-324, 2.2250738585072014e-308, 1e-300, 0.1 }) do
+      g:setCost(2, 2, c)
+      assert.are.equal(c, g:getCost(2, 2))
+    end
+    g:setHeuristic("octile", 1.7976931348623157e308)
+    local path, cost = g:findPath(1, 1, 3, 3)
+    assert.is_table(path)
+    assert(cost > 0 and cost < INF)
+    g:setHeuristic("octile", 1)
+    g:setCost(2, 2, 1e15)
+    path, cost = g:findPath(1, 1, 3, 3)
+    -- around the 1e15 cell: two straight steps and one diagonal
+    assert(R.close(cost, 2 + math.sqrt(2)), "cost " .. cost)
+    assert.are.equal(4, #path)
+  end)
+
+  it("quotes a very long unknown name cut to 40 bytes, and keeps the whole message", function()
+    check_error("bad argument #1 to 'setDiagonal' (unknown diagonal mode '" .. ("n"):rep(40)
+      .. "...'; " .. "expected never, always, one-obstacle or no-obstacles)", grid.setDiagonal, grid,
+      ("n"):rep(100000))
+    check_error("bad argument #5 to 'findPath' (unknown option '" .. ("k"):rep(40) .. "...')",
+      grid.findPath, grid, 1, 1, 2, 2, { [("k"):rep(41)] = true })
+  end)
+
+  it("rejects strings with an embedded NUL as names (they are not 'never')", function()
+    check_error("bad argument #1 to 'setDiagonal' (unknown diagonal mode 'never?x'; "
+      .. "expected never, always, one-obstacle or no-obstacles)", grid.setDiagonal, grid, "never\0x")
+    check_error("bad argument #1 to 'setHeuristic' (unknown heuristic 'octile?'; "
+      .. "expected manhattan, octile, euclidean, chebyshev or dijkstra)", grid.setHeuristic, grid, "octile\0")
+    check_error("bad argument #5 to 'findPath' (unknown option 'partial?')",
+      grid.findPath, grid, 1, 1, 2, 2, { ["partial\0"] = true })
+    check_error("bad argument #5 to 'findPath' (opts.algorithm: unknown algorithm 'jps?'; expected auto, astar or jps)",
+      grid.findPath, grid, 1, 1, 2, 2, { algorithm = "jps\0" })
+    assert.are.equal("no-obstacles", grid:getDiagonal())
+  end)
+end)
+
+-- Every method of a grid and of the other objects, including ones this file
+-- has no signature for: wrong self and junk arguments never crash.
+local JUNK = { nil, NAN, INF, -INF, -1, 0, 0.5, 2 ^ 63, "", "x", {}, true, print, co }
+
+local function clean_error(err)
+  return type(err) == "string" and (err:find("^bad argument #%d+ to '") or err:find("^calling '")
+    or err:find("^attempt to use a closed ") or err:find("^grid changed") or err:find("^not enough memory"))
+end
+
+describe("every method survives junk", function()
+  local mt = getmetatable(grid)
+  local methods = type(mt.__index) == "table" and mt.__index or {}
+  local names = {}
+  for name, fn in pairs(methods) do
+    if type(fn) == "function" then names[#names + 1] = name end
+  end
+  table.sort(names)
+
+  for _, name in ipairs(names) do
+    it("grid:" .. name, function()
+      local fn = methods[name]
+      local before = snapshot(grid)
+      for _, self in ipairs({ {}, 1, "s", true, print, co }) do
+        local ok, err = pcall(fn, self)
+        assert(not ok and clean_error(err), name .. " with a bad self: " .. tostring(err))
+      end
+      local g = R.build_grid(astar, MAP)
+      for i = 1, #JUNK + 1 do
+        for pos = 1, 5 do
+          local args = { 1, 1, W, H, {} }
+          args[pos] = JUNK[i]
+          local ok, err = pcall(fn, g, unpack(args, 1, 5))
+          assert(ok or clean_error(err), name .. ": unexpected error " .. tostring(err))
+        end
+      end
+      still_works(grid, before)
+    end)
+  end
+
+  if grid.newSearch then
+    it("search objects", function()
+      local s = grid:newSearch(1, 1, W, H)
+      local smt = getmetatable(s)
+      for name, fn in pairs(type(smt.__index) == "table" and smt.__index or {}) do
+        local ok, err = pcall(fn, grid)
+        assert(not ok and clean_error(err), "search:" .. name .. " on a grid: " .. tostring(err))
+        for _, v in ipairs(JUNK) do
+          ok, err = pcall(fn, s, v)
+          assert(ok or clean_error(err), "search:" .. name .. ": " .. tostring(err))
+        end
+      end
+    end)
+  end
+
+  it("module functions", function()
+    for name, fn in pairs(astar) do
+      if type(fn) == "function" then
+        for _, v in ipairs(JUNK) do
+          local ok, err = pcall(fn, v, v, v)
+          assert(ok or clean_error(err), "astar." .. name .. ": " .. tostring(err))
+        end
+      end
+    end
+    still_works(grid, snapshot(grid))
+  end)
+end)
