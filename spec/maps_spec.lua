@@ -5,18 +5,7 @@
 local astar = require "astar"
 local R = require "helpers.reference"
 
-local MAPS_DIR = os.getenv("ASTAR_MAPS")
-if MAPS_DIR == nil or MAPS_DIR == "" then MAPS_DIR = "../shared/maps" end
-MAPS_DIR = MAPS_DIR:gsub("/+$", "")
-
-local function read(name)
-  local path = MAPS_DIR .. "/" .. name
-  local text, err = R.read_file(path)
-  if not text then
-    error(("cannot read %s (%s); set ASTAR_MAPS to the maps folder"):format(path, tostring(err)), 2)
-  end
-  return text
-end
+local read = R.read_map_file
 
 local function basename(p)
   return (p:gsub("^.*[/\\]", ""))

@@ -381,4 +381,21 @@ function M.read_file(path)
   return s
 end
 
+-- The Moving AI maps folder: $ASTAR_MAPS, or ../shared/maps from the repo root.
+M.MAPS_DIR = (function()
+  local dir = os.getenv("ASTAR_MAPS")
+  if dir == nil or dir == "" then dir = "../shared/maps" end
+  return (dir:gsub("/+$", ""))
+end)()
+
+-- Reads a file of the maps folder, or raises an error saying how to point at it.
+function M.read_map_file(name)
+  local path = M.MAPS_DIR .. "/" .. name
+  local text, err = M.read_file(path)
+  if not text then
+    error(("cannot read %s (%s); set ASTAR_MAPS to the maps folder"):format(path, tostring(err)), 2)
+  end
+  return text
+end
+
 return M

@@ -20,4 +20,22 @@ LuaGrid *check_grid(lua_State *L, const char *fname);
 /* Argument n of method fname (stack index n + 1). */
 Arg method_arg(const char *fname, int n);
 
+/* ---- shared with lua_encode.c and lua_search.c (issue 4) ---------------- */
+
+/* Pushes an empty Grid userdata (owning nothing yet but its findPath scratch). */
+LuaGrid *push_grid(lua_State *L);
+/* Reads the options table at argument a over the grid's settings. */
+void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o);
+/* Pushes the path of a finished search as an array of {x =, y =}. */
+void push_path(lua_State *L, const AstarSearch *s);
+/* Pushes what findPath returns for a finished search; returns the count. */
+int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int partial);
+/* Pushes {expanded =, touched =} for a search. */
+int push_stats(lua_State *L, const AstarSearch *search);
+
+int grid_encode(lua_State *L);       /* grid:encode() */
+int grid_decode(lua_State *L);       /* astar.decode(s) */
+int grid_new_search(lua_State *L);   /* grid:newSearch(sx, sy, gx, gy [, opts]) */
+void register_search(lua_State *L);  /* the astar.Search metatable */
+
 #endif

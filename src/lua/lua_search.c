@@ -137,40 +137,18 @@ static int search_result(lua_State *L)
 
     if (s->grid_changed)
         check_grid_alive(L, s);
-    switch (s->status) {
-    case ASTAR_SEARCHING:
+    if (s->status == ASTAR_SEARCHING)
         return raise_error(L, "search still running: step it until it returns "
-                             "'found' or 'unreachable'");
-    case ASTAR_FOUND:
-    case ASTAR_PARTIAL:
-        check_grid_alive(L, s);
-        push_path(L, s->search);
-        lua_pushnumber(L, (lua_Number)astar_search_cost(s->search));
-        if (!s->partial)
-            return 2;
-        lua_pushboolean(L, s->status == ASTAR_FOUND);
-        return 3;
-    case ASTAR_GOAL_BLOCKED:
-        lua_pushnil(L);
-        lua_pushliteral(L, "goal is blocked");
-        return 2;
-    default:
-        lua_pushnil(L);
-        lua_pushliteral(L, "no path");
-        return 2;
-    }
+                              "'found' or 'unreachable'");
+    if (s->status == ASTAR_FOUND || s->status == ASTAR_PARTIAL)
+        check_grid_alive(L, s);   /* the path is read from the grid's cells */
+    return push_result(L, s->search, s->status, s->partial);
 }
 
 /* {expanded =, touched =} so far, as grid:getSearchStats() for findPath. */
 static int search_get_stats(lua_State *L)
 {
-    LuaSearch *s = check_search(L, "getStats");
-    lua_createtable(L, 0, 2);
-    lua_pushinteger(L, (lua_Integer)astar_search_expanded(s->search));
-    lua_setfield(L, -2, "expanded");
-    lua_pushinteger(L, (lua_Integer)astar_search_touched(s->search));
-    lua_setfield(L, -2, "touched");
-    return 1;
+    return push_stats(L, check_search(L, "getStats")->search);
 }
 
 static int search_get_grid(lua_State *L)
