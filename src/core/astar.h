@@ -42,11 +42,24 @@ typedef enum {
     ASTAR_HEURISTIC_ZERO         /* Dijkstra */
 } AstarHeuristic;
 
+/* Which search runs a query. AUTO (0, so a zeroed AstarOptions picks it) runs
+ * jump point search whenever it gives the same answer as A*: uniform costs,
+ * diagonal NEVER or NO_OBSTACLES, weight 1, an admissible heuristic and no
+ * partial result; A* otherwise. JPS asked for where it is not supported (see
+ * astar_jps_supported) runs A*; with partial set and the goal unreachable, it
+ * hands over to A* to find the closest cell. Unknown values mean AUTO. */
+typedef enum {
+    ASTAR_ALGORITHM_AUTO = 0,
+    ASTAR_ALGORITHM_ASTAR,
+    ASTAR_ALGORITHM_JPS
+} AstarAlgorithm;
+
 typedef struct {
     AstarDiagonal diagonal;
     AstarHeuristic heuristic;
     double weight;               /* >= 1; f = g + weight * h */
     int partial;                 /* nonzero: on failure, end at the closest reached cell */
+    AstarAlgorithm algorithm;    /* see above; zero is AUTO */
 } AstarOptions;
 
 typedef enum {
@@ -128,6 +141,39 @@ uint32_t astar_cell_y(const AstarSearch *search, uint32_t cell);
 size_t astar_search_expanded(const AstarSearch *search);
 size_t astar_search_touched(const AstarSearch *search);
 
+/* The algorithm the last query ran: ASTAR_ALGORITHM_ASTAR or _JPS. */
+AstarAlgorithm astar_search_algorithm(const AstarSearch *search);
+
+/* Nonzero when jump point search can run on this grid in this diagonal mode:
+ * every cell (walls included) has the same cost, and the mode is NEVER or
+ * NO_OBSTACLES. (jps.c) */
+int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal);
+
+/* ---- connected components (components.c) ------------------------------ */
+
+/* A grid can keep connected-component labels so that a query whose goal lies
+ * in another region than the start is answered without a search. Opening a
+ * wall merges labels at once; closing one only marks them stale: stale labels
+ * still never separate cells that are connected, so answers stay exact, but a
+ * split is only seen after a rebuild. Searches read the labels, never write
+ * them (a grid may still be searched by several threads at once). Labels
+ * serve NEVER, ONE_OBSTACLE and NO_OBSTACLES (which all connect exactly the
+ * 4-connected regions); ALWAYS searches. */
+
+/* Builds or rebuilds the labels: O(cells); ASTAR_ENOMEM leaves none. */
+AstarError astar_grid_label_components(AstarGrid *grid);
+/* Call before a query (not concurrently with searches): labels the grid the
+ * first time, O(cells) once, and does nothing after that. Without it the
+ * answers are the same, only unreachable goals cost a search. */
+void astar_grid_prepare(AstarGrid *grid);
+/* Nonzero when labels exist and no wall was added since they were built. */
+int astar_grid_components_fresh(const AstarGrid *grid);
+/* Call after a query that ended in ASTAR_NO_PATH after searching: rebuilds
+ * stale labels once failed searches since the last rebuild have done about
+ * cells / 16 expansions' worth of work (a jump point counts as a scanned
+ * line), so relabelling costs about what it saves. */
+void astar_grid_note_no_path(AstarGrid *grid, const AstarSearch *search);
+
 /* Bytes of scratch the search holds now (for memory reports). */
 size_t astar_search_memory(const AstarSearch *search);
 size_t astar_grid_memory(const AstarGrid *grid);
@@ -141,5 +187,97 @@ AstarError astar_grid_from_text(AstarGrid **out, const char *text, size_t length
                                 char *message, size_t message_size);
 AstarError astar_grid_from_movingai(AstarGrid **out, const char *text, size_t length,
                                     char *message, size_t message_size);
+
+/* ---- movement ranges and attack areas (range.c, tactics layer) --------- */
+
+/* A bounded 4-direction Dijkstra from one cell: every cell whose cheapest
+ * path costs <= budget, with its cost and parent. Per-query rules override
+ * the grid (units, terrain for one kind of unit). The scratch is reused by
+ * every query, so a warm AstarRange allocates nothing. */
+typedef struct AstarRange AstarRange;
+
+#define ASTAR_RANGE_NO_STOP 1u      /* may be crossed, not ended on (allies) */
+#define ASTAR_RANGE_ENDS_MOVE 2u    /* entering ends the move (zone of control) */
+
+/* Called at most once per cell per query, only for walkable cells other than
+ * the start, with the grid's cost of the cell. Returns the cost of entering
+ * it for this query (> 0), INFINITY for impassable, or NAN to abort the
+ * query; may set ASTAR_RANGE_* bits in *flags (0 on entry). */
+typedef double (*AstarRangeRule)(void *user, uint32_t x, uint32_t y, double grid_cost,
+                                 unsigned *flags);
+
+/* Called for a candidate (from, to) pair of an attack area: 1 when to can be
+ * hit from from, 0 when not, -1 to abort. */
+typedef int (*AstarSightRule)(void *user, uint32_t fx, uint32_t fy, uint32_t tx,
+                              uint32_t ty);
+
+typedef struct {
+    uint32_t x, y;
+    double cost;        /* cheapest cost from the start */
+    uint32_t parent;    /* index of the previous cell in the result; the start's is itself */
+    unsigned flags;     /* ASTAR_RANGE_* bits the rule gave (0 for the start) */
+} AstarRangeCell;
+
+AstarRange *astar_range_new(void);
+void astar_range_free(AstarRange *range);
+
+/* Runs one query from (sx, sy), in range. rule may be NULL (grid costs).
+ * Returns ASTAR_ENOMEM if scratch could not grow; *aborted is set nonzero
+ * when the rule aborted (the result is then empty). */
+AstarError astar_range_run(AstarRange *range, const AstarGrid *grid, uint32_t sx,
+                           uint32_t sy, double budget, AstarRangeRule rule, void *user,
+                           int *aborted);
+
+/* The result of the last run (cells in order of cost, start first, parents
+ * before children) or of the last attack (cells in the order found). */
+size_t astar_range_count(const AstarRange *range);
+void astar_range_get(const AstarRange *range, size_t i, AstarRangeCell *out);
+
+/* Marks every in-bounds cell whose Manhattan distance from one of the n
+ * cells in from[] is in [min_distance, max_distance] and (when sight is not
+ * NULL) that sight allows from that cell; each cell once. Results as above
+ * (cost = 0, parent = the index in from[] of a cell it is hit from). */
+AstarError astar_range_attack(AstarRange *range, const AstarGrid *grid,
+                              const AstarRangeCell *from, size_t n,
+                              uint32_t min_distance, uint32_t max_distance,
+                              AstarSightRule sight, void *user, int *aborted);
+
+/* 1 when the segment between the centres of the two cells passes through
+ * the inside of no wall cell other than the two ends (grazing a corner is
+ * not blocked); symmetric. */
+int astar_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_t x1,
+                        uint32_t y1);
+
+size_t astar_range_memory(const AstarRange *range);
+
+/* ---- encoding grids as bytes (encode.c, issue 4) ---------------------- */
+
+/* The per-grid defaults of the Lua binding, carried by an encoded grid so a
+ * decoded one behaves the same; the core stores them and nothing more. */
+typedef struct {
+    AstarDiagonal diagonal;
+    AstarHeuristic heuristic;
+    int heuristic_chosen;        /* 0: the heuristic follows the diagonal mode */
+    double weight;               /* finite, >= 1 */
+} AstarGridSettings;
+
+#define ASTAR_ENCODE_VERSION 1
+
+/* Receives the encoding in order, in pieces of at most 4 KB. */
+typedef void (*AstarWriter)(void *user, const void *bytes, size_t length);
+
+/* Bytes astar_grid_encode produces (0 if that does not fit in a size_t). */
+size_t astar_grid_encoded_size(const AstarGrid *grid);
+
+/* Writes walls, costs (bit for bit) and settings in the format described in
+ * encode.c. Allocates nothing, so the writer may longjmp out. */
+void astar_grid_encode(const AstarGrid *grid, const AstarGridSettings *settings,
+                       AstarWriter write, void *user);
+
+/* Rebuilds a grid from astar_grid_encode's bytes. Malformed input (bad magic,
+ * truncated, trailing bytes, checksum, out-of-range fields or sizes) gives
+ * ASTAR_EPARSE and a message; never reads outside data[0..length). */
+AstarError astar_grid_decode(AstarGrid **out, AstarGridSettings *settings, const void *data,
+                             size_t length, char *message, size_t message_size);
 
 #endif

@@ -2,7 +2,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "components.h"
 #include "grid_layout.h"
+
+/* Sets bits [from, to) of a bit line. */
+static void fill_bits(uint64_t *line, size_t from, size_t to)
+{
+    size_t b;
+    for (b = from; b < to && (b & 63); b++)
+        line[b >> 6] |= (uint64_t)1 << (b & 63);
+    for (; b + 64 <= to; b += 64)
+        line[b >> 6] = ~(uint64_t)0;
+    for (; b < to; b++)
+        line[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+static void put_bit(uint64_t *line, size_t b, int on)
+{
+    uint64_t mask = (uint64_t)1 << (b & 63);
+    if (on)
+        line[b >> 6] |= mask;
+    else
+        line[b >> 6] &= ~mask;
+}
+
+/* Allocates the row and column bit layers of a new all-walkable grid. */
+static AstarError make_bits(AstarGrid *grid)
+{
+    size_t rows = grid->height + 2, y, x;
+
+    grid->row_words = (grid->stride + 2 * ASTAR_BITS_PAD) / 64 + 2;
+    grid->col_words = (rows + 2 * ASTAR_BITS_PAD) / 64 + 2;
+    grid->row_bits = calloc(rows * grid->row_words, sizeof *grid->row_bits);
+    grid->col_bits = calloc(grid->stride * grid->col_words, sizeof *grid->col_bits);
+    if (!grid->row_bits || !grid->col_bits)
+        return ASTAR_ENOMEM;
+    for (y = 1; y <= grid->height; y++)
+        fill_bits(grid->row_bits + y * grid->row_words, 1 + ASTAR_BITS_PAD,
+                  grid->width + 1 + ASTAR_BITS_PAD);
+    for (x = 1; x <= grid->width; x++)
+        fill_bits(grid->col_bits + x * grid->col_words, 1 + ASTAR_BITS_PAD,
+                  grid->height + 1 + ASTAR_BITS_PAD);
+    return ASTAR_OK;
+}
 
 AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
 {
@@ -25,9 +67,11 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->min_cost = 1.0;
     grid->min_count = (size_t)width * height;
     grid->version = 0;
+    grid->row_bits = grid->col_bits = NULL;
+    grid->components = NULL;
     grid->open = calloc(grid->cells, 1);
-    if (!grid->open) {
-        free(grid);
+    if (!grid->open || make_bits(grid) != ASTAR_OK) {
+        astar_grid_free(grid);
         return ASTAR_ENOMEM;
     }
     for (y = 0; y < height; y++)
@@ -42,6 +86,9 @@ void astar_grid_free(AstarGrid *grid)
         return;
     free(grid->open);
     free(grid->cost);
+    free(grid->row_bits);
+    free(grid->col_bits);
+    astar_components_free(grid->components);
     free(grid);
 }
 
@@ -56,8 +103,20 @@ int astar_grid_walkable(const AstarGrid *grid, uint32_t x, uint32_t y)
 
 void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable)
 {
-    grid->open[astar_index(grid, x, y)] = walkable ? 1 : 0;
+    size_t i = astar_index(grid, x, y);
+    int was = grid->open[i];
+
+    walkable = walkable ? 1 : 0;
+    grid->open[i] = (uint8_t)walkable;
+    put_bit(grid->row_bits + (size_t)(y + 1) * grid->row_words, x + 1 + ASTAR_BITS_PAD, walkable);
+    put_bit(grid->col_bits + (size_t)(x + 1) * grid->col_words, y + 1 + ASTAR_BITS_PAD, walkable);
     grid->version++;
+    if (grid->components && was != walkable) {
+        if (walkable)
+            astar_components_opened(grid, i);
+        else
+            astar_components_closed(grid, i);
+    }
 }
 
 double astar_grid_cost(const AstarGrid *grid, uint32_t x, uint32_t y)
@@ -122,5 +181,8 @@ AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double c
 size_t astar_grid_memory(const AstarGrid *grid)
 {
     return sizeof *grid + grid->cells * (sizeof *grid->open
-                                         + (grid->cost ? sizeof *grid->cost : 0));
+                                         + (grid->cost ? sizeof *grid->cost : 0))
+           + ((grid->height + 2) * grid->row_words + grid->stride * grid->col_words)
+                 * sizeof *grid->row_bits
+           + astar_components_memory(grid->components);
 }

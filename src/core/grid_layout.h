@@ -19,7 +19,38 @@ struct AstarGrid {
     double min_cost;        /* lowest cost of any cell: scales the heuristic */
     size_t min_count;       /* how many cells have min_cost */
     uint64_t version;       /* bumped by every change */
+
+    /* The walkable flags again as bits, by rows and by columns, so jump point
+     * search can scan 64 cells per machine word in every direction. Column x
+     * of a row (row y of a column) is bit x + ASTAR_BITS_PAD of that line; the
+     * padding and the border are 0, so a scan always stops inside the line. */
+    uint64_t *row_bits, *col_bits;
+    size_t row_words, col_words;   /* words per row / per column */
+
+    /* Connected-component labels (components.c); NULL until first built. */
+    struct AstarComponents *components;
 };
+
+#define ASTAR_BITS_PAD 64
+
+/* The 64 bits of a line starting at bit b (b >= 0; the line is padded so the
+ * word after b's word always exists). */
+static inline uint64_t astar_bits_at(const uint64_t *line, size_t b)
+{
+    size_t w = b >> 6;
+    unsigned o = (unsigned)(b & 63);
+    return o ? (line[w] >> o) | (line[w + 1] << (64 - o)) : line[w];
+}
+
+static inline const uint64_t *astar_row_bits(const AstarGrid *grid, size_t row)
+{
+    return grid->row_bits + row * grid->row_words;
+}
+
+static inline const uint64_t *astar_col_bits(const AstarGrid *grid, size_t col)
+{
+    return grid->col_bits + col * grid->col_words;
+}
 
 static inline size_t astar_index(const AstarGrid *grid, uint32_t x, uint32_t y)
 {

@@ -1,9 +1,13 @@
 /*
- * The open list: a binary min-heap of (f, h, cell), ordered by f and, among
- * equal f, by smaller h, so the search runs straight at the goal across open
- * ground instead of widening a front of equally good cells. Stale entries
- * (a cell pushed again with a better cost) are skipped by the caller when
- * popped, which is cheaper than a decrease-key index per cell.
+ * The open list: a 4-ary min-heap of (f, h, cell) ordered by f alone. A
+ * single double comparison compiles to branch-free code, which matters more
+ * than anything else in the search loop; among equal f the search prefers
+ * cells found from the node being expanded (search_internal.h's ties stack),
+ * which runs it straight at the goal as a smaller-h tie-break would. h is
+ * kept in the entry for callers that want it. Four children per node halve
+ * the depth of a binary heap. Stale entries (a cell pushed again with a
+ * better cost) are skipped by the caller when popped, which is cheaper than
+ * a decrease-key index per cell.
  */
 #ifndef ASTAR_HEAP_H
 #define ASTAR_HEAP_H
@@ -25,10 +29,11 @@ typedef struct {
 
 static inline int heap_before(const HeapEntry *a, const HeapEntry *b)
 {
-    return a->f < b->f || (a->f == b->f && a->h < b->h);
+    return a->f < b->f;   /* ties: see above */
 }
 
-/* Grows geometrically; a warm heap never allocates again. */
+/* Grows geometrically (by half, to keep memory per cell low); a warm heap
+ * never allocates again. */
 static inline AstarError heap_reserve(Heap *heap, size_t need)
 {
     HeapEntry *items;
@@ -38,7 +43,7 @@ static inline AstarError heap_reserve(Heap *heap, size_t need)
         return ASTAR_OK;
     capacity = heap->capacity ? heap->capacity : 256;
     while (capacity < need)
-        capacity *= 2;
+        capacity += capacity / 2;
     items = realloc(heap->items, capacity * sizeof *items);
     if (!items)
         return ASTAR_ENOMEM;
@@ -59,7 +64,7 @@ static inline AstarError heap_push(Heap *heap, double f, float h, uint32_t cell)
     entry.cell = cell;
     i = heap->size++;
     while (i > 0) {
-        size_t parent = (i - 1) / 2;
+        size_t parent = (i - 1) / 4;
         if (!heap_before(&entry, &heap->items[parent]))
             break;
         heap->items[i] = heap->items[parent];
@@ -72,23 +77,26 @@ static inline AstarError heap_push(Heap *heap, double f, float h, uint32_t cell)
 /* Removes and returns the first entry; the heap must not be empty. */
 static inline HeapEntry heap_pop(Heap *heap)
 {
-    HeapEntry top = heap->items[0];
-    HeapEntry last = heap->items[--heap->size];
+    HeapEntry *items = heap->items;
+    HeapEntry top = items[0];
+    HeapEntry last = items[--heap->size];
     size_t i = 0, n = heap->size;
 
     for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= n)
+        size_t first = 4 * i + 1, best = first, k, end;
+        if (first >= n)
             break;
-        if (child + 1 < n && heap_before(&heap->items[child + 1], &heap->items[child]))
-            child++;
-        if (!heap_before(&heap->items[child], &last))
+        end = first + 4 < n ? first + 4 : n;
+        for (k = first + 1; k < end; k++)
+            if (heap_before(&items[k], &items[best]))
+                best = k;
+        if (!heap_before(&items[best], &last))
             break;
-        heap->items[i] = heap->items[child];
-        i = child;
+        items[i] = items[best];
+        i = best;
     }
     if (n > 0)
-        heap->items[i] = last;
+        items[i] = last;
     return top;
 }
 

@@ -1,64 +1,26 @@
 /*
- * A* over the bordered grid (see grid_layout.h).
- *
- * Scratch per cell: g (cost so far) and a stamp holding the query's
- * generation, a closed bit and the direction the cell was entered from. A new
- * query bumps the generation instead of clearing memory, so it costs only the
- * cells it touches.
+ * Queries: preparing a search, choosing A* or jump point search, results.
+ * The expansion loops are in astar_loop.c and jps.c; the state is described
+ * in search_internal.h.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid_layout.h"
-#include "heap.h"
+#include "components.h"
+#include "search_internal.h"
 
-#define SQRT2 1.41421356237309504880
-
-#define STAMP_DIR_MASK 7u
-#define STAMP_CLOSED 8u
-#define STAMP_GEN_SHIFT 4
-#define STAMP_GEN_LIMIT (1u << (32 - STAMP_GEN_SHIFT))
-
-/* Directions 0-3 are orthogonal, 4-7 diagonal. For a diagonal, side_a and
- * side_b are the two orthogonal directions it passes between. */
-static const int DIR_DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-static const int DIR_DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
-static const int DIR_SIDE_A[8] = {0, 0, 0, 0, 0, 1, 0, 1};
-static const int DIR_SIDE_B[8] = {0, 0, 0, 0, 2, 2, 3, 3};
-
-struct AstarSearch {
-    /* scratch, reused across queries */
-    double *g;
-    uint32_t *stamp;
-    size_t capacity;
-    uint32_t generation;
-    Heap open;
-
-    /* the current query */
-    const AstarGrid *grid;
-    uint64_t grid_version;
-    AstarOptions options;
-    long offset[8];
-    uint32_t start, goal;
-    int goal_x, goal_y;
-    double h_scale;          /* weight * lowest cost: keeps h admissible */
-    AstarStatus status;
-
-    /* closest cell so far, for partial results */
-    uint32_t best;
-    double best_distance, best_g;
-
-    /* the result */
-    uint32_t end;
-    size_t length, expanded, touched;
-};
+const int ASTAR_DIR_DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+const int ASTAR_DIR_DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+const int ASTAR_DIR_SIDE_A[8] = {0, 0, 0, 0, 0, 1, 0, 1};
+const int ASTAR_DIR_SIDE_B[8] = {0, 0, 0, 0, 2, 2, 3, 3};
 
 AstarSearch *astar_search_new(void)
 {
     AstarSearch *search = calloc(1, sizeof *search);
-    if (search)
+    if (search) {
         search->status = ASTAR_NO_PATH;
+        search->ran = ASTAR_ALGORITHM_ASTAR;
+    }
     return search;
 }
 
@@ -69,13 +31,14 @@ void astar_search_free(AstarSearch *search)
     free(search->g);
     free(search->stamp);
     free(search->open.items);
+    free(search->ties);
     free(search);
 }
 
 static AstarError reserve_scratch(AstarSearch *search, size_t cells)
 {
     double *g;
-    uint32_t *stamp;
+    uint16_t *stamp;
 
     if (cells <= search->capacity)
         return ASTAR_OK;
@@ -125,28 +88,109 @@ static double closeness(const AstarSearch *s, uint32_t cell)
     return distance(h, cell_x(s, cell) - s->goal_x, cell_y(s, cell) - s->goal_y);
 }
 
-static uint32_t stamp_of(const AstarSearch *s, uint32_t dir, int closed)
+void astar_search_note_closest(AstarSearch *s, uint32_t cell)
 {
-    return (s->generation << STAMP_GEN_SHIFT) | (closed ? STAMP_CLOSED : 0u) | dir;
+    double d = closeness(s, cell);
+    if (d < s->best_distance || (d == s->best_distance && s->g[cell] < s->best_g)) {
+        s->best = cell;
+        s->best_distance = d;
+        s->best_g = s->g[cell];
+    }
 }
 
-static int seen(const AstarSearch *s, uint32_t cell)
+static int closed_now(const AstarSearch *s, uint32_t cell)
 {
-    return (s->stamp[cell] >> STAMP_GEN_SHIFT) == s->generation;
+    return (s->stamp[cell] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (search_gen(s) | STAMP_CLOSED);
 }
 
-static void finish(AstarSearch *s, AstarStatus status, uint32_t end)
+/* Jump point search links each jump point to the one it was found from,
+ * along a straight or diagonal line, by recording only the direction. The
+ * parent is the closed cell on that line whose cost plus the jump's cost is
+ * exactly the child's: the same sum jps.c computed, so it matches bit for bit
+ * (another cell that matches is an equally cheap parent). The cells in
+ * between get a one-step direction, so the path reads cell by cell like A*'s. */
+static size_t unfold_jumps(AstarSearch *s, uint32_t end)
+{
+    uint32_t cell = end;
+    size_t length = 1;
+    unsigned gen = search_gen(s);
+    double unit = s->grid->min_cost, unit_diagonal = SQRT2 * s->grid->min_cost;
+
+    while (cell != s->start) {
+        unsigned dir = s->stamp[cell] & STAMP_DIR_MASK;
+        long step = s->offset[dir];
+        double g = s->g[cell], each = dir < 4 ? unit : unit_diagonal;
+        uint32_t prev = (uint32_t)((long)cell - step);
+        size_t k = 1;
+        while (!(closed_now(s, prev) && s->g[prev] + (double)k * each == g)
+               && s->grid->open[prev]) {
+            s->stamp[prev] = (uint16_t)(gen | dir);
+            prev = (uint32_t)((long)prev - step);
+            k++;
+        }
+        length += k;
+        if (!s->grid->open[prev] && prev != s->start)
+            break;                  /* cannot happen; never loop over walls */
+        cell = prev;
+    }
+    return length;
+}
+
+void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
 {
     uint32_t cell = end;
     size_t length = 1;
 
     s->status = status;
     s->end = end;
+    if (s->ran == ASTAR_ALGORITHM_JPS) {
+        s->length = unfold_jumps(s, end);
+        return;
+    }
     while (cell != s->start) {
         cell = astar_search_parent(s, cell);
         length++;
     }
     s->length = length;
+}
+
+int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal)
+{
+    return (diagonal == ASTAR_DIAGONAL_NEVER || diagonal == ASTAR_DIAGONAL_NO_OBSTACLES)
+           && grid->min_count == (size_t)grid->width * grid->height;
+}
+
+/* Would JPS give the same answer as A* here? */
+static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
+{
+    int admissible = o->heuristic != ASTAR_HEURISTIC_MANHATTAN
+                     || o->diagonal == ASTAR_DIAGONAL_NEVER;
+
+    if (o->algorithm == ASTAR_ALGORITHM_ASTAR || !astar_jps_supported(grid, o->diagonal))
+        return ASTAR_ALGORITHM_ASTAR;
+    if (o->algorithm == ASTAR_ALGORITHM_JPS)
+        return ASTAR_ALGORITHM_JPS;
+    return o->weight == 1.0 && admissible && !o->partial ? ASTAR_ALGORITHM_JPS
+                                                          : ASTAR_ALGORITHM_ASTAR;
+}
+
+/* Starts the open list from the start cell with the chosen algorithm. */
+static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
+{
+    if (++s->generation == STAMP_GEN_LIMIT) {
+        memset(s->stamp, 0, s->capacity * sizeof *s->stamp);
+        s->generation = 1;
+    }
+    s->ran = algorithm;
+    s->open.size = 0;
+    s->ties_size = 0;
+    s->ties_f = -1.0;
+    s->g[s->start] = 0.0;
+    s->stamp[s->start] = (uint16_t)search_gen(s);
+    s->best = s->start;
+    s->best_distance = closeness(s, s->start);
+    s->best_g = 0.0;
+    return heap_push(&s->open, 0.0, 0.0f, s->start);
 }
 
 AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
@@ -159,108 +203,40 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->expanded = s->touched = 0;
     if (reserve_scratch(s, grid->cells) != ASTAR_OK)
         return ASTAR_ENOMEM;
-    if (++s->generation == STAMP_GEN_LIMIT) {
-        memset(s->stamp, 0, s->capacity * sizeof *s->stamp);
-        s->generation = 1;
-    }
     s->grid = grid;
     s->grid_version = grid->version;
     s->options = *options;
+    if ((unsigned)s->options.algorithm > ASTAR_ALGORITHM_JPS)
+        s->options.algorithm = ASTAR_ALGORITHM_AUTO;
     for (d = 0; d < 8; d++)
-        s->offset[d] = DIR_DY[d] * (long)grid->stride + DIR_DX[d];
+        s->offset[d] = ASTAR_DIR_DY[d] * (long)grid->stride + ASTAR_DIR_DX[d];
     s->start = (uint32_t)astar_index(grid, sx, sy);
     s->goal = (uint32_t)astar_index(grid, gx, gy);
     s->goal_x = (int)gx + 1;
     s->goal_y = (int)gy + 1;
     s->h_scale = options->weight * grid->min_cost;
-    s->open.size = 0;
-
-    s->g[s->start] = 0.0;
-    s->stamp[s->start] = stamp_of(s, 0, 0);
-    s->touched = 1;
-    s->best = s->start;
-    s->best_distance = closeness(s, s->start);
-    s->best_g = 0.0;
+    s->inv_stride = 1.0 / (double)grid->stride;
+    s->ran = choose(grid, &s->options);
+    s->end = s->start;
+    s->length = 1;
+    s->touched = 1;                            /* the start */
 
     if (s->start == s->goal) {
-        finish(s, ASTAR_FOUND, s->start);
+        s->g[s->start] = 0.0;
+        s->status = ASTAR_FOUND;
         return ASTAR_OK;
     }
     if (!grid->open[s->goal] && !options->partial) {
         s->status = ASTAR_GOAL_BLOCKED;
         return ASTAR_OK;
     }
-    if (heap_push(&s->open, 0.0, 0.0f, s->start) != ASTAR_OK)
+    if (!options->partial
+        && !astar_components_maybe_reachable(grid, s->start, s->goal, options->diagonal))
+        return ASTAR_OK;                       /* ASTAR_NO_PATH, known without a search */
+    if (restart(s, s->ran) != ASTAR_OK)
         return ASTAR_ENOMEM;
     s->status = ASTAR_SEARCHING;
     return ASTAR_OK;
-}
-
-/* Offers cell the cost g, reached by moving in direction dir. */
-static AstarError relax(AstarSearch *s, uint32_t cell, double g, uint32_t dir)
-{
-    double h;
-
-    if (seen(s, cell)) {
-        if ((s->stamp[cell] & STAMP_CLOSED) || g >= s->g[cell])
-            return ASTAR_OK;
-    } else {
-        s->touched++;
-    }
-    s->g[cell] = g;
-    s->stamp[cell] = stamp_of(s, dir, 0);
-    h = s->h_scale * distance(s->options.heuristic, cell_x(s, cell) - s->goal_x,
-                              cell_y(s, cell) - s->goal_y);
-    return heap_push(&s->open, g + h, (float)h, cell);
-}
-
-static int diagonal_allowed(AstarDiagonal mode, int side_a_open, int side_b_open)
-{
-    switch (mode) {
-    case ASTAR_DIAGONAL_ALWAYS: return 1;
-    case ASTAR_DIAGONAL_ONE_OBSTACLE: return side_a_open || side_b_open;
-    case ASTAR_DIAGONAL_NO_OBSTACLES: return side_a_open && side_b_open;
-    case ASTAR_DIAGONAL_NEVER: break;
-    }
-    return 0;
-}
-
-/* Expands one cell: relaxes its neighbours. */
-static AstarError expand(AstarSearch *s, uint32_t cell)
-{
-    const uint8_t *open = s->grid->open;
-    const double *cost = s->grid->cost;
-    double g = s->g[cell];
-    int d;
-
-    for (d = 0; d < 4; d++) {
-        uint32_t next = (uint32_t)((long)cell + s->offset[d]);
-        if (open[next]
-            && relax(s, next, g + (cost ? cost[next] : 1.0), (uint32_t)d) != ASTAR_OK)
-            return ASTAR_ENOMEM;
-    }
-    if (s->options.diagonal == ASTAR_DIAGONAL_NEVER)
-        return ASTAR_OK;
-    for (d = 4; d < 8; d++) {
-        uint32_t next = (uint32_t)((long)cell + s->offset[d]);
-        int a = open[(long)cell + s->offset[DIR_SIDE_A[d]]];
-        int b = open[(long)cell + s->offset[DIR_SIDE_B[d]]];
-        if (open[next] && diagonal_allowed(s->options.diagonal, a, b)
-            && relax(s, next, g + SQRT2 * (cost ? cost[next] : 1.0), (uint32_t)d) != ASTAR_OK)
-            return ASTAR_ENOMEM;
-    }
-    return ASTAR_OK;
-}
-
-/* Records cell as the closest so far if it is (ties: the cheaper). */
-static void note_closest(AstarSearch *s, uint32_t cell)
-{
-    double d = closeness(s, cell);
-    if (d < s->best_distance || (d == s->best_distance && s->g[cell] < s->best_g)) {
-        s->best = cell;
-        s->best_distance = d;
-        s->best_g = s->g[cell];
-    }
 }
 
 static AstarStatus fail(AstarSearch *s, AstarError reason, AstarError *error)
@@ -269,12 +245,14 @@ static AstarStatus fail(AstarSearch *s, AstarError reason, AstarError *error)
         *error = reason;
     s->status = ASTAR_NO_PATH;
     s->open.size = 0;
+    s->ties_size = 0;
     return s->status;
 }
 
 AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
-    size_t budget = max_expansions;
+    AstarError e = ASTAR_OK;
+    AstarStatus status;
 
     if (error)
         *error = ASTAR_OK;
@@ -283,29 +261,21 @@ AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError 
     if (s->grid->version != s->grid_version)
         return fail(s, ASTAR_EGRIDCHANGED, error);
 
-    while (s->open.size > 0) {
-        HeapEntry top;
-        uint32_t cell;
-
-        if (max_expansions && budget-- == 0)
-            return ASTAR_SEARCHING;
-        top = heap_pop(&s->open);
-        cell = top.cell;
-        if (s->stamp[cell] & STAMP_CLOSED)
-            continue;                          /* a stale duplicate */
-        if (cell == s->goal) {
-            finish(s, ASTAR_FOUND, cell);
-            return s->status;
-        }
-        s->stamp[cell] |= STAMP_CLOSED;
-        s->expanded++;
-        if (s->options.partial)
-            note_closest(s, cell);
-        if (expand(s, cell) != ASTAR_OK)
+    for (;;) {
+        status = s->ran == ASTAR_ALGORITHM_JPS ? astar_run_jps(s, max_expansions, &e)
+                                               : astar_run_astar(s, max_expansions, &e);
+        if (e != ASTAR_OK)
+            return fail(s, e, error);
+        if (status != ASTAR_NO_PATH)
+            return status;
+        /* Out of open cells. A partial result needs the cells A* reaches. */
+        if (!s->options.partial || s->ran == ASTAR_ALGORITHM_ASTAR)
+            break;
+        if (restart(s, ASTAR_ALGORITHM_ASTAR) != ASTAR_OK)
             return fail(s, ASTAR_ENOMEM, error);
     }
     if (s->options.partial)
-        finish(s, ASTAR_PARTIAL, s->best);
+        astar_search_finish(s, ASTAR_PARTIAL, s->best);
     else
         s->status = s->grid->open[s->goal] ? ASTAR_NO_PATH : ASTAR_GOAL_BLOCKED;
     return s->status;
@@ -325,6 +295,7 @@ AstarStatus astar_search_run(AstarSearch *search, const AstarGrid *grid,
 }
 
 AstarStatus astar_search_status(const AstarSearch *s) { return s->status; }
+AstarAlgorithm astar_search_algorithm(const AstarSearch *s) { return s->ran; }
 uint32_t astar_search_end(const AstarSearch *s) { return s->end; }
 uint32_t astar_search_start(const AstarSearch *s) { return s->start; }
 double astar_search_cost(const AstarSearch *s) { return s->g[s->end]; }
@@ -344,5 +315,5 @@ uint32_t astar_cell_y(const AstarSearch *s, uint32_t cell) { return (uint32_t)ce
 size_t astar_search_memory(const AstarSearch *s)
 {
     return sizeof *s + s->capacity * (sizeof *s->g + sizeof *s->stamp)
-           + s->open.capacity * sizeof *s->open.items;
+           + s->open.capacity * sizeof *s->open.items + s->ties_capacity * sizeof *s->ties;
 }

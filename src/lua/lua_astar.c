@@ -14,10 +14,10 @@ LuaGrid *check_grid(lua_State *L, const char *fname)
 {
     LuaGrid *g = (LuaGrid *)compat_testudata(L, 1, GRID_TYPE);
     if (!g)
-        luaL_error(L, "calling '%s' on bad self (" GRID_TYPE " expected, got %s)", fname,
+        raise_error(L, "calling '%s' on bad self (" GRID_TYPE " expected, got %s)", fname,
                    luaL_typename(L, 1));
     else if (!g->grid)
-        luaL_error(L, "attempt to use a closed " GRID_TYPE);
+        raise_error(L, "attempt to use a closed " GRID_TYPE);
     return g;
 }
 
@@ -32,7 +32,7 @@ Arg method_arg(const char *fname, int n)
 
 /* Pushes an empty Grid userdata that owns nothing yet, so that whatever the
  * core allocates next is freed by __gc even if an error follows. */
-static LuaGrid *push_grid(lua_State *L)
+LuaGrid *push_grid(lua_State *L)
 {
     LuaGrid *g = (LuaGrid *)lua_newuserdata(L, sizeof *g);
     memset(g, 0, sizeof *g);
@@ -43,7 +43,7 @@ static LuaGrid *push_grid(lua_State *L)
     lua_setmetatable(L, -2);
     g->search = astar_search_new();
     if (!g->search)
-        luaL_error(L, "not enough memory");
+        raise_error(L, "not enough memory");
     return g;
 }
 
@@ -59,7 +59,7 @@ static int grid_new(lua_State *L)
                          (unsigned)ASTAR_MAX_CELLS);
     g = push_grid(L);
     if (astar_grid_new(&g->grid, w, h) != ASTAR_OK)
-        return luaL_error(L, "not enough memory for a %ux%u grid", (unsigned)w, (unsigned)h);
+        return raise_error(L, "not enough memory for a %ux%u grid", (unsigned)w, (unsigned)h);
     return 1;
 }
 
@@ -83,7 +83,7 @@ static int load_text(lua_State *L, const char *fname, TextLoader load)
     if (e == ASTAR_EPARSE)
         return arg_error(L, 1, fname, NULL, "%s", message);
     if (e != ASTAR_OK)
-        return luaL_error(L, "not enough memory");
+        return raise_error(L, "not enough memory");
     return 1;
 }
 
@@ -148,7 +148,7 @@ static int grid_set_cost(lua_State *L)
                          "cost must be a positive finite number up to 1e15, got %s",
                          number_text(buf, sizeof buf, cost));
     if (astar_grid_set_cost(g->grid, x, y, cost) != ASTAR_OK)
-        return luaL_error(L, "not enough memory");
+        return raise_error(L, "not enough memory");
     return 0;
 }
 
@@ -201,88 +201,101 @@ static int grid_get_heuristic(lua_State *L)
     return 2;
 }
 
-/* Reads findPath's options table (argument 5) over the grid's settings. */
-static void read_options(lua_State *L, const LuaGrid *g, AstarOptions *o)
+/* By AstarAlgorithm. */
+static const char *const ALGORITHM_NAMES[] = {"auto", "astar", "jps", NULL};
+
+/* The options read_options knows, in the order of its switch. */
+static const char *const SEARCH_OPTIONS[] = {
+    "diagonal", "heuristic", "weight", "partial", "algorithm", NULL};
+
+/* Reads an options table (findPath's and newSearch's argument a) over the
+ * grid's settings. */
+void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o)
 {
-    Arg a = method_arg("findPath", 5);
     int has_heuristic = 0, has_weight = 0;
     double weight = 1.0;
 
     o->diagonal = g->diagonal;
     o->partial = 0;
+    o->algorithm = ASTAR_ALGORITHM_AUTO;
     if (!lua_isnoneornil(L, a.index) && lua_type(L, a.index) != LUA_TTABLE)
         type_error(L, a, NULL, "table");
     if (lua_istable(L, a.index)) {
         lua_pushnil(L);
         while (lua_next(L, a.index)) {
             Arg v = a;
-            const char *key;
             v.index = lua_gettop(L);
-            if (lua_type(L, -2) != LUA_TSTRING)
-                arg_error(L, a.number, a.fname, NULL, "option names must be strings, got %s",
-                          luaL_typename(L, -2));
-            key = lua_tostring(L, -2);
-            if (strcmp(key, "diagonal") == 0)
+            switch (check_option_name(L, a, v.index - 1, SEARCH_OPTIONS)) {
+            case 0:
                 o->diagonal = check_diagonal(L, v, "opts.diagonal: ");
-            else if (strcmp(key, "heuristic") == 0) {
+                break;
+            case 1:
                 o->heuristic = check_heuristic(L, v, "opts.heuristic: ");
                 has_heuristic = 1;
-            } else if (strcmp(key, "weight") == 0) {
+                break;
+            case 2:
                 weight = check_weight(L, v, "opts.weight: ");
                 has_weight = 1;
-            } else if (strcmp(key, "partial") == 0)
+                break;
+            case 3:
                 o->partial = check_boolean(L, v, "opts.partial: ");
-            else
-                arg_error(L, a.number, a.fname, NULL, "unknown option '%s'", key);
+                break;
+            default:
+                o->algorithm = (AstarAlgorithm)check_name(L, v, "opts.algorithm: ", "algorithm",
+                                                          ALGORITHM_NAMES, "auto, astar or jps");
+            }
             lua_pop(L, 1);
         }
     }
     if (!has_heuristic)
         o->heuristic = effective_heuristic(g, o->diagonal);
     o->weight = has_weight ? weight : has_heuristic ? 1.0 : g->weight;
+    if (o->algorithm == ASTAR_ALGORITHM_JPS && !astar_jps_supported(g->grid, o->diagonal))
+        arg_error(L, a.number, a.fname, NULL,
+                  "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'");
 }
 
 /* Pushes the found path as an array of {x =, y =}, 1-based. */
-static void push_path(lua_State *L, const AstarSearch *s)
+void push_path(lua_State *L, const AstarSearch *s)
 {
     size_t n = astar_search_length(s), i;
     uint32_t cell = astar_search_end(s);
+    int path, key_x, key_y;
 
+    /* The keys are pushed once and set with lua_rawset: for a long path this
+     * is most of findPath's time after a jump point search. */
+    luaL_checkstack(L, 6, NULL);
     lua_createtable(L, (int)n, 0);
+    path = lua_gettop(L);
+    lua_pushliteral(L, "x");
+    key_x = lua_gettop(L);
+    lua_pushliteral(L, "y");
+    key_y = lua_gettop(L);
     for (i = n; i >= 1; i--) {
         lua_createtable(L, 0, 2);
+        lua_pushvalue(L, key_x);
         lua_pushinteger(L, (lua_Integer)astar_cell_x(s, cell) + 1);
-        lua_setfield(L, -2, "x");
+        lua_rawset(L, -3);
+        lua_pushvalue(L, key_y);
         lua_pushinteger(L, (lua_Integer)astar_cell_y(s, cell) + 1);
-        lua_setfield(L, -2, "y");
-        lua_rawseti(L, -2, (int)i);
+        lua_rawset(L, -3);
+        lua_rawseti(L, path, (int)i);
         if (i > 1)
             cell = astar_search_parent(s, cell);
     }
+    lua_pop(L, 2);
 }
 
-static int grid_find_path(lua_State *L)
+/* Pushes what findPath returns for a finished search: path, cost (and reached
+ * when partial), or nil and the reason. */
+int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int partial)
 {
-    LuaGrid *g = check_grid(L, "findPath");
-    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
-    uint32_t sx = check_index(L, method_arg("findPath", 1), "sx", w);
-    uint32_t sy = check_index(L, method_arg("findPath", 2), "sy", h);
-    uint32_t gx = check_index(L, method_arg("findPath", 3), "gx", w);
-    uint32_t gy = check_index(L, method_arg("findPath", 4), "gy", h);
-    AstarOptions options;
-    AstarError error;
-    AstarStatus status;
-
-    read_options(L, g, &options);
-    status = astar_search_run(g->search, g->grid, sx, sy, gx, gy, &options, &error);
-    if (error != ASTAR_OK)
-        return luaL_error(L, "not enough memory");
     switch (status) {
     case ASTAR_FOUND:
     case ASTAR_PARTIAL:
-        push_path(L, g->search);
-        lua_pushnumber(L, (lua_Number)astar_search_cost(g->search));
-        if (!options.partial)
+        push_path(L, search);
+        lua_pushnumber(L, (lua_Number)astar_search_cost(search));
+        if (!partial)
             return 2;
         lua_pushboolean(L, status == ASTAR_FOUND);
         return 3;
@@ -297,15 +310,42 @@ static int grid_find_path(lua_State *L)
     }
 }
 
-static int grid_get_search_stats(lua_State *L)
+/* Pushes {expanded =, touched =} for a search. */
+int push_stats(lua_State *L, const AstarSearch *search)
 {
-    LuaGrid *g = check_grid(L, "getSearchStats");
     lua_createtable(L, 0, 2);
-    lua_pushinteger(L, (lua_Integer)astar_search_expanded(g->search));
+    lua_pushinteger(L, (lua_Integer)astar_search_expanded(search));
     lua_setfield(L, -2, "expanded");
-    lua_pushinteger(L, (lua_Integer)astar_search_touched(g->search));
+    lua_pushinteger(L, (lua_Integer)astar_search_touched(search));
     lua_setfield(L, -2, "touched");
     return 1;
+}
+
+static int grid_find_path(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "findPath");
+    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
+    uint32_t sx = check_index(L, method_arg("findPath", 1), "sx", w);
+    uint32_t sy = check_index(L, method_arg("findPath", 2), "sy", h);
+    uint32_t gx = check_index(L, method_arg("findPath", 3), "gx", w);
+    uint32_t gy = check_index(L, method_arg("findPath", 4), "gy", h);
+    AstarOptions options;
+    AstarError error;
+    AstarStatus status;
+
+    read_options(L, g, method_arg("findPath", 5), &options);
+    astar_grid_prepare(g->grid);
+    status = astar_search_run(g->search, g->grid, sx, sy, gx, gy, &options, &error);
+    if (error != ASTAR_OK)
+        return raise_error(L, "not enough memory");
+    if (status == ASTAR_NO_PATH)
+        astar_grid_note_no_path(g->grid, g->search);   /* may label components */
+    return push_result(L, g->search, status, options.partial);
+}
+
+static int grid_get_search_stats(lua_State *L)
+{
+    return push_stats(L, check_grid(L, "getSearchStats")->search);
 }
 
 static int grid_tostring(lua_State *L)
@@ -344,6 +384,8 @@ static const luaL_Reg GRID_METHODS[] = {
     {"getHeuristic", grid_get_heuristic},
     {"findPath", grid_find_path},
     {"getSearchStats", grid_get_search_stats},
+    {"encode", grid_encode},            /* lua_encode.c */
+    {"newSearch", grid_new_search},     /* lua_search.c */
     {NULL, NULL}};
 
 static const luaL_Reg GRID_META[] = {
@@ -352,10 +394,19 @@ static const luaL_Reg GRID_META[] = {
     {"__close", grid_release},
     {NULL, NULL}};
 
+/* The tactics layer's primitives (lua_range.c), wrapped by astar.tactics. */
+int astar_lua_movement_range(lua_State *L);
+int astar_lua_attack_cells(lua_State *L);
+int astar_lua_line_of_sight(lua_State *L);
+
 static const luaL_Reg MODULE_FUNCTIONS[] = {
     {"new", grid_new},
     {"fromString", grid_from_string},
     {"fromMovingAI", grid_from_movingai},
+    {"_movementRange", astar_lua_movement_range},
+    {"_attackCells", astar_lua_attack_cells},
+    {"_lineOfSight", astar_lua_line_of_sight},
+    {"decode", grid_decode},            /* lua_encode.c */
     {NULL, NULL}};
 
 #if defined(_WIN32)
@@ -383,5 +434,6 @@ ASTAR_EXPORT int luaopen_astar_core(lua_State *L)
     lua_pushliteral(L, GRID_TYPE);
     lua_setfield(L, -2, "__name");
     lua_pop(L, 1);
+    register_search(L);
     return 1;
 }

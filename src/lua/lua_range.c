@@ -90,7 +90,7 @@ static Scratch *push_scratch(lua_State *L)
 /* ---- the rule: Lua callbacks or tables ------------------------------------ */
 
 enum { R_BLOCKED, R_COST, R_OCCUPIED, R_ZOC, R_COUNT };
-static const char *const RULE_NAMES[R_COUNT] = {"blocked", "cost", "occupied", "zoc"};
+static const char *const RULE_NAMES[R_COUNT + 1] = {"blocked", "cost", "occupied", "zoc", NULL};
 
 typedef struct {
     lua_State *L;
@@ -185,15 +185,7 @@ static int read_rule(lua_State *L, Arg a, Rule *rule)
         type_error(L, a, NULL, "table");
     lua_pushnil(L);
     while (lua_next(L, a.index)) {
-        const char *key;
-        if (lua_type(L, -2) != LUA_TSTRING)
-            arg_error(L, a.number, a.fname, NULL, "option names must be strings, got %s",
-                      luaL_typename(L, -2));
-        key = lua_tostring(L, -2);
-        for (i = 0; i < R_COUNT && strcmp(key, RULE_NAMES[i]) != 0; i++)
-            ;
-        if (i == R_COUNT)
-            arg_error(L, a.number, a.fname, NULL, "unknown option '%s'", key);
+        check_option_name(L, a, lua_gettop(L) - 1, RULE_NAMES);
         lua_pop(L, 1);
     }
     for (i = 0; i < R_COUNT; i++) {

@@ -89,6 +89,7 @@ int grid_new_search(lua_State *L)
     s->search = astar_search_new();
     if (!s->search)
         return raise_error(L, "not enough memory");
+    astar_grid_prepare(g->grid);       /* component labels: unreachable goals at once */
     if (astar_search_begin(s->search, g->grid, sx, sy, gx, gy, &options) != ASTAR_OK)
         return raise_error(L, "not enough memory");
     s->status = astar_search_status(s->search);

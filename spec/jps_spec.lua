@@ -1,0 +1,288 @@
+-- Jump point search (opts.algorithm = "jps" / "auto" / "astar"): exact optimal costs
+-- on every scenario of every Moving AI map (../shared/maps or $ASTAR_MAPS), the same
+-- costs as A* on generated maps in both supported diagonal modes, full cell-by-cell
+-- paths (checked step by step by the validator below), option errors.
+local astar = require "astar"
+local R = require "helpers.reference"
+
+local SQRT2 = math.sqrt(2)
+
+local MAPS_DIR = os.getenv("ASTAR_MAPS")
+if MAPS_DIR == nil or MAPS_DIR == "" then MAPS_DIR = "../shared/maps" end
+MAPS_DIR = MAPS_DIR:gsub("/+$", "")
+
+local function read(name)
+  local f, err = io.open(MAPS_DIR .. "/" .. name, "rb")
+  if not f then
+    error(("cannot read %s (%s); set ASTAR_MAPS to the maps folder"):format(name, tostring(err)), 2)
+  end
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
+-- Every map of ../shared/maps/README.md with its scenario file and tolerance.
+local function tol_8(len) return 1e-6 * math.max(1, len) end
+local function tol_arena(len) return math.max(1e-4, 1e-5 * len) end
+local MAPS = {
+  { map = "arena.map", scen = "arena.map.scen", tol = tol_arena },
+  { map = "den312d.map", scen = "den312d-random-1.scen", tol = tol_8 },
+  { map = "random-32-32-10.map", scen = "random-32-32-10-random-1.scen", tol = tol_8 },
+  { map = "ost003d.map", scen = "ost003d-random-1.scen", tol = tol_8 },
+  { map = "brc202d.map", scen = "brc202d-random-1.scen", tol = tol_8 },
+  { map = "AR0011SR.map", scen = "AR0011SR.map.scen", tol = tol_8 },
+  { map = "maze512-1-0.map", scen = "maze512-1-0.map.scen", tol = tol_8 },
+  { map = "8room_000.map", scen = "8room_000.map.scen", tol = tol_8 },
+  { map = "random512-10-0.map", scen = "random512-10-0.map.scen", tol = tol_8 },
+}
+
+local function scenarios(text)
+  local list = {}
+  for line in text:gmatch("[^\r\n]+") do
+    local f = {}
+    for field in line:gmatch("[^\t]+") do f[#f + 1] = field end
+    if #f == 9 then
+      list[#list + 1] = {
+        sx = tonumber(f[5]) + 1, sy = tonumber(f[6]) + 1,
+        gx = tonumber(f[7]) + 1, gy = tonumber(f[8]) + 1, len = tonumber(f[9]),
+      }
+    end
+  end
+  return list
+end
+
+-- The validator: walks path step by step on a walkability function walk(x, y) and
+-- a uniform cell cost, and returns the path's cost or nil and what is wrong.
+-- Rules: "never" = 4 neighbours; "no-obstacles" = 8, a diagonal step needs both
+-- orthogonal cells it passes walkable. The start's own walkability is not checked.
+local function path_cost(walk, w, h, unit, mode, path, sx, sy, gx, gy)
+  if type(path) ~= "table" or #path < 1 then return nil, "no path table" end
+  if path[1].x ~= sx or path[1].y ~= sy then return nil, "does not start at the start" end
+  local last = path[#path]
+  if last.x ~= gx or last.y ~= gy then return nil, "does not end at the goal" end
+  local total = 0
+  for i = 2, #path do
+    local a, b = path[i - 1], path[i]
+    if b.x < 1 or b.x > w or b.y < 1 or b.y > h then return nil, "step " .. i .. " leaves the grid" end
+    local dx, dy = b.x - a.x, b.y - a.y
+    local adx, ady = math.abs(dx), math.abs(dy)
+    if adx > 1 or ady > 1 or adx + ady == 0 then return nil, "step " .. i .. " is not a move" end
+    if not walk(b.x, b.y) then return nil, "step " .. i .. " enters a wall" end
+    if adx + ady == 2 then
+      if mode == "never" then return nil, "step " .. i .. " is diagonal" end
+      if not (walk(a.x + dx, a.y) and walk(a.x, a.y + dy)) then
+        return nil, "step " .. i .. " cuts a corner"
+      end
+      total = total + SQRT2 * unit
+    else
+      total = total + unit
+    end
+  end
+  return total
+end
+
+-- walk(x, y) for a Moving AI map's text.
+local function map_walk(text)
+  local rows, h, w = {}, nil, nil
+  local i = 0
+  for line in text:gmatch("[^\r\n]+") do
+    i = i + 1
+    if i == 2 then h = tonumber(line:match("height (%d+)")) end
+    if i == 3 then w = tonumber(line:match("width (%d+)")) end
+    if i > 4 then rows[#rows + 1] = line end
+  end
+  local passable = { ["."] = true, G = true, S = true }
+  local open = {}
+  for y = 1, h do
+    open[y] = {}
+    local row = rows[y]
+    for x = 1, w do open[y][x] = passable[row:sub(x, x)] == true end
+  end
+  return function(x, y) return open[y][x] end, w, h
+end
+
+describe("jump point search on the Moving AI maps", function()
+  for _, m in ipairs(MAPS) do
+    it("returns every scenario's optimal length with a valid full path: " .. m.map, function()
+      local text = read(m.map)
+      local grid = astar.fromMovingAI(text)
+      local walk, w, h = map_walk(text)
+      local list = scenarios(read(m.scen))
+      assert.is_true(#list > 0)
+      for i, sc in ipairs(list) do
+        local path, cost = grid:findPath(sc.sx, sc.sy, sc.gx, sc.gy,
+          { algorithm = "jps", diagonal = "no-obstacles" })
+        assert(path, ("scenario %d: %s"):format(i, tostring(cost)))
+        if math.abs(cost - sc.len) > m.tol(sc.len) then
+          error(("scenario %d: cost %.8f, optimal %.8f"):format(i, cost, sc.len))
+        end
+        local walked, why = path_cost(walk, w, h, 1, "no-obstacles", path, sc.sx, sc.sy, sc.gx, sc.gy)
+        assert(walked, ("scenario %d: %s"):format(i, tostring(why)))
+        assert(R.close(walked, cost), ("scenario %d: the path costs %.9f, not %.9f"):format(i, walked, cost))
+      end
+    end)
+  end
+
+  it("reports its own (far fewer) expansions in getSearchStats", function()
+    local grid = astar.fromMovingAI(read("AR0011SR.map"))
+    local list = scenarios(read("AR0011SR.map.scen"))
+    local sc = list[#list]                  -- the longest bucket
+    grid:findPath(sc.sx, sc.sy, sc.gx, sc.gy, { algorithm = "astar" })
+    local a = grid:getSearchStats().expanded
+    grid:findPath(sc.sx, sc.sy, sc.gx, sc.gy, { algorithm = "jps" })
+    local j = grid:getSearchStats().expanded
+    grid:findPath(sc.sx, sc.sy, sc.gx, sc.gy)
+    local auto = grid:getSearchStats().expanded
+    assert.is_true(j > 0)
+    assert.is_true(j * 10 < a, ("jps expanded %d, A* %d"):format(j, a))
+    assert.are.equal(j, auto)               -- auto ran JPS
+  end)
+end)
+
+describe("jump point search on generated maps", function()
+  -- walk(x, y) from a reference description
+  local function desc_walk(desc)
+    return function(x, y) return desc.walkable[x][y] end
+  end
+
+  for _, mode in ipairs { "no-obstacles", "never" } do
+    it("costs exactly what A* and the reference cost, diagonal " .. mode, function()
+      local rng = R.rng(mode == "never" and 515 or 808)
+      local checked = 0
+      for _ = 1, 60 do
+        local w, h = rng.int(1, 70), rng.int(1, 40)
+        local density = rng.pick { 0, 0.1, 0.2, 0.3, 0.4, 0.5 }
+        local unit = rng.pick { 1, 1, 2.5, 0.5 }
+        local desc = R.random_map(rng, w, h, density, { unit })
+        local grid = R.build_grid(astar, desc)
+        local walk = desc_walk(desc)
+        for _ = 1, 6 do
+          -- the start may be a wall: a unit stands on it
+          local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+          local dist = R.dijkstra(desc, mode, sx, sy)
+          local opts = { diagonal = mode, algorithm = "jps" }
+          local jp, jc = grid:findPath(sx, sy, gx, gy, opts)
+          opts.algorithm = "astar"
+          local ap, ac = grid:findPath(sx, sy, gx, gy, opts)
+          local best = dist[gx] and dist[gx][gy]
+          if not desc.walkable[gx][gy] and not (sx == gx and sy == gy) then
+            assert.are.same({ nil, "goal is blocked" }, { jp, jc })
+          elseif best == nil then
+            assert.are.same({ nil, "no path" }, { jp, jc })
+            assert.are.same({ nil, "no path" }, { ap, ac })
+          else
+            assert(jp, "jps found no path")
+            assert(R.close(jc, ac), ("jps %.12g, A* %.12g"):format(jc, ac))
+            assert(R.close(jc, best), ("jps %.12g, reference %.12g"):format(jc, best))
+            local walked, why = path_cost(walk, w, h, unit, mode, jp, sx, sy, gx, gy)
+            assert(walked, why)
+            assert(R.close(walked, jc))
+            checked = checked + 1
+          end
+        end
+      end
+      assert.is_true(checked > 150)
+    end)
+  end
+end)
+
+describe("opts.algorithm", function()
+  local pre = "bad argument #5 to 'findPath' ("
+
+  local function err_of(f, ...)
+    local ok, err = pcall(f, ...)
+    assert.is_false(ok)
+    return err
+  end
+
+  it("rejects unknown names and non-strings", function()
+    local grid = astar.new(4, 4)
+    assert.are.equal(pre .. "opts.algorithm: unknown algorithm 'dijkstra'; expected auto, astar or jps)",
+      err_of(grid.findPath, grid, 1, 1, 4, 4, { algorithm = "dijkstra" }))
+    assert.are.equal(pre .. "opts.algorithm: string expected, got number)",
+      err_of(grid.findPath, grid, 1, 1, 4, 4, { algorithm = 1 }))
+  end)
+
+  it("refuses jps where it cannot give A*'s answer, naming why", function()
+    local why = pre .. "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles')"
+    local grid = astar.new(6, 6)
+    for _, mode in ipairs { "always", "one-obstacle" } do
+      assert.are.equal(why, err_of(grid.findPath, grid, 1, 1, 6, 6, { algorithm = "jps", diagonal = mode }))
+    end
+    grid:setDiagonal("one-obstacle")
+    assert.are.equal(why, err_of(grid.findPath, grid, 1, 1, 6, 6, { algorithm = "jps" }))
+    grid:setDiagonal("no-obstacles")
+    grid:setCost(3, 3, 2)
+    assert.are.equal(why, err_of(grid.findPath, grid, 1, 1, 6, 6, { algorithm = "jps" }))
+    -- auto and astar still answer, through the swamp's cost
+    local _, c1 = grid:findPath(1, 3, 6, 3, { diagonal = "never" })
+    local _, c2 = grid:findPath(1, 3, 6, 3, { diagonal = "never", algorithm = "astar" })
+    assert.are.equal(6, c1)
+    assert.are.equal(6, c2)
+    -- every cell at the same cost again: jps is allowed, and the cost scales
+    grid:setCost(3, 3, 1)
+    local _, c3 = grid:findPath(1, 1, 6, 1, { algorithm = "jps" })
+    assert.are.equal(5, c3)
+  end)
+
+  it("runs jps on a grid whose every cell costs the same non-1 amount", function()
+    local grid = astar.new(10, 10)
+    for x = 1, 10 do for y = 1, 10 do grid:setCost(x, y, 3) end end
+    local path, cost = grid:findPath(1, 1, 10, 4, { algorithm = "jps" })
+    assert.is_true(R.close(cost, 3 * (6 + 3 * SQRT2)))
+    assert.are.equal(10, #path)
+  end)
+
+  it("auto uses A* for weights above 1, inadmissible heuristics and partial results", function()
+    local grid = astar.new(40, 40)
+    for y = 5, 35 do grid:setWalkable(20, y, false) end
+    local function expanded(opts)
+      grid:findPath(2, 20, 38, 20, opts)
+      return grid:getSearchStats().expanded
+    end
+    local jps, astar_n = expanded { algorithm = "jps" }, expanded { algorithm = "astar" }
+    assert.is_true(jps < astar_n)
+    assert.are.equal(jps, expanded {})
+    assert.are.equal(expanded { algorithm = "astar", weight = 2 }, expanded { weight = 2 })
+    assert.are.equal(expanded { algorithm = "astar", heuristic = "manhattan" },
+      expanded { heuristic = "manhattan" })
+    assert.are.equal(expanded { algorithm = "astar", partial = true }, expanded { partial = true })
+  end)
+
+  it("with jps and partial, an unreachable goal gives A*'s partial result", function()
+    local grid = astar.fromString(table.concat({
+      "..........",
+      "......###.",
+      "......#.#.",
+      "......###.",
+      "..........",
+    }, "\n"))
+    local a = { grid:findPath(1, 1, 8, 3, { partial = true, algorithm = "astar" }) }
+    local j = { grid:findPath(1, 1, 8, 3, { partial = true, algorithm = "jps" }) }
+    assert.are.same(a, j)
+    assert.are.equal(false, j[3])
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 1, 8, 3, { algorithm = "jps" }) })
+  end)
+
+  it("gives one-point paths and blocked goals like A*", function()
+    local grid = astar.new(5, 5)
+    grid:setWalkable(5, 5, false)
+    assert.are.same({ { { x = 2, y = 2 } }, 0 }, { grid:findPath(2, 2, 2, 2, { algorithm = "jps" }) })
+    assert.are.same({ nil, "goal is blocked" }, { grid:findPath(1, 1, 5, 5, { algorithm = "jps" }) })
+  end)
+
+  it("steps through newSearch to findPath's path and cost", function()
+    local grid = astar.fromMovingAI(read("den312d.map"))
+    local list = scenarios(read("den312d-random-1.scen"))
+    for i = 1, #list, 97 do
+      local sc = list[i]
+      local opts = { algorithm = "jps" }
+      local expected = { grid:findPath(sc.sx, sc.sy, sc.gx, sc.gy, opts) }
+      local search = grid:newSearch(sc.sx, sc.sy, sc.gx, sc.gy, opts)
+      local steps = 0
+      while search:step(1) == "searching" do steps = steps + 1 end
+      assert.are.same(expected, { search:result() })
+      assert.is_true(steps >= 0)
+    end
+  end)
+end)

@@ -1,0 +1,157 @@
+/*
+ * The A* expansion loop, compiled once per diagonal mode and per cost model
+ * (all costs 1, or a cost layer) so the inner loop has no mode switches, no
+ * function calls and no divisions.
+ */
+#include "search_internal.h"
+
+/* Offers neighbour n, entered by direction dir at cost ng, at bordered
+ * (nx, ny). A macro so the compiler keeps everything in registers. */
+#define RELAX(n, ng, dir, nx, ny)                                                   \
+    do {                                                                            \
+        unsigned st_ = stamp[n];                                                    \
+        double h_;                                                                  \
+        if ((st_ & STAMP_GEN_MASK) == gen) {                                        \
+            if ((st_ & STAMP_CLOSED) || (ng) >= g[n])                               \
+                break;                                                              \
+        } else {                                                                    \
+            s->touched++;                                                           \
+        }                                                                           \
+        g[n] = (ng);                                                                \
+        stamp[n] = (uint16_t)(gen | (dir));                                         \
+        h_ = search_h(s, (nx), (ny));                                               \
+        if ((ng) + h_ == fc ? search_push_tie(s, (uint32_t)(n)) != ASTAR_OK         \
+                            : heap_push(&s->open, (ng) + h_, (float)h_, (uint32_t)(n)) \
+                                  != ASTAR_OK) {                                    \
+            *error = ASTAR_ENOMEM;                                                  \
+            return ASTAR_NO_PATH;                                                   \
+        }                                                                           \
+    } while (0)
+
+ASTAR_INLINE AstarStatus loop(AstarSearch *s, size_t max_expansions, AstarError *error,
+                              const AstarDiagonal mode, const int unit)
+{
+    const AstarGrid *grid = s->grid;
+    const uint8_t *open = grid->open;
+    const double *cost = grid->cost;
+    double *g = s->g;
+    uint16_t *stamp = s->stamp;
+    const unsigned gen = search_gen(s);
+    const long w = (long)grid->stride;
+    const uint32_t goal = s->goal;
+    const int partial = s->options.partial;
+    size_t budget = max_expansions;
+    double fc = s->ties_f;
+
+    while (s->open.size > 0 || s->ties_size > 0) {
+        uint32_t c;
+        double gc;
+        int cx, cy, oe, ow, os, on;
+
+        if (max_expansions && budget-- == 0) {
+            s->ties_f = fc;
+            return ASTAR_SEARCHING;
+        }
+        if (s->ties_size > 0) {
+            c = s->ties[--s->ties_size];
+        } else {
+            HeapEntry top = heap_pop(&s->open);
+            c = top.cell;
+            fc = top.f;
+        }
+        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED))
+            continue;                          /* a stale duplicate */
+        if (c == goal) {
+            astar_search_finish(s, ASTAR_FOUND, c);
+            return ASTAR_FOUND;
+        }
+        stamp[c] |= STAMP_CLOSED;
+        s->expanded++;
+        if (partial)
+            astar_search_note_closest(s, c);
+        gc = g[c];
+        cy = search_row(s, c);
+        cx = (int)(c - (uint32_t)cy * (uint32_t)w);
+        oe = open[c + 1];
+        ow = open[c - 1];
+        os = open[c + w];
+        on = open[c - w];
+        if (oe) {
+            uint32_t n = c + 1;
+            double ng = gc + (unit ? 1.0 : cost[n]);
+            RELAX(n, ng, 0u, cx + 1, cy);
+        }
+        if (ow) {
+            uint32_t n = c - 1;
+            double ng = gc + (unit ? 1.0 : cost[n]);
+            RELAX(n, ng, 1u, cx - 1, cy);
+        }
+        if (os) {
+            uint32_t n = (uint32_t)(c + w);
+            double ng = gc + (unit ? 1.0 : cost[n]);
+            RELAX(n, ng, 2u, cx, cy + 1);
+        }
+        if (on) {
+            uint32_t n = (uint32_t)(c - w);
+            double ng = gc + (unit ? 1.0 : cost[n]);
+            RELAX(n, ng, 3u, cx, cy - 1);
+        }
+        if (mode == ASTAR_DIAGONAL_NEVER)
+            continue;
+#define DIAGONAL_OK(a, b)                                                \
+    (mode == ASTAR_DIAGONAL_ALWAYS ? 1                                   \
+     : mode == ASTAR_DIAGONAL_ONE_OBSTACLE ? ((a) || (b)) : ((a) && (b)))
+        if (DIAGONAL_OK(oe, os) && open[c + w + 1]) {
+            uint32_t n = (uint32_t)(c + w + 1);
+            double ng = gc + (unit ? SQRT2 : SQRT2 * cost[n]);
+            RELAX(n, ng, 4u, cx + 1, cy + 1);
+        }
+        if (DIAGONAL_OK(ow, os) && open[c + w - 1]) {
+            uint32_t n = (uint32_t)(c + w - 1);
+            double ng = gc + (unit ? SQRT2 : SQRT2 * cost[n]);
+            RELAX(n, ng, 5u, cx - 1, cy + 1);
+        }
+        if (DIAGONAL_OK(oe, on) && open[c - w + 1]) {
+            uint32_t n = (uint32_t)(c - w + 1);
+            double ng = gc + (unit ? SQRT2 : SQRT2 * cost[n]);
+            RELAX(n, ng, 6u, cx + 1, cy - 1);
+        }
+        if (DIAGONAL_OK(ow, on) && open[c - w - 1]) {
+            uint32_t n = (uint32_t)(c - w - 1);
+            double ng = gc + (unit ? SQRT2 : SQRT2 * cost[n]);
+            RELAX(n, ng, 7u, cx - 1, cy - 1);
+        }
+#undef DIAGONAL_OK
+    }
+    return ASTAR_NO_PATH;
+}
+
+#define VARIANT(name, mode, unit)                                                 \
+    static AstarStatus name(AstarSearch *s, size_t max, AstarError *error)        \
+    {                                                                             \
+        return loop(s, max, error, mode, unit);                                   \
+    }
+VARIANT(never_unit, ASTAR_DIAGONAL_NEVER, 1)
+VARIANT(never_cost, ASTAR_DIAGONAL_NEVER, 0)
+VARIANT(always_unit, ASTAR_DIAGONAL_ALWAYS, 1)
+VARIANT(always_cost, ASTAR_DIAGONAL_ALWAYS, 0)
+VARIANT(one_unit, ASTAR_DIAGONAL_ONE_OBSTACLE, 1)
+VARIANT(one_cost, ASTAR_DIAGONAL_ONE_OBSTACLE, 0)
+VARIANT(no_unit, ASTAR_DIAGONAL_NO_OBSTACLES, 1)
+VARIANT(no_cost, ASTAR_DIAGONAL_NO_OBSTACLES, 0)
+
+AstarStatus astar_run_astar(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    int unit = s->grid->cost == NULL;
+    switch (s->options.diagonal) {
+    case ASTAR_DIAGONAL_NEVER:
+        return unit ? never_unit(s, max_expansions, error) : never_cost(s, max_expansions, error);
+    case ASTAR_DIAGONAL_ALWAYS:
+        return unit ? always_unit(s, max_expansions, error) : always_cost(s, max_expansions, error);
+    case ASTAR_DIAGONAL_ONE_OBSTACLE:
+        return unit ? one_unit(s, max_expansions, error) : one_cost(s, max_expansions, error);
+    case ASTAR_DIAGONAL_NO_OBSTACLES:
+        break;
+    }
+    return unit ? no_unit(s, max_expansions, error) : no_cost(s, max_expansions, error);
+}

@@ -1,0 +1,298 @@
+/*
+ * Jump point search (Harabor & Grastien, "Online Graph Pruning for
+ * Pathfinding on Grid Maps", AAAI 2011), with straight jumps scanning 64
+ * cells per machine word as in "Improving Jump Point Search" (ICAPS 2014).
+ * Only for uniform costs, where it returns A*'s optimal cost while expanding
+ * a handful of jump points instead of every cell on the way.
+ *
+ * NO_OBSTACLES (8 directions, no corner cutting). Canonical paths go
+ * diagonally first, then straight. A straight run from p through n is
+ * interrupted at n when a side cell of n is open but the same side of p is
+ * not: that side can only be reached optimally through n (with it open at p,
+ * the diagonal step from p would be shorter). A diagonal step needs both
+ * orthogonal cells open, so the cells that would force neighbours on a
+ * diagonal are always open: diagonal runs stop only where one of their two
+ * straight sub-runs finds a jump point.
+ *
+ * NEVER (4 directions). Vertical moves play the diagonal's part: a vertical
+ * run stops where a side opens behind a wall or where a horizontal sub-run
+ * finds a jump point; horizontal runs stop on the same side rule as above.
+ * A jump point reached horizontally continues both ways vertically.
+ *
+ * Each jump point records only the direction it was reached by; search.c
+ * unfolds the lines between jump points into a cell-by-cell path.
+ */
+#include "search_internal.h"
+
+#define NONE ((size_t)-1)
+
+#if defined(__GNUC__)
+static inline unsigned lowest_bit(uint64_t v) { return (unsigned)__builtin_ctzll(v); }
+static inline unsigned highest_bit(uint64_t v) { return 63u - (unsigned)__builtin_clzll(v); }
+#else
+static unsigned lowest_bit(uint64_t v)
+{
+    unsigned i = 0;
+    while (!(v & 1)) {
+        v >>= 1;
+        i++;
+    }
+    return i;
+}
+static unsigned highest_bit(uint64_t v)
+{
+    unsigned i = 63;
+    while (!(v >> 63)) {
+        v <<= 1;
+        i--;
+    }
+    return i;
+}
+#endif
+
+/* Straight scans along a bit line (a row or a column), with its two
+ * neighbouring lines a and b. From bit pos, the distance to the first jump
+ * point (a cell whose side is open where the cell behind it has a wall, or
+ * the goal's bit `target`), or 0 when a wall comes first. */
+static size_t scan_up(const uint64_t *line, const uint64_t *a, const uint64_t *b,
+                      size_t pos, size_t target)
+{
+    size_t base = pos + 1;
+    for (;;) {
+        uint64_t open = astar_bits_at(line, base);
+        uint64_t stop = ~open
+                        | (astar_bits_at(a, base) & ~astar_bits_at(a, base - 1))
+                        | (astar_bits_at(b, base) & ~astar_bits_at(b, base - 1));
+        if (target >= base && target - base < 64)
+            stop |= (uint64_t)1 << (target - base);
+        if (stop) {
+            unsigned i = lowest_bit(stop);
+            return (open >> i) & 1 ? base + i - pos : 0;
+        }
+        base += 64;
+    }
+}
+
+static size_t scan_down(const uint64_t *line, const uint64_t *a, const uint64_t *b,
+                        size_t pos, size_t target)
+{
+    size_t top = pos - 1;   /* the line's padding keeps base >= 0 until a wall stops us */
+    for (;;) {
+        size_t base = top - 63;
+        uint64_t open = astar_bits_at(line, base);
+        uint64_t stop = ~open
+                        | (astar_bits_at(a, base) & ~astar_bits_at(a, base + 1))
+                        | (astar_bits_at(b, base) & ~astar_bits_at(b, base + 1));
+        if (target <= top && top - target < 64)
+            stop |= (uint64_t)1 << (target - base);
+        if (stop) {
+            unsigned i = highest_bit(stop);
+            return (open >> i) & 1 ? pos - (base + i) : 0;
+        }
+        top -= 64;
+    }
+}
+
+typedef struct {
+    AstarSearch *s;
+    const AstarGrid *grid;
+    const uint8_t *open;
+    double unit, unit_diagonal;    /* step costs */
+    int four;                      /* NEVER: 4 directions */
+} Jps;
+
+/* Straight jump from bordered (x, y) in orthogonal direction d. */
+static size_t jump_straight(const Jps *j, int x, int y, unsigned d)
+{
+    const AstarGrid *grid = j->grid;
+    const AstarSearch *s = j->s;
+    size_t target;
+
+    if (d < 2) {
+        const uint64_t *line = astar_row_bits(grid, (size_t)y);
+        const uint64_t *a = astar_row_bits(grid, (size_t)y - 1);
+        const uint64_t *b = astar_row_bits(grid, (size_t)y + 1);
+        target = y == s->goal_y ? (size_t)s->goal_x + ASTAR_BITS_PAD : NONE;
+        return d == 0 ? scan_up(line, a, b, (size_t)x + ASTAR_BITS_PAD, target)
+                      : scan_down(line, a, b, (size_t)x + ASTAR_BITS_PAD, target);
+    } else {
+        const uint64_t *line = astar_col_bits(grid, (size_t)x);
+        const uint64_t *a = astar_col_bits(grid, (size_t)x - 1);
+        const uint64_t *b = astar_col_bits(grid, (size_t)x + 1);
+        target = x == s->goal_x ? (size_t)s->goal_y + ASTAR_BITS_PAD : NONE;
+        return d == 2 ? scan_up(line, a, b, (size_t)y + ASTAR_BITS_PAD, target)
+                      : scan_down(line, a, b, (size_t)y + ASTAR_BITS_PAD, target);
+    }
+}
+
+/* Diagonal jump (8 directions, no corner cutting). */
+static size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    const uint8_t *open = j->open;
+    long step = j->s->offset[d];
+    unsigned a = (unsigned)ASTAR_DIR_SIDE_A[d], b = (unsigned)ASTAR_DIR_SIDE_B[d];
+    long side_a = j->s->offset[a], side_b = j->s->offset[b];
+    size_t k = 0;
+
+    for (;;) {
+        if (!open[(long)c + side_a] || !open[(long)c + side_b] || !open[(long)c + step])
+            return 0;
+        c = (uint32_t)((long)c + step);
+        x += ASTAR_DIR_DX[d];
+        y += ASTAR_DIR_DY[d];
+        k++;
+        if (c == j->s->goal || jump_straight(j, x, y, a) || jump_straight(j, x, y, b))
+            return k;
+    }
+}
+
+/* Vertical jump (4 directions). */
+static size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    const uint8_t *open = j->open;
+    long step = j->s->offset[d];
+    size_t k = 0;
+
+    for (;;) {
+        c = (uint32_t)((long)c + step);
+        y += ASTAR_DIR_DY[d];
+        k++;
+        if (!open[c])
+            return 0;
+        if (c == j->s->goal)
+            return k;
+        if ((open[c + 1] && !open[(long)c + 1 - step]) || (open[c - 1] && !open[(long)c - 1 - step]))
+            return k;
+        if (jump_straight(j, x, y, 0) || jump_straight(j, x, y, 1))
+            return k;
+    }
+}
+
+/* Jumps from c in direction e and offers the jump point found, if any. */
+static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+{
+    AstarSearch *s = j->s;
+    unsigned gen = search_gen(s), st;
+    size_t k;
+    uint32_t n;
+    double g, h;
+
+    if (e < 2 || (e < 4 && !j->four))
+        k = jump_straight(j, x, y, e);
+    else if (e < 4)
+        k = jump_vertical(j, c, x, y, e);
+    else
+        k = jump_diagonal(j, c, x, y, e);
+    if (!k)
+        return ASTAR_OK;
+    n = (uint32_t)((long)c + (long)k * s->offset[e]);
+    g = gc + (double)k * (e < 4 ? j->unit : j->unit_diagonal);
+    st = s->stamp[n];
+    if ((st & STAMP_GEN_MASK) == gen) {
+        if ((st & STAMP_CLOSED) || g >= s->g[n])
+            return ASTAR_OK;
+    } else {
+        s->touched++;
+    }
+    s->g[n] = g;
+    s->stamp[n] = (uint16_t)(gen | e);
+    h = search_h(s, x + (int)k * ASTAR_DIR_DX[e], y + (int)k * ASTAR_DIR_DY[e]);
+    if (g + h == s->ties_f)
+        return search_push_tie(s, n);           /* as good as the best: next */
+    return heap_push(&s->open, g + h, (float)h, n);
+}
+
+/* The diagonal between horizontal direction h (0/1) and vertical v (2/3). */
+static unsigned diagonal_of(unsigned h, unsigned v)
+{
+    return 4u + h + (v == 3 ? 2u : 0u);
+}
+
+/* Expands jump point c: explores the directions pruning leaves. */
+static AstarError expand(const Jps *j, uint32_t c, int x, int y)
+{
+    AstarSearch *s = j->s;
+    double gc = s->g[c];
+    unsigned dir = s->stamp[c] & STAMP_DIR_MASK, e;
+    AstarError err = ASTAR_OK;
+
+    if (c == s->start) {
+        for (e = 0; e < (j->four ? 4u : 8u) && err == ASTAR_OK; e++)
+            err = explore(j, c, x, y, gc, e);
+        return err;
+    }
+    err = explore(j, c, x, y, gc, dir);
+    if (j->four) {
+        unsigned p = dir < 2 ? 2u : 0u;
+        if (err == ASTAR_OK)
+            err = explore(j, c, x, y, gc, p);
+        if (err == ASTAR_OK)
+            err = explore(j, c, x, y, gc, p + 1);
+        return err;
+    }
+    if (dir >= 4) {
+        if (err == ASTAR_OK)
+            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_A[dir]);
+        if (err == ASTAR_OK)
+            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_B[dir]);
+        return err;
+    }
+    {
+        long back = (long)c - s->offset[dir];
+        unsigned p = dir < 2 ? 2u : 0u, q;
+        for (q = p; q < p + 2 && err == ASTAR_OK; q++) {
+            if (j->open[(long)c + s->offset[q]] && !j->open[back + s->offset[q]]) {
+                err = explore(j, c, x, y, gc, q);
+                if (err == ASTAR_OK)
+                    err = explore(j, c, x, y, gc,
+                                  dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir));
+            }
+        }
+    }
+    return err;
+}
+
+AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    Jps j;
+    uint16_t *stamp = s->stamp;
+    const unsigned gen = search_gen(s);
+    size_t budget = max_expansions;
+
+    j.s = s;
+    j.grid = s->grid;
+    j.open = s->grid->open;
+    j.unit = s->grid->min_cost;
+    j.unit_diagonal = SQRT2 * s->grid->min_cost;
+    j.four = s->options.diagonal == ASTAR_DIAGONAL_NEVER;
+
+    while (s->open.size > 0 || s->ties_size > 0) {
+        uint32_t c;
+        int x, y;
+
+        if (max_expansions && budget-- == 0)
+            return ASTAR_SEARCHING;
+        if (s->ties_size > 0) {
+            c = s->ties[--s->ties_size];
+        } else {
+            HeapEntry top = heap_pop(&s->open);
+            c = top.cell;
+            s->ties_f = top.f;
+        }
+        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED))
+            continue;                          /* a stale duplicate */
+        if (c == s->goal) {
+            astar_search_finish(s, ASTAR_FOUND, c);
+            return ASTAR_FOUND;
+        }
+        stamp[c] |= STAMP_CLOSED;
+        s->expanded++;
+        y = search_row(s, c);
+        x = (int)(c - (uint32_t)y * s->grid->stride);
+        if (expand(&j, c, x, y) != ASTAR_OK) {
+            *error = ASTAR_ENOMEM;
+            return ASTAR_NO_PATH;
+        }
+    }
+    return ASTAR_NO_PATH;
+}

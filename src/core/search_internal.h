@@ -1,0 +1,132 @@
+/*
+ * The search's state, shared by search.c (queries, results), astar_loop.c
+ * (A*) and jps.c (jump point search). Not public.
+ *
+ * Scratch per cell: g (cost so far, 8 bytes) and a 16-bit stamp holding the
+ * query's generation (12 bits), a closed bit and the direction the cell was
+ * entered from. A new query bumps the generation instead of clearing memory,
+ * so it costs only the cells it touches; every 4095 queries the stamps are
+ * cleared once.
+ */
+#ifndef ASTAR_SEARCH_INTERNAL_H
+#define ASTAR_SEARCH_INTERNAL_H
+
+#include <math.h>
+
+#include "grid_layout.h"
+#include "heap.h"
+
+#define SQRT2 1.41421356237309504880
+
+#define STAMP_DIR_MASK 7u
+#define STAMP_CLOSED 8u
+#define STAMP_GEN_MASK 0xFFF0u
+#define STAMP_GEN_SHIFT 4
+#define STAMP_GEN_LIMIT (1u << (16 - STAMP_GEN_SHIFT))
+
+#if defined(__GNUC__)
+#define ASTAR_INLINE static inline __attribute__((always_inline))
+#else
+#define ASTAR_INLINE static inline
+#endif
+
+/* Directions 0-3 are orthogonal (E, W, S, N), 4-7 diagonal (SE, SW, NE, NW).
+ * For a diagonal, side_a and side_b are the orthogonal directions (the
+ * horizontal one, then the vertical one) it passes between. */
+extern const int ASTAR_DIR_DX[8], ASTAR_DIR_DY[8], ASTAR_DIR_SIDE_A[8], ASTAR_DIR_SIDE_B[8];
+
+struct AstarSearch {
+    /* scratch, reused across queries */
+    double *g;
+    uint16_t *stamp;
+    size_t capacity;
+    unsigned generation;
+    Heap open;
+    /* Cells whose f equals the f being expanded: A* may expand them next in
+     * any order, so they skip the heap (a LIFO stack beside it). */
+    uint32_t *ties;
+    size_t ties_size, ties_capacity;
+    double ties_f;           /* their f */
+
+    /* the current query */
+    const AstarGrid *grid;
+    uint64_t grid_version;
+    AstarOptions options;
+    AstarAlgorithm ran;      /* ASTAR or JPS */
+    long offset[8];
+    uint32_t start, goal;
+    int goal_x, goal_y;      /* bordered coordinates */
+    double h_scale;          /* weight * lowest cost: keeps h admissible */
+    double inv_stride;       /* 1 / stride: a row without a division */
+    AstarStatus status;
+
+    /* closest cell so far, for partial results */
+    uint32_t best;
+    double best_distance, best_g;
+
+    /* the result */
+    uint32_t end;
+    size_t length, expanded, touched;
+};
+
+static inline unsigned search_gen(const AstarSearch *s)
+{
+    return s->generation << STAMP_GEN_SHIFT;
+}
+
+/* Row of a bordered cell: exact, since cell < 2^29 and the fraction of
+ * (cell + 0.5) / stride stays far from a whole number. */
+static inline int search_row(const AstarSearch *s, uint32_t cell)
+{
+    return (int)(((double)cell + 0.5) * s->inv_stride);
+}
+
+/* The heuristic's estimate from bordered (x, y) to the goal, scaled. */
+ASTAR_INLINE double search_h(const AstarSearch *s, int x, int y)
+{
+    int ix = x - s->goal_x, iy = y - s->goal_y;
+    double a, b, lo, hi;
+
+    ix = ix < 0 ? -ix : ix;
+    iy = iy < 0 ? -iy : iy;
+    a = (double)ix;
+    b = (double)iy;
+    lo = a < b ? a : b;
+    hi = a < b ? b : a;
+    switch (s->options.heuristic) {
+    case ASTAR_HEURISTIC_MANHATTAN: return s->h_scale * (a + b);
+    case ASTAR_HEURISTIC_OCTILE: return s->h_scale * (hi + (SQRT2 - 1.0) * lo);
+    case ASTAR_HEURISTIC_EUCLIDEAN: return s->h_scale * sqrt(a * a + b * b);
+    case ASTAR_HEURISTIC_CHEBYSHEV: return s->h_scale * hi;
+    case ASTAR_HEURISTIC_ZERO: break;
+    }
+    return 0.0;
+}
+
+/* Pushes a cell on the ties stack, growing it geometrically. */
+static inline AstarError search_push_tie(AstarSearch *s, uint32_t cell)
+{
+    if (s->ties_size == s->ties_capacity) {
+        size_t capacity = s->ties_capacity ? 2 * s->ties_capacity : 256;
+        uint32_t *ties = (uint32_t *)realloc(s->ties, capacity * sizeof *ties);
+        if (!ties)
+            return ASTAR_ENOMEM;
+        s->ties = ties;
+        s->ties_capacity = capacity;
+    }
+    s->ties[s->ties_size++] = cell;
+    return ASTAR_OK;
+}
+
+/* Ends the query: status and the path's last cell (search.c). */
+void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end);
+/* Remembers cell as the closest to the goal so far if it is (search.c). */
+void astar_search_note_closest(AstarSearch *s, uint32_t cell);
+
+/* Expands up to max_expansions nodes (0: no limit). On running out of open
+ * nodes they return ASTAR_NO_PATH without setting the final status; on
+ * ENOMEM they set *error. */
+AstarStatus astar_run_astar(AstarSearch *s, size_t max_expansions, AstarError *error);
+AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error);
+
+#endif
