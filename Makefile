@@ -92,10 +92,13 @@ lint:
 # luarocks builds in the source tree; the objects it leaves are removed.
 ROCK_TREE ?= build/rocktree
 rock:
+	@for f in $(CORE_SRC) $(BINDING_SRC) $(wildcard lua/*.lua lua/astar/*.lua lua/astar/pure/*.lua); do \
+	    grep -q "\"$$f\"" rockspec/astar-grid-scm-1.rockspec \
+	        || { echo "rockspec/astar-grid-scm-1.rockspec does not list $$f"; exit 1; }; done
 	luarocks --lua-version=5.4 --tree $(ROCK_TREE) make rockspec/astar-grid-scm-1.rockspec
 	rm -rf astar src/core/*.o src/lua/*.o
 	LUA_PATH="$(ROCK_TREE)/share/lua/5.4/?.lua;;" LUA_CPATH="$(ROCK_TREE)/lib/lua/5.4/?.so;;" \
-	    lua5.4 -e 'local a = require "astar"; assert(math.abs(select(2, a.new(3, 3):findPath(1, 1, 3, 3)) - 2 * math.sqrt(2)) < 1e-12); print("rock ok: " .. a.backend)'
+	    lua5.4 -e 'local a = require "astar"; require "astar.tactics"; assert(math.abs(select(2, a.new(3, 3):findPath(1, 1, 3, 3)) - 2 * math.sqrt(2)) < 1e-12); print("rock ok: " .. a.backend)'
 
 clean:
 	rm -rf build
