@@ -8,7 +8,7 @@
 # "lua" runs the same checks on the pure-Lua fallback.
 
 LOVE_GAME = build/love-test
-LOVE_BACKENDS ?= c
+LOVE_BACKENDS ?= c lua
 
 love-test:
 	@$(MAKE) --no-print-directory LUA=luajit all

@@ -13,6 +13,10 @@ local function two_rooms(door_open)
   return grid
 end
 
+-- Labels are the C backend's speed-up: the pure-Lua backend gives the same
+-- answers by searching, so only the C backend is held to 0 expansions.
+local LABELLED = astar.backend == "c"
+
 local function expanded(grid)
   return grid:getSearchStats().expanded
 end
@@ -22,7 +26,7 @@ describe("connected components", function()
     local grid = two_rooms(false)
     for _, mode in ipairs { "never", "one-obstacle", "no-obstacles" } do
       assert.are.same({ nil, "no path" }, { grid:findPath(2, 2, 20, 8, { diagonal = mode }) })
-      assert.are.equal(0, expanded(grid))
+      if LABELLED then assert.are.equal(0, expanded(grid)) end
     end
     -- a reachable goal is still searched, and found
     local path, cost = grid:findPath(2, 2, 9, 8, { diagonal = "never" })
@@ -47,7 +51,9 @@ describe("connected components", function()
     assert.are.same({ nil, "no path" }, { grid:findPath(1, 5, 21, 5, { diagonal = "never" }) })
     assert.is_true(expanded(grid) > 0)      -- the labels were stale: it searched
     assert.are.same({ nil, "no path" }, { grid:findPath(1, 5, 21, 5, { diagonal = "never" }) })
-    assert.are.equal(0, expanded(grid))     -- relabelled after that failure
+    if LABELLED then
+      assert.are.equal(0, expanded(grid))   -- relabelled after that failure
+    end
   end)
 
   it("keeps \"goal is blocked\" and one-point paths", function()

@@ -269,6 +269,29 @@ describe("tactics.movementRange", function()
     ]], drawCosts(m, b))
   end)
 
+  it("keeps impassable cells impassable with an unlimited move", function()
+    local m = parse [[
+      S.E..
+      .....
+      ~~~~~
+    ]]
+    -- the enemy blocks, the water (row 3) costs math.huge: neither is ever entered,
+    -- and the cells behind the enemy are reached around it, at their true cost
+    local rule = {
+      blocked = function(x, y) return m.marks[y][x] == "E" end,
+      cost = function(x, y) return m.marks[y][x] == "~" and math.huge or 1 end,
+    }
+    local r = m.grid:movementRange(1, 1, math.huge, rule)
+    assert.equal(clean [[
+      01.56
+      12345
+      .....
+    ]], drawCosts(m, r))
+    assert.is_nil(r:costTo(3, 1))
+    assert.is_false(r:contains(3, 1))
+    assert.is_nil(r:costTo(1, 3))
+  end)
+
   it("reads blocked, occupied and zoc from sets keyed by cellIndex", function()
     local m = parse [[
       S.z..

@@ -6,6 +6,8 @@ local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local L = require "astar.pure.mapload"
 local methods = require "astar.pure.methods"
+local E = require "astar.pure.encode"
+local R = require "astar.pure.range"
 require "astar.pure.stepper"   -- adds Grid:newSearch and the Search methods
 
 local select, type = select, type
@@ -29,7 +31,13 @@ local core = {
   MAX_SIDE = G.MAX_SIDE,
   Grid = methods,
   backend = "lua",
+  decode = E.decode,
+  -- the tactics primitives, wrapped by lua/astar/tactics.lua
+  _movementRange = R.movement_range,
+  _attackCells = R.attack_cells,
+  _lineOfSight = R.line_of_sight,
 }
+methods.encode = E.encode
 
 function core.new(...)
   local w, h = ...

@@ -1,16 +1,18 @@
 -- astar.tactics: movement ranges, attack ranges and danger zones for
 -- turn-based games on a 4-direction grid.
 --
--- The search (a bounded Dijkstra) and the attack areas run in C (astar.core's
--- _movementRange and _attackCells, src/lua/lua_range.c); this file keeps the
--- game rules: argument checks, danger zone counts and the result objects.
+-- The search (a bounded Dijkstra) and the attack areas run in the backend
+-- `require "astar"` picked: _movementRange, _attackCells and _lineOfSight of
+-- the C module (src/lua/lua_range.c) or of the pure-Lua fallback
+-- (lua/astar/pure/range.lua); this file keeps the game rules: argument
+-- checks, danger zone counts and the result objects.
 -- Requiring it also adds movementRange, attackRange, dangerZone and
 -- lineOfSight to every Grid as methods.
 --
 -- Errors are raised with level 0 ("bad argument #N to 'name' (...)" with no
 -- position prefix), the same text as the C binding's on every Lua version;
 -- arguments are counted as in the method call (the grid is not counted).
-local core = require "astar.core"
+local core = require "astar"   -- the active backend's functions and Grid
 
 local floor, huge = math.floor, math.huge
 local sort = table.sort
@@ -43,8 +45,9 @@ local function checkGrid(grid, fname)
   return w, h
 end
 
+-- A userdata from C, a table from the pure-Lua backend.
 local function isRange(v)
-  local mt = type(v) == "userdata" and getmetatable(v)
+  local mt = (type(v) == "userdata" or type(v) == "table") and getmetatable(v)
   return type(mt) == "table" and mt.__name == "astar.Range"
 end
 

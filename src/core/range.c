@@ -179,6 +179,8 @@ AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, ui
                 *aborted = 1;
                 return ASTAR_OK;
             }
+            if (c == INFINITY)
+                continue;                      /* impassable, even with an infinite budget */
             ng = g + c;
             st = r->stamp[next];
             if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))

@@ -1,0 +1,303 @@
+-- grid:encode() and astar.decode(s) for the pure-Lua backend: the same bytes
+-- as the C module (src/core/encode.c, format version 1, described there) and
+-- the same error messages, with no bit operators so it runs on Lua 5.1 to 5.4.
+--
+-- Doubles: string.pack("<d") where it exists (5.3+), else IEEE-754 binary64
+-- by hand (exact for every finite double, subnormals included; the format
+-- only holds positive finite weights and costs, anything else is rejected).
+-- FNV-1a 32: the xor of two bytes comes from a 256 x 256 table built on first
+-- use; the multiply by 16777619 = 2^24 + 403 is split so every intermediate
+-- stays an exact whole number below 2^42.
+local A = require "astar.pure.args"
+local G = require "astar.pure.grid"
+
+local M = {}
+
+local byte, char, sub, format = string.byte, string.char, string.sub, string.format
+local concat = table.concat
+local floor, huge = math.floor, math.huge
+local select, type = select, type
+local toint = G.toint
+local pack, unpack = string.pack, string.unpack   -- nil before 5.3
+
+local MAGIC = "ASTARGRD"
+local VERSION = 1
+local HEADER_SIZE, CHECKSUM_SIZE = 32, 4
+local FNV_OFFSET = 2166136261             -- the prime is 16777619 = 2^24 + 403
+local TWO32 = 4294967296
+
+-- ---- little-endian integers and doubles -------------------------------------
+
+local function le(value, nbytes)
+  local out = {}
+  for i = 1, nbytes do
+    local b = value % 256
+    out[i] = char(b)
+    value = (value - b) / 256
+  end
+  return concat(out)
+end
+
+local function u16(s, i) return byte(s, i) + byte(s, i + 1) * 256 end
+local function u32(s, i) return u16(s, i) + u16(s, i + 2) * 65536 end
+
+-- x = m * 2^e with 0.5 <= m < 1, for a positive finite x (math.frexp is gone
+-- from some 5.2+ builds; only they take the loop).
+local frexp = math.frexp or function(x)
+  local e = 0
+  while x >= 1 do x, e = x / 2, e + 1 end
+  while x < 0.5 do x, e = x * 2, e - 1 end
+  return x, e
+end
+
+-- The 8 bytes of a positive finite double.
+local f64
+if pack then
+  f64 = function(x) return pack("<d", x) end
+else
+  f64 = function(x)
+    local m, e = frexp(x)
+    local biased = e + 1022
+    local frac = (m * 2 - 1) * 2 ^ 52      -- exact: m has at most 53 bits
+    if biased < 1 then
+      -- subnormal: x = frac * 2^-1074 (in two steps: 2^1074 is inf)
+      biased, frac = 0, x * 2 ^ 1022 * 2 ^ 52
+    end
+    local lo = frac % 2 ^ 48
+    local hi = (frac - lo) / 2 ^ 48        -- the top 4 bits of the fraction
+    return le(lo, 6) .. char(hi + biased % 16 * 16, floor(biased / 16))
+  end
+end
+
+-- The double at s[i .. i + 7], any bit pattern (inf and nan included).
+local get_f64
+if unpack and pack then
+  get_f64 = function(s, i) return (unpack("<d", s, i)) end
+else
+  get_f64 = function(s, i)
+    local lo = u32(s, i) + byte(s, i + 4) * TWO32 + byte(s, i + 5) * 2 ^ 40
+    local b6, b7 = byte(s, i + 6), byte(s, i + 7)
+    local frac = lo + b6 % 16 * 2 ^ 48
+    local biased = floor(b6 / 16) + b7 % 128 * 16
+    local sign = b7 >= 128 and -1 or 1
+    if biased == 2047 then
+      if frac == 0 then return sign * huge end
+      return 0 / 0
+    end
+    if biased == 0 then return sign * frac * 2 ^ -1074 end
+    return sign * (frac + 2 ^ 52) * 2 ^ (biased - 1075)
+  end
+end
+
+-- ---- FNV-1a 32 ----------------------------------------------------------------
+
+local XOR   -- XOR[a * 256 + b + 1] = a xor b, built on first use
+
+local function xor_table()
+  local nib = {}
+  for a = 0, 15 do
+    for b = 0, 15 do
+      local r, bit, x, y = 0, 1, a, b
+      for _ = 1, 4 do
+        if x % 2 ~= y % 2 then r = r + bit end
+        x, y, bit = floor(x / 2), floor(y / 2), bit * 2
+      end
+      nib[a * 16 + b + 1] = r
+    end
+  end
+  local t = {}
+  for a = 0, 255 do
+    local ah, al = floor(a / 16), a % 16
+    for b = 0, 255 do
+      t[a * 256 + b + 1] = nib[ah * 16 + floor(b / 16) + 1] * 16 + nib[al * 16 + b % 16 + 1]
+    end
+  end
+  return t
+end
+
+-- The hash of s[first .. last], continuing from h. After the xor, h's low
+-- byte is x, and h * 2^24 mod 2^32 only needs that byte. The constants are
+-- written out so that Lua 5.3+ keeps h an integer (faster than floats).
+local function fnv1a(h, s, first, last)
+  XOR = XOR or xor_table()
+  local xor = XOR
+  local i = first
+  while i + 3 <= last do                   -- 4 bytes per string.byte call
+    local b1, b2, b3, b4 = byte(s, i, i + 3)
+    local low = h % 256
+    local x = xor[low * 256 + b1 + 1]
+    h = ((h - low + x) * 403 + x * 16777216) % 4294967296
+    low = h % 256
+    x = xor[low * 256 + b2 + 1]
+    h = ((h - low + x) * 403 + x * 16777216) % 4294967296
+    low = h % 256
+    x = xor[low * 256 + b3 + 1]
+    h = ((h - low + x) * 403 + x * 16777216) % 4294967296
+    low = h % 256
+    x = xor[low * 256 + b4 + 1]
+    h = ((h - low + x) * 403 + x * 16777216) % 4294967296
+    i = i + 4
+  end
+  for j = i, last do
+    local low = h % 256
+    local x = xor[low * 256 + byte(s, j) + 1]
+    h = ((h - low + x) * 403 + x * 16777216) % 4294967296
+  end
+  return h
+end
+
+-- ---- encode -------------------------------------------------------------------
+
+function M.encode(...)
+  local self = ...
+  G.check_grid("encode", select("#", ...), self)
+  local w, h, stride = self._w, self._h, self._stride
+  local open, cost = self._open, self._cost
+  local has_costs = false
+  if cost then
+    for y = 1, h do
+      local row = y * stride + 1
+      for i = row + 1, row + w do
+        if cost[i] ~= 1 then has_costs = true break end
+      end
+      if has_costs then break end
+    end
+  end
+
+  local parts = {
+    MAGIC, le(VERSION, 2),
+    char(has_costs and 1 or 0, self._diagonal - 1, self._heuristic - 1,
+      self._heuristic_chosen and 1 or 0),
+    le(0, 2), le(w, 4), le(h, 4), f64(self._weight),
+  }
+  -- walls: 8 cells a byte, first cell in the lowest bit
+  local bytes, n, acc, nbits = {}, 0, 0, 1
+  for y = 1, h do
+    local row = y * stride + 1
+    for i = row + 1, row + w do
+      if open[i] then acc = acc + nbits end
+      if nbits == 128 then
+        n = n + 1
+        bytes[n] = char(acc)
+        acc, nbits = 0, 1
+      else
+        nbits = nbits * 2
+      end
+    end
+  end
+  if nbits > 1 then
+    n = n + 1
+    bytes[n] = char(acc)
+  end
+  parts[#parts + 1] = concat(bytes)
+  if has_costs then
+    local list, k = {}, 0
+    for y = 1, h do
+      local row = y * stride + 1
+      for i = row + 1, row + w do
+        k = k + 1
+        list[k] = f64(cost[i])
+      end
+    end
+    parts[#parts + 1] = concat(list)
+  end
+  local body = concat(parts)
+  return body .. le(fnv1a(FNV_OFFSET, body, 1, #body), 4)
+end
+
+-- ---- decode -------------------------------------------------------------------
+
+-- nil, or the message of encode.c check_header for what is wrong.
+local function check_header(s)
+  local length = #s
+  if sub(s, 1, 8) ~= sub(MAGIC, 1, length) then return "bad magic" end
+  if length < HEADER_SIZE + CHECKSUM_SIZE then
+    return format("truncated (%d bytes, a header needs %d)", length, HEADER_SIZE + CHECKSUM_SIZE)
+  end
+  local version = u16(s, 9)
+  if version ~= VERSION then
+    return format("unsupported version %d (this build reads %d)", version, VERSION)
+  end
+  local flags = byte(s, 11)
+  local width, height = u32(s, 17), u32(s, 21)
+  if width < 1 or height < 1 or width > G.MAX_SIDE or height > G.MAX_SIDE
+    or width * height > G.MAX_CELLS then
+    return format("bad size %dx%d (at most %d on a side, %d cells)", width, height,
+      G.MAX_SIDE, G.MAX_CELLS)
+  end
+  local cells = width * height
+  local expected = HEADER_SIZE + floor((cells + 7) / 8) + CHECKSUM_SIZE
+  if flags % 2 == 1 then expected = expected + cells * 8 end
+  if length ~= expected then
+    return format("%s (%d bytes, expected %.0f)",
+      length < expected and "truncated" or "trailing bytes", length, expected)
+  end
+  if fnv1a(FNV_OFFSET, s, 1, length - CHECKSUM_SIZE) ~= u32(s, length - CHECKSUM_SIZE + 1) then
+    return "checksum mismatch"
+  end
+  if flags > 1 then return "unknown flags" end
+  if byte(s, 12) > 3 then return "bad diagonal mode" end
+  if byte(s, 13) > 4 or byte(s, 14) > 1 then return "bad heuristic" end
+  if u16(s, 15) ~= 0 then return "reserved bytes are not 0" end
+  local weight = get_f64(s, 25)
+  if not (weight >= 1) or weight == huge then return "bad weight" end
+  return nil
+end
+
+-- nil, or the message for the body (spare wall bits, costs).
+local function check_body(s, cells, with_costs)
+  local spare = cells % 8
+  if spare ~= 0 and byte(s, HEADER_SIZE + floor(cells / 8) + 1) >= 2 ^ spare then
+    return "spare wall bits are not 0"
+  end
+  if with_costs then
+    local at = HEADER_SIZE + floor((cells + 7) / 8) + 1
+    for k = 0, cells - 1 do
+      local c = get_f64(s, at + 8 * k)
+      if not (c > 0 and c <= G.MAX_COST) then return "bad cell cost" end
+    end
+  end
+  return nil
+end
+
+function M.decode(...)
+  local s = ...
+  if type(s) ~= "string" then
+    A.type_error(1, "decode", nil, "string", s, select("#", ...) > 0)
+  end
+  local message = check_header(s)
+  local w, h, with_costs
+  if not message then
+    w, h, with_costs = toint(u32(s, 17)), toint(u32(s, 21)), byte(s, 11) == 1
+    message = check_body(s, w * h, with_costs)
+  end
+  if message then A.arg_error(1, "decode", nil, "not an astar grid: " .. message) end
+
+  local grid = G.new(w, h)
+  local open, stride = grid._open, grid._stride
+  local at, acc, nbits = HEADER_SIZE + 1, byte(s, HEADER_SIZE + 1), 0
+  local costs_at = HEADER_SIZE + floor((w * h + 7) / 8) + 1
+  for y = 1, h do
+    local row = y * stride + 1
+    for i = row + 1, row + w do
+      if acc % 2 == 0 then open[i] = false end   -- a new grid is all open
+      acc, nbits = floor(acc / 2), nbits + 1
+      if nbits == 8 then
+        at, nbits = at + 1, 0
+        acc = byte(s, at)
+      end
+      if with_costs then
+        G.set_cost(grid, i, get_f64(s, costs_at))
+        costs_at = costs_at + 8
+      end
+    end
+  end
+  grid._diagonal = byte(s, 12) + 1
+  grid._heuristic = byte(s, 13) + 1
+  grid._heuristic_chosen = byte(s, 14) == 1
+  grid._weight = get_f64(s, 25) + 0.0
+  grid._version = 0
+  return grid
+end
+
+return M

@@ -1,0 +1,387 @@
+-- The tactics primitives of the pure-Lua backend, a port of src/core/range.c
+-- and src/lua/lua_range.c: _movementRange (a 4-direction Dijkstra bounded by
+-- a budget, with the game's rules), _attackCells and _lineOfSight, wrapped by
+-- lua/astar/tactics.lua. Same argument checks, messages, rule order, result
+-- order (the same 4-ary heap, so ties settle in the same order) and results.
+--
+-- Each query keeps its scratch in fresh tables, so a query made from inside
+-- a rule callback needs nothing special, and a callback's error simply
+-- propagates unchanged (nothing is left half-done in shared state).
+local A = require "astar.pure.args"
+local G = require "astar.pure.grid"
+
+local M = {}
+
+local floor, huge = math.floor, math.huge
+local format = string.format
+local getmetatable, setmetatable, select, type, rawget, next =
+  getmetatable, setmetatable, select, type, rawget, next
+local toint = G.toint
+local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
+
+local NO_STOP, ENDS_MOVE = 1, 2   -- ASTAR_RANGE_NO_STOP, ASTAR_RANGE_ENDS_MOVE
+local RULE_NAMES = { "blocked", "cost", "occupied", "zoc" }
+local RULE_KNOWN = { blocked = true, cost = true, occupied = true, zoc = true }
+
+-- ---- the Range object ---------------------------------------------------------
+
+-- A Range holds, per settled cell k (1 = the start, in settling order): _x[k],
+-- _y[k] (1-based), _cost[k], _stop[k] and _parent[k] (a position, the start's
+-- is itself); _slot maps the cell key (y - 1) * width + x to k.
+local Range = {}
+local RANGE = { __index = Range, __name = "astar.Range" }
+
+local function check_self(fname, nargs, self)
+  if getmetatable(self) ~= RANGE or type(self) ~= "table" then
+    error(format("calling '%s' on bad self (astar.Range expected, got %s)", fname,
+      typename(self, nargs > 0)), 0)
+  end
+  return self
+end
+
+-- The position of (x, y) (method arguments 1 and 2) in the range, or nil:
+-- coordinates must be numbers, anything outside or not whole is absent.
+local function find_cell(fname, nargs, self, x, y)
+  check_self(fname, nargs, self)
+  A.check_number(x, nargs > 1, 1, fname)
+  A.check_number(y, nargs > 2, 2, fname)
+  local w = self._w
+  if not (x >= 1 and x <= w and y >= 1 and y <= self._h) or x ~= floor(x) or y ~= floor(y) then
+    return nil
+  end
+  return self._slot[(y - 1) * w + x]
+end
+
+function Range.contains(...)
+  local self, x, y = ...
+  local k = find_cell("contains", select("#", ...), self, x, y)
+  return k ~= nil and self._stop[k]
+end
+
+function Range.costTo(...)
+  local self, x, y = ...
+  local k = find_cell("costTo", select("#", ...), self, x, y)
+  if k then return self._cost[k] end
+  return nil
+end
+
+function Range.pathTo(...)
+  local self, x, y = ...
+  local k = find_cell("pathTo", select("#", ...), self, x, y)
+  if not k or not self._stop[k] then return nil end
+  local parent, len = self._parent, 1
+  local j = k
+  while j ~= 1 do
+    j = parent[j]
+    len = len + 1
+  end
+  local path, xs, ys = {}, self._x, self._y
+  for i = len, 1, -1 do
+    path[i] = { x = xs[k], y = ys[k] }
+    k = parent[k]
+  end
+  return path
+end
+
+-- Every stop cell once, {x =, y =, cost =}, in settling order (cheapest first).
+function Range.cells(...)
+  local self = ...
+  check_self("cells", select("#", ...), self)
+  local out, n = {}, 0
+  local xs, ys, cost, stop = self._x, self._y, self._cost, self._stop
+  for k = 1, self._n do
+    if stop[k] then
+      n = n + 1
+      out[n] = { x = xs[k], y = ys[k], cost = cost[k] }
+    end
+  end
+  return out
+end
+
+function Range.getStart(...)
+  local self = ...
+  check_self("getStart", select("#", ...), self)
+  return self._x[1], self._y[1]
+end
+
+function Range.getGridDimensions(...)
+  local self = ...
+  check_self("getGridDimensions", select("#", ...), self)
+  return self._w, self._h
+end
+
+RANGE.__tostring = function(self)
+  check_self("__tostring", 1, self)
+  return format("astar.Range (%d cells from %d,%d)", self._n, self._x[1], self._y[1])
+end
+
+-- ---- the rules: Lua callbacks or tables ---------------------------------------
+
+-- Reads opts (argument 4 of movementRange): nil, or {blocked, cost, occupied,
+-- zoc} as given. Checks names first (lua_next order), then types in rule order.
+local function read_rule(opts, present)
+  if opts == nil then return nil end
+  if type(opts) ~= "table" then type_error(4, "movementRange", nil, "table", opts, present) end
+  for key in next, opts do
+    if type(key) ~= "string" then
+      arg_error(4, "movementRange", nil, "option names must be strings, got " .. type(key))
+    end
+    if not RULE_KNOWN[A.quoted(key)] then
+      arg_error(4, "movementRange", nil, "unknown option '" .. A.quoted(key) .. "'")
+    end
+  end
+  local rule, used = {}, false
+  for _, name in ipairs(RULE_NAMES) do
+    local v = opts[name]
+    if v ~= nil then
+      if type(v) ~= "function" and type(v) ~= "table" then
+        arg_error(4, "movementRange", nil,
+          format("opts.%s: function or table expected, got %s", name, type(v)))
+      end
+      rule[name] = v
+      used = true
+    end
+  end
+  return used and rule or nil
+end
+
+-- What rule r (a table or a function) says about cell (x, y) with key k.
+local function ask(r, k, x, y)
+  if type(r) == "table" then return rawget(r, k) end
+  return r(x, y)
+end
+
+local COST_ERROR = "opts.cost gave %s for (%d, %d); "
+  .. "expected a positive number up to 1e15, nil, false or math.huge"
+
+-- The entry cost of walkable cell (x, y) (huge: impassable) and its flags;
+-- lua_range.c lua_rule: blocked, cost, occupied, zoc, each asked once.
+local function apply_rule(rule, k, x, y, grid_cost)
+  local r = rule.blocked
+  if r and ask(r, k, x, y) then return huge, 0 end
+  local cost = grid_cost
+  r = rule.cost
+  if r then
+    local v = ask(r, k, x, y)
+    if v == nil or v == false then return huge, 0 end
+    if type(v) == "number" then
+      cost = v + 0.0
+      if not ((cost > 0 and cost <= G.MAX_COST) or cost == huge) then
+        arg_error(4, "movementRange", nil, format(COST_ERROR, A.number_text(cost), x, y))
+      end
+      if cost == huge then return huge, 0 end
+    else
+      arg_error(4, "movementRange", nil, format(COST_ERROR, type(v), x, y))
+    end
+  end
+  local flags = 0
+  r = rule.occupied
+  if r and ask(r, k, x, y) then flags = NO_STOP end
+  r = rule.zoc
+  if r and ask(r, k, x, y) then flags = flags + ENDS_MOVE end
+  return cost, flags
+end
+
+-- ---- movementRange --------------------------------------------------------------
+
+--- _movementRange(grid, x, y, move [, opts]) -> astar.Range
+function M.movement_range(...)
+  local grid, x, y, move, opts = ...
+  local nargs = select("#", ...)
+  local fname = "movementRange"
+  G.check_grid(fname, nargs, grid)
+  local w, h = grid._w, grid._h
+  x = toint(A.check_index(x, nargs > 1, 1, fname, "x", w))
+  y = toint(A.check_index(y, nargs > 2, 2, fname, "y", h))
+  A.check_number(move, nargs > 3, 3, fname)
+  if not (move >= 0) then
+    arg_error(3, fname, nil, "move must be a number >= 0, got " .. A.number_text(move))
+  end
+  local rule = read_rule(opts, nargs > 4)
+
+  local stride, open, grid_costs = grid._stride, grid._open, grid._cost
+  local offset = { 1, -1, stride, -stride }   -- range.c DX / DY order
+  local start = y * stride + x + 1
+  local entry, flags = { [start] = 0.0 }, { [start] = 0 }
+  local g, parent, slot = { [start] = 0.0 }, {}, {}
+  local order, count = {}, 0
+  -- the open list: heap.h's 4-ary heap on f alone (range.c pushes h = 0)
+  local hf, hc, n = { 0.0 }, { start }, 1
+
+  while n > 0 do
+    -- pop (heap_pop)
+    local cell = hc[1]
+    local lf, lc = hf[n], hc[n]
+    n = n - 1
+    local i = 1
+    while true do
+      local first = 4 * i - 2
+      if first > n then break end
+      local best, bf = first, hf[first]
+      local last = first + 3
+      if last > n then last = n end
+      for k = first + 1, last do
+        if hf[k] < bf then best, bf = k, hf[k] end
+      end
+      if bf < lf then
+        hf[i], hc[i] = bf, hc[best]
+        i = best
+      else
+        break
+      end
+    end
+    if n > 0 then hf[i], hc[i] = lf, lc end
+
+    if not slot[cell] then                      -- else a stale duplicate
+      count = count + 1
+      slot[cell], order[count] = count, cell
+      if cell == start or flags[cell] < ENDS_MOVE then   -- a zone of control ends the move
+        local gc = g[cell]
+        for d = 1, 4 do
+          local nb = cell + offset[d]
+          if open[nb] and nb ~= start then
+            local c = entry[nb]
+            if c == nil then
+              local grid_cost = grid_costs and grid_costs[nb] or 1.0
+              if rule then
+                local nx = (nb - 1) % stride
+                local ny = floor((nb - 1) / stride)
+                c, flags[nb] = apply_rule(rule, (ny - 1) * w + nx, nx, ny, grid_cost)
+              else
+                c, flags[nb] = grid_cost, 0
+              end
+              entry[nb] = c
+            end
+            local ng = gc + c
+            if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
+              g[nb], parent[nb] = ng, cell
+              -- push (heap_push)
+              n = n + 1
+              local j = n
+              while j > 1 do
+                local p = (j + 2 - (j + 2) % 4) / 4
+                local pf = hf[p]
+                if ng < pf then
+                  hf[j], hc[j] = pf, hc[p]
+                  j = p
+                else
+                  break
+                end
+              end
+              hf[j], hc[j] = ng, nb
+            end
+          end
+        end
+      end
+    end
+  end
+
+  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
+  for k = 1, count do
+    local cell = order[k]
+    local cx = (cell - 1) % stride
+    local cy = floor((cell - 1) / stride)
+    xs[k], ys[k] = toint(cx), toint(cy)
+    costs[k] = g[cell]
+    stop[k] = flags[cell] % 2 == 0
+    parents[k] = k == 1 and 1 or slot[parent[cell]]
+    keys[(cy - 1) * w + cx] = k
+  end
+  return setmetatable({ _w = w, _h = h, _n = count, _x = xs, _y = ys, _cost = costs,
+    _stop = stop, _parent = parents, _slot = keys }, RANGE)
+end
+
+-- ---- line of sight ----------------------------------------------------------------
+
+-- range.c astar_line_of_sight on 1-based cells: walks the cells the segment
+-- between the centres crosses, leaving each through the side it meets first
+-- (a corner when both at once); only the end cells may be walls.
+local function sees(grid, x0, y0, x1, y1)
+  local open, stride = grid._open, grid._stride
+  local nx, ny = x1 - x0, y1 - y0
+  local sx, sy = 1, 1
+  if nx < 0 then nx, sx = -nx, -1 end
+  if ny < 0 then ny, sy = -ny, -1 end
+  local ix, iy, x, y = 0, 0, x0, y0
+  while ix < nx or iy < ny do
+    local decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx
+    if decision == 0 then
+      x, y, ix, iy = x + sx, y + sy, ix + 1, iy + 1
+    elseif decision < 0 then
+      x, ix = x + sx, ix + 1
+    else
+      y, iy = y + sy, iy + 1
+    end
+    if (x ~= x1 or y ~= y1) and not open[y * stride + x + 1] then return false end
+  end
+  return true
+end
+
+--- _lineOfSight(grid, x1, y1, x2, y2) -> boolean
+function M.line_of_sight(...)
+  local grid, x0, y0, x1, y1 = ...
+  local nargs = select("#", ...)
+  local fname = "lineOfSight"
+  G.check_grid(fname, nargs, grid)
+  local w, h = grid._w, grid._h
+  x0 = A.check_index(x0, nargs > 1, 1, fname, "x1", w)
+  y0 = A.check_index(y0, nargs > 2, 2, fname, "y1", h)
+  x1 = A.check_index(x1, nargs > 3, 3, fname, "x2", w)
+  y1 = A.check_index(y1, nargs > 4, 4, fname, "y2", h)
+  return sees(grid, x0, y0, x1, y1)
+end
+
+-- ---- attack cells -----------------------------------------------------------------
+
+--- _attackCells(grid, range, min, max, sight, fname) -> array of cell keys
+-- (y - 1) * width + x, in the order found (range.c astar_range_attack). The
+-- caller (tactics.lua) has checked min, max and sight (nil, true or a function).
+function M.attack_cells(...)
+  local grid, range, lo, hi, sight, fname = ...
+  local nargs = select("#", ...)
+  G.check_grid(fname, nargs, grid)
+  if getmetatable(range) ~= RANGE or type(range) ~= "table" then
+    type_error(1, fname, nil, "astar.Range", range, nargs > 1)
+  end
+  local w, h = grid._w, grid._h
+  if range._w ~= w or range._h ~= h then
+    arg_error(1, fname, nil, "range was made on another grid")
+  end
+  lo, hi = toint(lo) or lo, toint(hi) or hi   -- callbacks get integers, as from C
+  if sight ~= nil and sight ~= false and type(sight) ~= "function" then
+    sight = function(fx, fy, tx, ty) return sees(grid, fx, fy, tx, ty) end
+  end
+  local xs, ys, stop = range._x, range._y, range._stop
+  local marked, out, count = {}, {}, 0
+  for i = 1, range._n do
+    if stop[i] then
+      local cx, cy = xs[i], ys[i]              -- 1-based: cells cx + dx, cy + dy
+      local y0 = cy - 1 - hi < 0 and 1 - cy or -hi
+      local y1 = cy - 1 + hi >= h and h - cy or hi
+      for dy = y0, y1 do
+        local ady = dy < 0 and -dy or dy
+        local rem, gap = hi - ady, lo - ady
+        local x0 = cx - 1 - rem < 0 and 1 - cx or -rem
+        local x1 = cx - 1 + rem >= w and w - cx or rem
+        local dx = x0
+        while dx <= x1 do
+          if gap > 0 and dx > -gap and dx < gap then
+            dx = gap                           -- skip the inner diamond
+          else
+            local tx, ty = cx + dx, cy + dy
+            local key = (ty - 1) * w + tx
+            if not marked[key] and (not sight or sight(cx, cy, tx, ty)) then
+              marked[key] = true
+              count = count + 1
+              out[count] = key
+            end
+            dx = dx + 1
+          end
+        end
+      end
+    end
+  end
+  return out
+end
+
+return M
