@@ -1,4 +1,4 @@
-# make bench, the maps part (bench/, docs/performance.md): every map and
+# make bench, the maps part (bench/; README, Performance): every map and
 # scenario file in $(MAPS), timed in the C core alone, from Lua 5.4 and
 # LuaJIT, and in a pure-Lua A*; prints the table, writes build/bench/*.tsv
 # and bench/results/ (maps.tsv, ratios.tsv, big.tsv, maps.png).

@@ -5,7 +5,7 @@
 #   make bench-fallback     bench/fallback_bench.lua: C vs pure Lua on real maps
 #
 # FALLBACK_SKIP lists spec files the pure backend does not run. It has every
-# function of the C module (docs/fallback.md) but always runs A*: jps_spec checks
+# function of the C module (README, The pure-Lua fallback) but always runs A*: jps_spec checks
 # jump point search itself (its expansion counts) over every scenario of the big
 # Moving AI maps, over 6 minutes on the fallback under LuaJIT; the fallback's A*
 # is held to the same optimal costs by maps_spec and reference_spec.
