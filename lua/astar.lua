@@ -3,7 +3,7 @@
 -- detail that a pure-Lua fallback can replace.
 --
 -- Backend: the C module when it can be found, else the pure-Lua one
--- (astar.pure, docs/fallback.md). ASTAR_BACKEND=c or =lua in the environment
+-- (astar.pure, README, The pure-Lua fallback). ASTAR_BACKEND=c or =lua in the environment
 -- forces one. A C module that is found but fails to load is an error, not a
 -- silent switch to the slower backend.
 local function load_core()
