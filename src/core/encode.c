@@ -256,7 +256,7 @@ AstarError astar_grid_decode(AstarGrid **out, AstarGridSettings *settings, const
     const unsigned char *p = data;
     const unsigned char *walls = p + HEADER_SIZE, *costs;
     AstarGrid *grid;
-    uint64_t cells, i;
+    uint64_t cells = 0, i;
     uint32_t x, y, w, h;
     AstarError e;
 
