@@ -162,7 +162,7 @@ end
 local grid = R.build_grid(astar, MAP)
 local caller = {}
 local function method(name)
-  caller[name] = caller[name] or assert(load("return function(g, ...) return g:" .. name .. "(...) end"))()
+  caller[name] = caller[name] or assert((loadstring or load)("return function(g, ...) return g:" .. name .. "(...) end"))()
   return caller[name]
 end
 
