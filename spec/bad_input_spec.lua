@@ -162,7 +162,8 @@ end
 local grid = R.build_grid(astar, MAP)
 local caller = {}
 local function method(name)
-  caller[name] = caller[name] or assert((loadstring or load)("return function(g, ...) return g:" .. name .. "(...) end"))()
+  local source = "return function(g, ...) return g:" .. name .. "(...) end"
+  caller[name] = caller[name] or assert((loadstring or load)(source))()
   return caller[name]
 end
 

@@ -288,6 +288,188 @@ describe("a Search object", function()
   end)
 end)
 
+describe("search:getExpanded()", function()
+  -- The heuristic's estimate as the module scales it: by the lowest cost of any
+  -- cell of the grid, walls included.
+  local function lowest_cost(desc)
+    local lowest = math.huge
+    for x = 1, desc.w do
+      for y = 1, desc.h do lowest = math.min(lowest, desc.cost[x][y]) end
+    end
+    return lowest
+  end
+
+  -- {[y * 1e4 + x] = true} of a getExpanded() list; checks the list is in row
+  -- order, in range and without duplicates.
+  local function as_set(list, w, h)
+    local set, prev = {}, -1
+    for _, c in ipairs(list) do
+      assert(c.x >= 1 and c.x <= w and c.y >= 1 and c.y <= h and c.x % 1 == 0 and c.y % 1 == 0,
+        "bad cell " .. tostring(c.x) .. "," .. tostring(c.y))
+      local k = c.y * 1e4 + c.x
+      assert(k > prev, "not in row order, or a duplicate")
+      set[k], prev = true, k
+    end
+    return set
+  end
+
+  -- Random walkable cell with a finite reference cost (the start's own is 0).
+  local function pick_reachable(rng, desc, dist)
+    for _ = 1, 1000 do
+      local x, y = rng.int(1, desc.w), rng.int(1, desc.h)
+      if desc.walkable[x][y] and dist[x][y] and dist[x][y] > 0 then return x, y end
+    end
+  end
+
+  it("holds every cell with g* + h < C* and none with g* + h > C* (A*, weight 1)", function()
+    local rng = R.rng(2718)
+    local checked, strict = 0, 0
+    for round = 1, 3 do
+      local desc = R.random_map(rng, 20 + 3 * round, 15, 0.25)
+      local grid = R.build_grid(astar, desc)
+      local lowest = lowest_cost(desc)
+      for _, mode in ipairs(R.MODES) do
+        local sx, sy
+        repeat sx, sy = rng.int(1, desc.w), rng.int(1, desc.h) until desc.walkable[sx][sy]
+        local dist = R.dijkstra(desc, mode, sx, sy)
+        for _, heuristic in ipairs(R.admissible_heuristics(mode)) do
+          local gx, gy = pick_reachable(rng, desc, dist)
+          if gx then
+            local search = grid:newSearch(sx, sy, gx, gy,
+              { diagonal = mode, heuristic = heuristic, weight = 1, algorithm = "astar" })
+            assert.are.equal("found", search:step(math.huge))
+            local best = dist[gx][gy]
+            assert(R.close(best, select(2, search:result())), "not the optimal cost")
+            local list = search:getExpanded()
+            local set = as_set(list, desc.w, desc.h)
+            assert.are.equal(search:getStats().expanded, #list)
+            local eps = 1e-9 * math.max(1, best)
+            for x = 1, desc.w do
+              for y = 1, desc.h do
+                local g, k = dist[x][y], y * 1e4 + x
+                if g == nil then
+                  assert(not set[k], ("unreachable cell %d,%d expanded"):format(x, y))
+                else
+                  local h = heuristic == "dijkstra" and 0
+                    or lowest * R.heuristic_distance(heuristic, mode, x, y, gx, gy)
+                  local f = g + h
+                  if f < best - eps then
+                    strict = strict + 1
+                    assert(set[k], ("%d,%d has g + h = %.17g < C* = %.17g but was not expanded (%s, %s)")
+                      :format(x, y, f, best, mode, heuristic))
+                  elseif f > best + eps then
+                    assert(not set[k], ("%d,%d has g + h = %.17g > C* = %.17g but was expanded (%s, %s)")
+                      :format(x, y, f, best, mode, heuristic))
+                  end
+                end
+              end
+            end
+            checked = checked + 1
+          end
+        end
+      end
+    end
+    assert(checked >= 40 and strict > 500, "too few cells checked")
+  end)
+
+  it("grows one cell at a time with step(1), and equals getStats().expanded", function()
+    local rng = R.rng(31)
+    for _, mode in ipairs(R.MODES) do
+      local desc
+      repeat -- a map where the goal can be reached
+        desc = R.random_map(rng, 24, 18, 0.2)
+        desc.walkable[1][1], desc.walkable[24][18] = true, true
+      until R.dijkstra(desc, mode, 1, 1)[24][18]
+      local grid = R.build_grid(astar, desc)
+      local search = grid:newSearch(1, 1, 24, 18, { diagonal = mode, algorithm = "astar" })
+      assert.are.same({}, search:getExpanded())
+      local prev, steps, status = {}, 0, "searching"
+      while status == "searching" do
+        status = search:step(1)
+        steps = steps + 1
+        local list = search:getExpanded()
+        local set = as_set(list, desc.w, desc.h)
+        assert.are.equal(search:getStats().expanded, #list)
+        assert(#list - #prev <= 1, "one step expanded more than one cell")
+        for _, c in ipairs(prev) do assert(set[c.y * 1e4 + c.x], "a cell left the set") end
+        prev = list
+      end
+      assert.are.equal("found", status)
+      assert(steps > 20, "the search was too short to show anything")
+      -- the finished search keeps its set, the same as a search run at once
+      local again = grid:newSearch(1, 1, 24, 18, { diagonal = mode, algorithm = "astar" })
+      again:step(math.huge)
+      assert.are.same(prev, search:getExpanded())
+      assert.are.same(prev, again:getExpanded())
+    end
+  end)
+
+  it("lists as many cells as getStats().expanded with jump point search", function()
+    -- JPS expands jump points only; the path's cells between them must not hide one
+    local rng = R.rng(808)
+    for round = 1, 30 do
+      local desc = R.random_map(rng, 30, 22, 0.2, { 1 })
+      local grid = R.build_grid(astar, desc)
+      local mode = round % 2 == 0 and "never" or "no-obstacles"
+      local dist = R.dijkstra(desc, mode, 1, 1)
+      local gx, gy = pick_reachable(rng, desc, dist)
+      if gx and desc.walkable[1][1] then
+        local search = grid:newSearch(1, 1, gx, gy, { diagonal = mode, algorithm = "jps" })
+        assert.are.equal("found", search:step(math.huge))
+        local list = search:getExpanded()
+        local set = as_set(list, desc.w, desc.h)
+        assert.are.equal(search:getStats().expanded, #list)
+        for k in pairs(set) do
+          local x, y = k % 1e4, math.floor(k / 1e4)
+          assert(dist[x][y], "an unreachable cell was expanded")
+        end
+      end
+    end
+  end)
+
+  it("is empty when nothing was searched, and checks self", function()
+    local grid = astar.fromString("..#..\n..#..\n..#.#\n")
+    assert.are.same({}, grid:newSearch(1, 1, 1, 1):getExpanded())   -- start == goal
+    local blocked = grid:newSearch(1, 1, 5, 3)
+    blocked:step(1)
+    assert.are.same({}, blocked:getExpanded())
+    local search = grid:newSearch(1, 1, 2, 3, { algorithm = "astar" })
+    search:step(math.huge)
+    assert.is_true(#search:getExpanded() > 0)
+    check_error("calling 'getExpanded' on bad self (astar.Search expected, got table)",
+      search.getExpanded, {})
+    check_error("calling 'getExpanded' on bad self (astar.Search expected, got no value)",
+      search.getExpanded)
+    getmetatable(grid).__close(grid)
+    check_error("attempt to use a closed astar.Grid", search.getExpanded, search)
+    getmetatable(search).__close(search)
+    check_error("attempt to use a released astar.Search", search.getExpanded, search)
+  end)
+
+  it("on the C backend, matches the pure-Lua fallback cell for cell (A*)", function()
+    if astar.backend ~= "c" then return end -- the fallback against itself
+    local pure = require "astar.pure"
+    local rng = R.rng(555)
+    for round = 1, 4 do
+      local desc = R.random_map(rng, 20, 14, 0.22, round % 2 == 0 and { 1 } or nil)
+      local gc, gp = R.build_grid(astar, desc), R.build_grid(pure, desc)
+      for _, mode in ipairs(R.MODES) do
+        local sx, sy, gx, gy = rng.int(1, 20), rng.int(1, 14), rng.int(1, 20), rng.int(1, 14)
+        local opts = { diagonal = mode, algorithm = "astar", weight = round > 2 and 1.5 or 1 }
+        if gc:findPath(sx, sy, gx, gy, opts) then -- C answers some unreachable goals unsearched
+          local a, b = gc:newSearch(sx, sy, gx, gy, opts), gp:newSearch(sx, sy, gx, gy, opts)
+          local sa, sb
+          repeat
+            sa, sb = a:step(3), b:step(3)
+            assert.are.same(a:getExpanded(), b:getExpanded())
+          until sa ~= "searching" and sb ~= "searching"
+          assert.are.same(a:getStats(), b:getStats())
+        end
+      end
+    end
+  end)
+end)
+
 describe("argument errors", function()
   local grid = astar.new(10, 8)
 

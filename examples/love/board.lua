@@ -210,7 +210,9 @@ function Board:setAstarGoal(x, y, force)
   self.astarGoal = { x = x, y = y }
   self.astar = { status = "searching" }
   local s = self.astarStart
-  local opts = { diagonal = self:diagonal() }
+  -- always A* (the costs rule out jump point search anyway): its expanded
+  -- cells are what the board shades
+  local opts = { diagonal = self:diagonal(), algorithm = "astar" }
   if self.walkGrid.newSearch then
     self.astar.search = self.walkGrid:newSearch(s.x, s.y, x, y, opts)
   else
@@ -225,40 +227,12 @@ function Board:update()
   if not (a and a.search and a.status == "searching") then return end
   a.status = a.search:step(Board.STEP_BUDGET)
   a.expanded = a.search:getStats().expanded
+  -- the cells A* has expanded so far: a scan of the board, a few hundred cells
+  a.explored = a.search:getExpanded()
   if a.status ~= "searching" then
     local path, cost = a.search:result()
     self:finishAstar(path, cost, a.expanded)
   end
-end
-
--- The costs g of the cheapest paths from the start to every cell (one
--- findPath per cell: a few hundred cells, done once per search), to show
--- where A* looked: with a consistent heuristic h, A* expands every cell with
--- g + h < C (C the path's cost), none with g + h > C, and some of the ties.
-function Board:exploredCells(cost)
-  local s, goal = self.astarStart, self.astarGoal
-  local opts = { diagonal = self:diagonal() }
-  -- the heuristic the grid uses for this diagonal mode (lowest cost here is 1)
-  local manhattan = opts.diagonal == "never"
-  local cells = {}
-  for y = 1, self.height do
-    for x = 1, self.width do
-      local path, g = self.walkGrid:findPath(s.x, s.y, x, y, opts)
-      if path then
-        local dx, dy = math.abs(x - goal.x), math.abs(y - goal.y)
-        local h = manhattan and dx + dy
-          or math.max(dx, dy) + (math.sqrt(2) - 1) * math.min(dx, dy)
-        local f = g + h
-        local eps = 1e-9 * math.max(1, cost)
-        if f < cost - eps then
-          cells[#cells + 1] = { x = x, y = y, sure = true }
-        elseif f <= cost + eps then
-          cells[#cells + 1] = { x = x, y = y, sure = false }
-        end
-      end
-    end
-  end
-  return cells
 end
 
 function Board:finishAstar(path, cost, expanded)
@@ -266,7 +240,6 @@ function Board:finishAstar(path, cost, expanded)
   a.expanded = expanded
   if path then
     a.status, a.path, a.cost = "found", path, cost
-    a.explored = self:exploredCells(cost)
   else
     a.status, a.reason = "unreachable", cost
   end

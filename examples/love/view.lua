@@ -28,7 +28,6 @@ local C = {
   danger = { 1.00, 0.30, 0.10, 0.25 },
   dangerEdge = { 0.85, 0.10, 0.05 },
   explored = { 0.62, 0.30, 0.92, 0.50 },
-  tie = { 0.62, 0.30, 0.92, 0.22 },
   path = { 1.00, 0.90, 0.20 },
   blue = { 0.20, 0.42, 0.95 },
   red = { 0.88, 0.20, 0.20 },
@@ -140,7 +139,7 @@ local function drawOverlays(board)
   else
     local a = board.astar
     if a and a.explored then
-      for _, c in ipairs(a.explored) do fillTile(c.x, c.y, c.sure and C.explored or C.tie) end
+      for _, c in ipairs(a.explored) do fillTile(c.x, c.y, C.explored) end
     end
   end
 end
@@ -301,8 +300,7 @@ local function drawSidebar(board, hover, info)
     swatch(s, C.attack, "can attack after moving")
     swatch(s, C.danger, "danger zone (D): enemy hits")
   else
-    swatch(s, C.explored, "explored: g + h < cost")
-    swatch(s, C.tie, "maybe explored: g + h = cost")
+    swatch(s, C.explored, "expanded (search:getExpanded)")
   end
   swatch(s, C.path, "path")
   s.y = s.y + 8
@@ -359,9 +357,6 @@ local function describe(board, hover)
     elseif a.status == "found" then
       info[#info + 1] = { ("path cost %s, %d steps"):format(fmt(a.cost), #a.path - 1), C.path }
       info[#info + 1] = { ("%d cells expanded (getStats)"):format(a.expanded) }
-      local sure = 0
-      for _, c in ipairs(a.explored) do if c.sure then sure = sure + 1 end end
-      info[#info + 1] = { ("g + h < cost: %d cells, = cost: %d"):format(sure, #a.explored - sure), C.dim }
       tag = { x = goal.x, y = goal.y, text = "cost " .. fmt(a.cost) }
       return info, tag, a.path
     else
@@ -428,10 +423,10 @@ function View.probes(board, path, hover)
     return { over[1] * a + C.grass[1] * (1 - a), over[2] * a + C.grass[2] * (1 - a),
       over[3] * a + C.grass[3] * (1 - a) }
   end
-  -- free A*: true where g + h < cost, false on the ties
+  -- free A*: the cells the search expanded
   local explored = {}
   for _, c in ipairs(board.mode ~= "tactics" and board.astar and board.astar.explored or {}) do
-    explored[c.y * 1000 + c.x] = c.sure
+    explored[c.y * 1000 + c.x] = true
   end
   local found = {}
   for y = 1, board.height do
@@ -442,8 +437,7 @@ function View.probes(board, path, hover)
         local cx, cy = View.centre(x, y)
         local kind = "grass"
         if board.mode ~= "tactics" then
-          local e = explored[y * 1000 + x]
-          if e ~= nil then kind = e and "explored" or nil end
+          if explored[y * 1000 + x] then kind = "explored" end
         elseif board.range and board.range:contains(x, y) then kind = "move"
         elseif board.attack and board.attack:contains(x, y) then kind = "attack"
         end

@@ -141,6 +141,14 @@ uint32_t astar_cell_y(const AstarSearch *search, uint32_t cell);
 size_t astar_search_expanded(const AstarSearch *search);
 size_t astar_search_touched(const AstarSearch *search);
 
+/* Nonzero when the current or last query expanded (closed) cell (x, y),
+ * 0-based, so far: while it is stepped and after it ends, until the next
+ * astar_search_begin. O(1), no allocation; 0 outside the grid. For a query
+ * that ran jump point search the expanded cells are its jump points; a
+ * partial JPS query that fell back to A* reports only A*'s cells (while
+ * astar_search_expanded counts both). The grid must still exist. */
+int astar_search_expanded_cell(const AstarSearch *search, uint32_t x, uint32_t y);
+
 /* The algorithm the last query ran: ASTAR_ALGORITHM_ASTAR or _JPS. */
 AstarAlgorithm astar_search_algorithm(const AstarSearch *search);
 

@@ -124,7 +124,8 @@ static size_t unfold_jumps(AstarSearch *s, uint32_t end)
         size_t k = 1;
         while (!(closed_now(s, prev) && s->g[prev] + (double)k * each == g)
                && s->grid->open[prev]) {
-            s->stamp[prev] = (uint16_t)(gen | dir);
+            /* keep a jump point's closed bit: astar_search_expanded_cell */
+            s->stamp[prev] = (uint16_t)(gen | dir | (closed_now(s, prev) ? STAMP_CLOSED : 0u));
             prev = (uint32_t)((long)prev - step);
             k++;
         }
@@ -302,6 +303,16 @@ double astar_search_cost(const AstarSearch *s) { return s->g[s->end]; }
 size_t astar_search_length(const AstarSearch *s) { return s->length; }
 size_t astar_search_expanded(const AstarSearch *s) { return s->expanded; }
 size_t astar_search_touched(const AstarSearch *s) { return s->touched; }
+
+/* The stamps hold the closed bit for this query's generation. A query that
+ * expanded nothing may not have bumped the generation (start == goal, a goal
+ * known to be unreachable), so its stamps could be an earlier query's. */
+int astar_search_expanded_cell(const AstarSearch *s, uint32_t x, uint32_t y)
+{
+    if (!s->grid || s->expanded == 0 || x >= s->grid->width || y >= s->grid->height)
+        return 0;
+    return closed_now(s, (uint32_t)astar_index(s->grid, x, y));
+}
 
 uint32_t astar_search_parent(const AstarSearch *s, uint32_t cell)
 {

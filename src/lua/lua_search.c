@@ -1,7 +1,7 @@
 /*
  * Searches spread over frames: grid:newSearch(sx, sy, gx, gy [, opts]) ->
  * Search; search:step(n) expands at most n nodes; search:result() returns
- * what findPath would.
+ * what findPath would; search:getExpanded() lists the cells expanded so far.
  *
  * A Search owns its scratch (allocated when it is created, freed by __gc) and
  * keeps its Grid alive through its uservalue, so dropping the grid while the
@@ -152,6 +152,33 @@ static int search_get_stats(lua_State *L)
     return push_stats(L, check_search(L, "getStats")->search);
 }
 
+/* The cells expanded so far, {x =, y =} in row order: a scan of every cell
+ * of the grid (O(width * height)), for visualisations. The cells stay valid
+ * if the grid changed; a closed grid has been freed. */
+static int search_get_expanded(lua_State *L)
+{
+    LuaSearch *s = check_search(L, "getExpanded");
+    uint32_t w, h, x, y;
+    int n = 0;
+
+    if (s->owner->grid != s->grid)
+        return raise_error(L, "attempt to use a closed " GRID_TYPE);
+    w = astar_grid_width(s->grid);
+    h = astar_grid_height(s->grid);
+    lua_createtable(L, (int)astar_search_expanded(s->search), 0);
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+            if (astar_search_expanded_cell(s->search, x, y)) {
+                lua_createtable(L, 0, 2);
+                lua_pushinteger(L, (lua_Integer)x + 1);
+                lua_setfield(L, -2, "x");
+                lua_pushinteger(L, (lua_Integer)y + 1);
+                lua_setfield(L, -2, "y");
+                lua_rawseti(L, -2, ++n);
+            }
+    return 1;
+}
+
 static int search_get_grid(lua_State *L)
 {
     check_search(L, "getGrid");
@@ -182,6 +209,7 @@ static const luaL_Reg SEARCH_METHODS[] = {
     {"result", search_result},
     {"getStatus", search_get_status},
     {"getStats", search_get_stats},
+    {"getExpanded", search_get_expanded},
     {"getGrid", search_get_grid},
     {NULL, NULL}};
 

@@ -1,12 +1,16 @@
 -- A* over a pure-Lua grid (see grid.lua for the layout), a port of
--- src/core/search.c: same neighbour order, same open-list order (f, then h,
--- then the 4-ary heap's own order), same stale-entry and counting rules, so
--- it finds the same paths with the same costs and statistics.
+-- src/core/search.c and astar_loop.c: same neighbour order, same open-list
+-- order (a 4-ary heap by f alone, and beside it the ties stack: cells whose f
+-- equals the f being expanded, taken last in first out before the heap), same
+-- stale-entry and counting rules, so it expands the same cells in the same
+-- order and finds the same paths with the same costs and statistics.
 --
 -- Scratch per cell: g, parent and a stamp: 2 * generation once the cell is
 -- seen by the current query, 2 * generation + 1 once it is closed. A new query
 -- bumps the generation instead of clearing the arrays.
 local M = {}
+
+local toint = math.tointeger or function(v) return v end
 
 local sqrt = math.sqrt
 local SQRT2 = sqrt(2)
@@ -57,7 +61,7 @@ function M.new(cells)
   end
   return {
     cells = cells, stamp = stamp, g = g, parent = parent, generation = 0,
-    hf = {}, hh = {}, hc = {}, n = 0,
+    hf = {}, hc = {}, n = 0, ties = {}, tn = 0, ties_f = -1.0,
     status = M.NO_PATH, expanded = 0, touched = 0,
   }
 end
@@ -97,7 +101,7 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   local gx = (goal - 1) % stride
   s.goal_x, s.goal_y = gx, (goal - 1 - gx) / stride
   s.h_scale = weight * grid._min_cost
-  s.n, s.expanded, s.touched = 0, 0, 1
+  s.n, s.tn, s.ties_f, s.expanded, s.touched = 0, 0, -1.0, 0, 1
   s.g[start] = 0.0
   s.stamp[start] = 2 * generation
   s.best, s.best_g = start, 0.0
@@ -108,7 +112,7 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
     return s.status
   end
   s.n = 1
-  s.hf[1], s.hh[1], s.hc[1] = 0.0, 0.0, start
+  s.hf[1], s.hc[1] = 0.0, start
   s.status = M.SEARCHING
   return s.status
 end
@@ -119,7 +123,7 @@ function M.step(s, budget)
   if s.status ~= M.SEARCHING then return s.status end
   local grid = s.grid
   if grid._version ~= s.version then
-    s.n = 0
+    s.n, s.tn = 0, 0
     s.status = M.NO_PATH
     return M.GRID_CHANGED
   end
@@ -128,8 +132,8 @@ function M.step(s, budget)
   local open, cost = grid._open, grid._cost
   local stride = grid._stride
   local stamp, gs, parent = s.stamp, s.g, s.parent
-  local hf, hh, hc = s.hf, s.hh, s.hc
-  local n = s.n
+  local hf, hc, ties = s.hf, s.hc, s.ties
+  local n, tn, fc = s.n, s.tn, s.ties_f
   local seen = 2 * s.generation
   local closed = seen + 1
   local goal, goal_x, goal_y = s.goal, s.goal_x, s.goal_y
@@ -139,40 +143,45 @@ function M.step(s, budget)
   local offset = {}
   for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
 
-  while n > 0 do
+  while n > 0 or tn > 0 do
     if budget == 0 then
-      s.n, s.expanded, s.touched = n, expanded, touched
+      s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
       return M.SEARCHING
     end
     budget = budget - 1
 
-    -- pop the first entry (heap.h heap_pop: a 4-ary heap)
-    local cell = hc[1]
-    local lf, lh, lc = hf[n], hh[n], hc[n]
-    n = n - 1
-    local i = 1
-    while true do
-      local first = 4 * i - 2
-      if first > n then break end
-      local best, bf, bh = first, hf[first], hh[first]
-      local last = first + 3
-      if last > n then last = n end
-      for k = first + 1, last do
-        local kf = hf[k]
-        if kf < bf or (kf == bf and hh[k] < bh) then best, bf, bh = k, kf, hh[k] end
+    local cell
+    if tn > 0 then
+      cell = ties[tn]
+      tn = tn - 1
+    else
+      -- pop the first entry (heap.h heap_pop: a 4-ary heap by f alone)
+      cell, fc = hc[1], hf[1]
+      local lf, lc = hf[n], hc[n]
+      n = n - 1
+      local i = 1
+      while true do
+        local first = 4 * i - 2
+        if first > n then break end
+        local best, bf = first, hf[first]
+        local last = first + 3
+        if last > n then last = n end
+        for k = first + 1, last do
+          if hf[k] < bf then best, bf = k, hf[k] end
+        end
+        if bf < lf then
+          hf[i], hc[i] = bf, hc[best]
+          i = best
+        else
+          break
+        end
       end
-      if bf < lf or (bf == lf and bh < lh) then
-        hf[i], hh[i], hc[i] = bf, bh, hc[best]
-        i = best
-      else
-        break
-      end
+      if n > 0 then hf[i], hc[i] = lf, lc end
     end
-    if n > 0 then hf[i], hh[i], hc[i] = lf, lh, lc end
 
     if stamp[cell] ~= closed then
       if cell == goal then
-        s.n, s.expanded, s.touched = 0, expanded, touched
+        s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
         return finish(s, M.FOUND, cell)
       end
       stamp[cell] = closed
@@ -229,20 +238,25 @@ function M.step(s, budget)
                 h = h_scale * h
               end
               local f = ng + h
-              -- push (heap.h heap_push)
-              n = n + 1
-              local j = n
-              while j > 1 do
-                local p = (j + 2 - (j + 2) % 4) / 4
-                local pf = hf[p]
-                if f < pf or (f == pf and h < hh[p]) then
-                  hf[j], hh[j], hc[j] = pf, hh[p], hc[p]
-                  j = p
-                else
-                  break
+              if f == fc then
+                tn = tn + 1           -- a tie with the cell being expanded
+                ties[tn] = nb
+              else
+                -- push (heap.h heap_push)
+                n = n + 1
+                local j = n
+                while j > 1 do
+                  local p = (j + 2 - (j + 2) % 4) / 4
+                  local pf = hf[p]
+                  if f < pf then
+                    hf[j], hc[j] = pf, hc[p]
+                    j = p
+                  else
+                    break
+                  end
                 end
+                hf[j], hc[j] = f, nb
               end
-              hf[j], hh[j], hc[j] = f, h, nb
             end
           end
         end
@@ -250,14 +264,31 @@ function M.step(s, budget)
     end
   end
 
-  s.n, s.expanded, s.touched = 0, expanded, touched
+  s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
   if partial then return finish(s, M.PARTIAL, s.best) end
   s.status = open[goal] and M.NO_PATH or M.GOAL_BLOCKED
   return s.status
 end
 
+-- The cells the query expanded so far, {x =, y =} (1-based) in row order: a
+-- scan of the whole grid, as astar_search_expanded_cell is asked cell by cell.
+function M.expanded_cells(s)
+  local grid, stamp = s.grid, s.stamp
+  local stride, closed = grid._stride, 2 * s.generation + 1
+  local out, n = {}, 0
+  for y = 1, grid._h do
+    local row = y * stride + 1
+    for x = 1, grid._w do
+      if stamp[row + x] == closed then
+        n = n + 1
+        out[n] = { x = toint(x), y = toint(y) }
+      end
+    end
+  end
+  return out
+end
+
 -- The result after FOUND or PARTIAL: an array of {x =, y =} (1-based) and its cost.
-local toint = math.tointeger or function(v) return v end
 function M.path(s)
   local stride, parent = s.grid._stride, s.parent
   local cell = s.finish

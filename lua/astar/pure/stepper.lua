@@ -1,6 +1,6 @@
 -- Searches spread over frames for the pure-Lua backend, as src/lua/lua_search.c:
 -- grid:newSearch(sx, sy, gx, gy [, opts]) -> Search; search:step(n),
--- search:result(), getStatus, getStats, getGrid; the same messages.
+-- search:result(), getStatus, getStats, getExpanded, getGrid; the same messages.
 local A = require "astar.pure.args"
 local S = require "astar.pure.search"
 local G = require "astar.pure.grid"
@@ -95,6 +95,14 @@ function SearchMethods.getStats(...)
   local self = ...
   local s = check_search("getStats", select("#", ...), self)._scratch
   return { expanded = s.expanded, touched = s.touched }
+end
+
+-- The cells expanded so far (src/lua/lua_search.c search_get_expanded).
+function SearchMethods.getExpanded(...)
+  local self = ...
+  check_search("getExpanded", select("#", ...), self)
+  if not self._grid._open then error("attempt to use a closed astar.Grid", 0) end
+  return S.expanded_cells(self._scratch)
 end
 
 function SearchMethods.getGrid(...)
