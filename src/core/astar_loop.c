@@ -59,8 +59,10 @@ ASTAR_INLINE AstarStatus loop(AstarSearch *s, size_t max_expansions, AstarError 
             c = top.cell;
             fc = top.f;
         }
-        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED))
-            continue;                          /* a stale duplicate */
+        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED)) {
+            budget++;                          /* a stale duplicate: not an expansion */
+            continue;
+        }
         if (c == goal) {
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;

@@ -279,8 +279,10 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
             c = top.cell;
             s->ties_f = top.f;
         }
-        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED))
-            continue;                          /* a stale duplicate */
+        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED)) {
+            budget++;                          /* a stale duplicate: not an expansion */
+            continue;
+        }
         if (c == s->goal) {
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;

@@ -117,8 +117,8 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   return s.status
 end
 
--- Expands at most `budget` open-list entries (nil or 0: no limit), as
--- astar_search_step does, and returns the status.
+-- Expands at most `budget` cells (nil or 0: no limit; stale open-list entries
+-- do not count), as astar_search_step does, and returns the status.
 function M.step(s, budget)
   if s.status ~= M.SEARCHING then return s.status end
   local grid = s.grid
@@ -261,6 +261,8 @@ function M.step(s, budget)
           end
         end
       end
+    else
+      budget = budget + 1                       -- a stale duplicate: not an expansion
     end
   end
 
