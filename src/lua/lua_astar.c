@@ -210,7 +210,7 @@ static const char *const SEARCH_OPTIONS[] = {
 
 /* Reads an options table (findPath's and newSearch's argument a) over the
  * grid's settings. */
-void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o)
+static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o)
 {
     int has_heuristic = 0, has_weight = 0;
     double weight = 1.0;
@@ -321,26 +321,34 @@ int push_stats(lua_State *L, const AstarSearch *search)
     return 1;
 }
 
+LuaGrid *check_query(lua_State *L, const char *fname, Query *q)
+{
+    LuaGrid *g = check_grid(L, fname);
+    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
+
+    q->sx = check_index(L, method_arg(fname, 1), "sx", w);
+    q->sy = check_index(L, method_arg(fname, 2), "sy", h);
+    q->gx = check_index(L, method_arg(fname, 3), "gx", w);
+    q->gy = check_index(L, method_arg(fname, 4), "gy", h);
+    memset(&q->options, 0, sizeof q->options);   /* fields read_options may not set */
+    read_options(L, g, method_arg(fname, 5), &q->options);
+    astar_grid_prepare(g->grid);                 /* component labels: unreachable goals at once */
+    return g;
+}
+
 static int grid_find_path(lua_State *L)
 {
-    LuaGrid *g = check_grid(L, "findPath");
-    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
-    uint32_t sx = check_index(L, method_arg("findPath", 1), "sx", w);
-    uint32_t sy = check_index(L, method_arg("findPath", 2), "sy", h);
-    uint32_t gx = check_index(L, method_arg("findPath", 3), "gx", w);
-    uint32_t gy = check_index(L, method_arg("findPath", 4), "gy", h);
-    AstarOptions options;
+    Query q;
+    LuaGrid *g = check_query(L, "findPath", &q);
     AstarError error;
     AstarStatus status;
 
-    read_options(L, g, method_arg("findPath", 5), &options);
-    astar_grid_prepare(g->grid);
-    status = astar_search_run(g->search, g->grid, sx, sy, gx, gy, &options, &error);
+    status = astar_search_run(g->search, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options, &error);
     if (error != ASTAR_OK)
         return raise_error(L, "not enough memory");
     if (status == ASTAR_NO_PATH)
         astar_grid_note_no_path(g->grid, g->search);   /* may label components */
-    return push_result(L, g->search, status, options.partial);
+    return push_result(L, g->search, status, q.options.partial);
 }
 
 static int grid_get_search_stats(lua_State *L)

@@ -24,8 +24,15 @@ Arg method_arg(const char *fname, int n);
 
 /* Pushes an empty Grid userdata (owning nothing yet but its findPath scratch). */
 LuaGrid *push_grid(lua_State *L);
-/* Reads the options table at argument a over the grid's settings. */
-void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o);
+/* A path query's arguments: start, goal (0-based) and options. */
+typedef struct {
+    uint32_t sx, sy, gx, gy;
+    AstarOptions options;
+} Query;
+
+/* Reads self, sx, sy, gx, gy and opts (arguments 1-5 of method fname), as
+ * findPath and newSearch take them, and prepares the grid for a search. */
+LuaGrid *check_query(lua_State *L, const char *fname, Query *q);
 /* Pushes the path of a finished search as an array of {x =, y =}. */
 void push_path(lua_State *L, const AstarSearch *s);
 /* Pushes what findPath returns for a finished search; returns the count. */

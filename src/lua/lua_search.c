@@ -64,17 +64,10 @@ static const char *status_name(AstarStatus status)
 
 int grid_new_search(lua_State *L)
 {
-    LuaGrid *g = check_grid(L, "newSearch");
-    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
-    uint32_t sx = check_index(L, method_arg("newSearch", 1), "sx", w);
-    uint32_t sy = check_index(L, method_arg("newSearch", 2), "sy", h);
-    uint32_t gx = check_index(L, method_arg("newSearch", 3), "gx", w);
-    uint32_t gy = check_index(L, method_arg("newSearch", 4), "gy", h);
-    AstarOptions options;
+    Query q;
+    LuaGrid *g = check_query(L, "newSearch", &q);
     LuaSearch *s;
 
-    memset(&options, 0, sizeof options);   /* fields read_options may not set: defaults */
-    read_options(L, g, method_arg("newSearch", 5), &options);
     s = (LuaSearch *)lua_newuserdata(L, sizeof *s);
     memset(s, 0, sizeof *s);
     luaL_getmetatable(L, SEARCH_TYPE);
@@ -85,12 +78,11 @@ int grid_new_search(lua_State *L)
     set_grid_ref(L, -2);
     s->owner = g;
     s->grid = g->grid;
-    s->partial = options.partial;
+    s->partial = q.options.partial;
     s->search = astar_search_new();
     if (!s->search)
         return raise_error(L, "not enough memory");
-    astar_grid_prepare(g->grid);       /* component labels: unreachable goals at once */
-    if (astar_search_begin(s->search, g->grid, sx, sy, gx, gy, &options) != ASTAR_OK)
+    if (astar_search_begin(s->search, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options) != ASTAR_OK)
         return raise_error(L, "not enough memory");
     s->status = astar_search_status(s->search);
     return 1;
