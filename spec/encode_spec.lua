@@ -337,6 +337,10 @@ describe("astar.decode(s)", function()
     for _, bytes in ipairs { ZERO_BYTES, MINUS_ONE_BYTES, INF_BYTES, NAN_BYTES, f64(2e15) } do
       check_error(decode_error("bad cell cost"), astar.decode, with { costs_bytes = costs .. bytes })
     end
+    -- a cost section of nothing but 1s is never written (the encoder drops it), so
+    -- it is refused: every grid has one encoding and decode-then-encode is the identity
+    check_error(decode_error("costs present but every cost is 1"), astar.decode,
+      with { costs_bytes = costs .. f64(1) })
   end)
 
   it("rejects oversized grids before reading or allocating them", function()

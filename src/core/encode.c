@@ -268,12 +268,17 @@ AstarError astar_grid_decode(AstarGrid **out, AstarGridSettings *settings, const
         return bad(message, message_size, "spare wall bits are not 0");
 
     costs = walls + (cells + 7) / 8;
-    if (p[10] & FLAG_COSTS)
+    if (p[10] & FLAG_COSTS) {
+        int some_not_1 = 0;
         for (i = 0; i < cells; i++) {
             double c = get_f64(costs + i * 8);
             if (!(c > 0 && c <= ASTAR_MAX_COST))
                 return bad(message, message_size, "bad cell cost");
+            some_not_1 |= c != 1.0;
         }
+        if (!some_not_1)      /* the encoder writes no costs then: one encoding per grid */
+            return bad(message, message_size, "costs present but every cost is 1");
+    }
 
     w = get_u32(p + 16);
     h = get_u32(p + 20);

@@ -252,10 +252,14 @@ local function check_body(s, cells, with_costs)
   end
   if with_costs then
     local at = HEADER_SIZE + floor((cells + 7) / 8) + 1
+    local some_not_1 = false
     for k = 0, cells - 1 do
       local c = get_f64(s, at + 8 * k)
       if not (c > 0 and c <= G.MAX_COST) then return "bad cell cost" end
+      if c ~= 1 then some_not_1 = true end
     end
+    -- the encoder writes no costs then: one encoding per grid (encode.c)
+    if not some_not_1 then return "costs present but every cost is 1" end
   end
   return nil
 end
