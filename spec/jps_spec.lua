@@ -188,6 +188,56 @@ describe("jump point search on generated maps", function()
       assert.is_true(checked > 150)
     end)
   end
+
+  -- The C core keeps each line's scan-stop bits up to date on every setWalkable,
+  -- 64 cells per word: walls are changed next to the word edges (columns and rows
+  -- 63-64 and 127-128) and anywhere, and every answer is checked again.
+  for _, mode in ipairs { "no-obstacles", "never" } do
+    it("stays exact while walls change next to 64-cell word edges, diagonal " .. mode, function()
+      local rng = R.rng(mode == "never" and 4242 or 2424)
+      local w, h = 140, 135
+      local desc = R.random_map(rng, w, h, 0.3, { 1 })
+      local grid = R.build_grid(astar, desc)
+      local walk = desc_walk(desc)
+      local EDGES = { 62, 63, 64, 65, 126, 127, 128, 129 }
+      local function coord(limit)
+        if rng.int(1, 3) == 1 then return rng.int(1, limit) end
+        return rng.pick(EDGES)
+      end
+      local found = 0
+      for round = 1, 60 do
+        for _ = 1, 8 do
+          local x, y = coord(w), coord(h)
+          local v = not desc.walkable[x][y]
+          desc.walkable[x][y] = v
+          grid:setWalkable(x, y, v)
+        end
+        local sx, sy, gx, gy = coord(w), coord(h), coord(w), coord(h)
+        local opts = { diagonal = mode, algorithm = "jps" }
+        local jp, jc = grid:findPath(sx, sy, gx, gy, opts)
+        opts.algorithm = "astar"
+        local ap, ac = grid:findPath(sx, sy, gx, gy, opts)
+        if not ap then
+          assert.are.same({ nil, ac }, { jp, jc })
+        else
+          assert(jp, ("round %d: jps found no path, A* %.12g"):format(round, ac))
+          assert(R.close(jc, ac), ("round %d: jps %.12g, A* %.12g"):format(round, jc, ac))
+          local walked, why = path_cost(walk, w, h, 1, mode, jp, sx, sy, gx, gy)
+          assert(walked, why)
+          assert(R.close(walked, jc))
+          found = found + 1
+        end
+        if round % 6 == 0 then               -- and both against the reference
+          local best = R.dijkstra(desc, mode, sx, sy)[gx][gy]
+          if desc.walkable[gx][gy] or (sx == gx and sy == gy) then
+            assert.are.equal(best ~= nil, ap ~= nil)
+            if best then assert(R.close(ac, best), ("A* %.12g, reference %.12g"):format(ac, best)) end
+          end
+        end
+      end
+      assert.is_true(found > 20, "only " .. found .. " paths")
+    end)
+  end
 end)
 
 describe("opts.algorithm", function()

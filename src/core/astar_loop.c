@@ -21,7 +21,7 @@
         stamp[n] = (uint16_t)(gen | (dir));                                         \
         h_ = search_h(s, (nx), (ny));                                               \
         if ((ng) + h_ == fc ? search_push_tie(s, (uint32_t)(n)) != ASTAR_OK         \
-                            : heap_push(&s->open, (ng) + h_, (float)h_, (uint32_t)(n)) \
+                            : heap_push(&s->open, (ng) + h_, (uint32_t)(n)) \
                                   != ASTAR_OK) {                                    \
             *error = ASTAR_ENOMEM;                                                  \
             return ASTAR_NO_PATH;                                                   \

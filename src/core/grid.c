@@ -26,15 +26,68 @@ static void put_bit(uint64_t *line, size_t b, int on)
         line[b >> 6] &= ~mask;
 }
 
+/* Word k of the stop line (see grid_layout.h) of line i among lines of
+ * `words` words each, scanning towards higher bits (down = 0) or lower. The
+ * outer lines are never scanned: they stop everywhere. */
+static uint64_t stop_word(const uint64_t *bits, size_t lines, size_t words, size_t i, size_t k,
+                          int down)
+{
+    const uint64_t *line = bits + i * words;
+    uint64_t stop = ~line[k];
+    size_t side;
+
+    if (i == 0 || i + 1 == lines)
+        return ~(uint64_t)0;
+    for (side = i - 1; side <= i + 1; side += 2) {
+        const uint64_t *a = bits + side * words;
+        uint64_t before = down ? (a[k] >> 1) | (k + 1 < words ? a[k + 1] << 63 : 0)
+                               : (a[k] << 1) | (k > 0 ? a[k - 1] >> 63 : 0);
+        stop |= a[k] & ~before;
+    }
+    return stop;
+}
+
+/* Recomputes words k0..k1 of the stop lines of lines i0..i1. */
+static void update_stops(uint64_t *const stops[2], const uint64_t *bits, size_t lines, size_t words,
+                         size_t i0, size_t i1, size_t k0, size_t k1)
+{
+    size_t i, k;
+    for (i = i0; i <= i1; i++)
+        for (k = k0; k <= k1; k++) {
+            stops[0][i * words + k] = stop_word(bits, lines, words, i, k, 0);
+            stops[1][i * words + k] = stop_word(bits, lines, words, i, k, 1);
+        }
+}
+
+/* After bordered cell (bx, by) changed: the stop bits it feeds, those of bits
+ * b - 1 .. b + 1 of its own line and the two beside it, in rows and columns. */
+static void update_stops_near(AstarGrid *grid, size_t bx, size_t by)
+{
+    size_t rows = grid->height + 2, bit;
+
+    bit = bx + ASTAR_BITS_PAD;
+    update_stops(grid->row_stops, grid->row_bits, rows, grid->row_words, by - 1, by + 1,
+                 (bit - 1) >> 6, (bit + 1) >> 6);
+    bit = by + ASTAR_BITS_PAD;
+    update_stops(grid->col_stops, grid->col_bits, grid->stride, grid->col_words, bx - 1, bx + 1,
+                 (bit - 1) >> 6, (bit + 1) >> 6);
+}
+
 /* Allocates the row and column bit layers of a new all-walkable grid. */
 static AstarError make_bits(AstarGrid *grid)
 {
-    size_t rows = grid->height + 2, y, x;
+    size_t rows = grid->height + 2, y, x, d;
+    size_t row_size = rows * (grid->row_words = (grid->stride + 2 * ASTAR_BITS_PAD) / 64 + 2);
+    size_t col_size = grid->stride * (grid->col_words = (rows + 2 * ASTAR_BITS_PAD) / 64 + 2);
 
-    grid->row_words = (grid->stride + 2 * ASTAR_BITS_PAD) / 64 + 2;
-    grid->col_words = (rows + 2 * ASTAR_BITS_PAD) / 64 + 2;
-    grid->row_bits = calloc(rows * grid->row_words, sizeof *grid->row_bits);
-    grid->col_bits = calloc(grid->stride * grid->col_words, sizeof *grid->col_bits);
+    grid->row_bits = calloc(row_size, sizeof *grid->row_bits);
+    grid->col_bits = calloc(col_size, sizeof *grid->col_bits);
+    for (d = 0; d < 2; d++) {
+        grid->row_stops[d] = malloc(row_size * sizeof *grid->row_bits);
+        grid->col_stops[d] = malloc(col_size * sizeof *grid->col_bits);
+        if (!grid->row_stops[d] || !grid->col_stops[d])
+            return ASTAR_ENOMEM;
+    }
     if (!grid->row_bits || !grid->col_bits)
         return ASTAR_ENOMEM;
     for (y = 1; y <= grid->height; y++)
@@ -43,6 +96,10 @@ static AstarError make_bits(AstarGrid *grid)
     for (x = 1; x <= grid->width; x++)
         fill_bits(grid->col_bits + x * grid->col_words, 1 + ASTAR_BITS_PAD,
                   grid->height + 1 + ASTAR_BITS_PAD);
+    update_stops(grid->row_stops, grid->row_bits, rows, grid->row_words, 0, rows - 1, 0,
+                 grid->row_words - 1);
+    update_stops(grid->col_stops, grid->col_bits, grid->stride, grid->col_words, 0,
+                 grid->stride - 1, 0, grid->col_words - 1);
     return ASTAR_OK;
 }
 
@@ -68,6 +125,7 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->min_count = (size_t)width * height;
     grid->version = 0;
     grid->row_bits = grid->col_bits = NULL;
+    grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
     grid->components = NULL;
     grid->open = calloc(grid->cells, 1);
     if (!grid->open || make_bits(grid) != ASTAR_OK) {
@@ -88,6 +146,10 @@ void astar_grid_free(AstarGrid *grid)
     free(grid->cost);
     free(grid->row_bits);
     free(grid->col_bits);
+    free(grid->row_stops[0]);
+    free(grid->row_stops[1]);
+    free(grid->col_stops[0]);
+    free(grid->col_stops[1]);
     astar_components_free(grid->components);
     free(grid);
 }
@@ -110,6 +172,8 @@ void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkab
     grid->open[i] = (uint8_t)walkable;
     put_bit(grid->row_bits + (size_t)(y + 1) * grid->row_words, x + 1 + ASTAR_BITS_PAD, walkable);
     put_bit(grid->col_bits + (size_t)(x + 1) * grid->col_words, y + 1 + ASTAR_BITS_PAD, walkable);
+    if (was != walkable)
+        update_stops_near(grid, (size_t)x + 1, (size_t)y + 1);
     grid->version++;
     if (grid->components && was != walkable) {
         if (walkable)
@@ -182,7 +246,7 @@ size_t astar_grid_memory(const AstarGrid *grid)
 {
     return sizeof *grid + grid->cells * (sizeof *grid->open
                                          + (grid->cost ? sizeof *grid->cost : 0))
-           + ((grid->height + 2) * grid->row_words + grid->stride * grid->col_words)
-                 * sizeof *grid->row_bits
+           + 3 * ((grid->height + 2) * grid->row_words + grid->stride * grid->col_words)
+                 * sizeof *grid->row_bits   /* walkable bits and the two stop lines */
            + astar_components_memory(grid->components);
 }

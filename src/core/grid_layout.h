@@ -26,6 +26,12 @@ struct AstarGrid {
      * padding and the border are 0, so a scan always stops inside the line. */
     uint64_t *row_bits, *col_bits;
     size_t row_words, col_words;   /* words per row / per column */
+    /* Where a straight scan must stop, laid out like row_bits and col_bits,
+     * [0] for scans towards higher bits (east, south), [1] towards lower:
+     * a wall, or a forced neighbour (a cell of a neighbouring line that is
+     * open where the cell before it in the scan's direction is a wall). Kept
+     * up to date by astar_grid_set_walkable, so a scan reads one line. */
+    uint64_t *row_stops[2], *col_stops[2];
 
     /* Connected-component labels (components.c); NULL until first built. */
     struct AstarComponents *components;
@@ -50,6 +56,12 @@ static inline const uint64_t *astar_row_bits(const AstarGrid *grid, size_t row)
 static inline const uint64_t *astar_col_bits(const AstarGrid *grid, size_t col)
 {
     return grid->col_bits + col * grid->col_words;
+}
+
+/* Bit b of a line. */
+static inline int astar_bit(const uint64_t *line, size_t b)
+{
+    return (int)((line[b >> 6] >> (b & 63)) & 1);
 }
 
 static inline size_t astar_index(const AstarGrid *grid, uint32_t x, uint32_t y)

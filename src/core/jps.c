@@ -50,46 +50,42 @@ static unsigned highest_bit(uint64_t v)
 }
 #endif
 
-/* Straight scans along a bit line (a row or a column), with its two
- * neighbouring lines a and b. From bit pos, the distance to the first jump
- * point (a cell whose side is open where the cell behind it has a wall, or
- * the goal's bit `target`), or 0 when a wall comes first. */
-static size_t scan_up(const uint64_t *line, const uint64_t *a, const uint64_t *b,
-                      size_t pos, size_t target)
+/* Straight scans along a line (a row or a column) whose walkable bits are
+ * `open` and whose stop bits for the scan's direction are `stops` (see
+ * grid_layout.h). From bit pos, the distance to the first jump point (a
+ * forced neighbour, or the goal's bit `target`), or 0 when a wall comes
+ * first. The first word is read at pos, the rest word-aligned. */
+static size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
 {
     size_t base = pos + 1;
+    uint64_t stop = astar_bits_at(stops, base);
+
     for (;;) {
-        uint64_t open = astar_bits_at(line, base);
-        uint64_t stop = ~open
-                        | (astar_bits_at(a, base) & ~astar_bits_at(a, base - 1))
-                        | (astar_bits_at(b, base) & ~astar_bits_at(b, base - 1));
         if (target >= base && target - base < 64)
             stop |= (uint64_t)1 << (target - base);
         if (stop) {
-            unsigned i = lowest_bit(stop);
-            return (open >> i) & 1 ? base + i - pos : 0;
+            size_t b = base + lowest_bit(stop);
+            return astar_bit(open, b) ? b - pos : 0;
         }
-        base += 64;
+        base = (base | 63) + 1;
+        stop = stops[base >> 6];
     }
 }
 
-static size_t scan_down(const uint64_t *line, const uint64_t *a, const uint64_t *b,
-                        size_t pos, size_t target)
+static size_t scan_down(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
 {
-    size_t top = pos - 1;   /* the line's padding keeps base >= 0 until a wall stops us */
+    size_t base = pos - 64;   /* the line's padding keeps base >= 0 until a wall stops us */
+    uint64_t stop = astar_bits_at(stops, base);
+
     for (;;) {
-        size_t base = top - 63;
-        uint64_t open = astar_bits_at(line, base);
-        uint64_t stop = ~open
-                        | (astar_bits_at(a, base) & ~astar_bits_at(a, base + 1))
-                        | (astar_bits_at(b, base) & ~astar_bits_at(b, base + 1));
-        if (target <= top && top - target < 64)
+        if (target >= base && target - base < 64)
             stop |= (uint64_t)1 << (target - base);
         if (stop) {
-            unsigned i = highest_bit(stop);
-            return (open >> i) & 1 ? pos - (base + i) : 0;
+            size_t b = base + highest_bit(stop);
+            return astar_bit(open, b) ? pos - b : 0;
         }
-        top -= 64;
+        base = (base - 1) & ~(size_t)63;
+        stop = stops[base >> 6];
     }
 }
 
@@ -106,22 +102,22 @@ static size_t jump_straight(const Jps *j, int x, int y, unsigned d)
 {
     const AstarGrid *grid = j->grid;
     const AstarSearch *s = j->s;
-    size_t target;
+    size_t target, at;
 
     if (d < 2) {
-        const uint64_t *line = astar_row_bits(grid, (size_t)y);
-        const uint64_t *a = astar_row_bits(grid, (size_t)y - 1);
-        const uint64_t *b = astar_row_bits(grid, (size_t)y + 1);
+        at = (size_t)y * grid->row_words;
         target = y == s->goal_y ? (size_t)s->goal_x + ASTAR_BITS_PAD : NONE;
-        return d == 0 ? scan_up(line, a, b, (size_t)x + ASTAR_BITS_PAD, target)
-                      : scan_down(line, a, b, (size_t)x + ASTAR_BITS_PAD, target);
+        return d == 0 ? scan_up(grid->row_stops[0] + at, grid->row_bits + at,
+                                (size_t)x + ASTAR_BITS_PAD, target)
+                      : scan_down(grid->row_stops[1] + at, grid->row_bits + at,
+                                  (size_t)x + ASTAR_BITS_PAD, target);
     } else {
-        const uint64_t *line = astar_col_bits(grid, (size_t)x);
-        const uint64_t *a = astar_col_bits(grid, (size_t)x - 1);
-        const uint64_t *b = astar_col_bits(grid, (size_t)x + 1);
+        at = (size_t)x * grid->col_words;
         target = x == s->goal_x ? (size_t)s->goal_y + ASTAR_BITS_PAD : NONE;
-        return d == 2 ? scan_up(line, a, b, (size_t)y + ASTAR_BITS_PAD, target)
-                      : scan_down(line, a, b, (size_t)y + ASTAR_BITS_PAD, target);
+        return d == 2 ? scan_up(grid->col_stops[0] + at, grid->col_bits + at,
+                                (size_t)y + ASTAR_BITS_PAD, target)
+                      : scan_down(grid->col_stops[1] + at, grid->col_bits + at,
+                                  (size_t)y + ASTAR_BITS_PAD, target);
     }
 }
 
@@ -199,7 +195,7 @@ static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, uns
     h = search_h(s, x + (int)k * ASTAR_DIR_DX[e], y + (int)k * ASTAR_DIR_DY[e]);
     if (g + h == s->ties_f)
         return search_push_tie(s, n);           /* as good as the best: next */
-    return heap_push(&s->open, g + h, (float)h, n);
+    return heap_push(&s->open, g + h, n);
 }
 
 /* The diagonal between horizontal direction h (0/1) and vertical v (2/3). */

@@ -51,7 +51,7 @@ void astar_range_free(AstarRange *r)
     free(r->stamp);
     free(r->slot);
     free(r->order);
-    free(r->open.items);
+    heap_free(&r->open);
     free(r);
 }
 
@@ -96,7 +96,7 @@ static AstarError begin(AstarRange *r, const AstarGrid *grid)
     int d;
 
     r->count = 0;
-    r->open.size = 0;
+    heap_clear(&r->open);
     if (reserve(r, grid->cells) != ASTAR_OK)
         return ASTAR_ENOMEM;
     if (++r->generation == ST_GEN_LIMIT) {
@@ -151,7 +151,7 @@ AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, ui
     r->g[start] = 0.0;
     r->entry[start] = 0.0;
     r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
-    if (heap_push(&r->open, 0.0, 0.0f, start) != ASTAR_OK)
+    if (heap_push(&r->open, 0.0, start) != ASTAR_OK)
         return ASTAR_ENOMEM;
 
     while (r->open.size > 0) {
@@ -175,7 +175,7 @@ AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, ui
             c = entry_cost(r, next, rule, user);
             if (c != c) {
                 r->count = 0;
-                r->open.size = 0;
+                heap_clear(&r->open);
                 *aborted = 1;
                 return ASTAR_OK;
             }
@@ -188,7 +188,7 @@ AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, ui
             r->g[next] = ng;
             r->stamp[next] = (st & ST_RULE_MASK) | ST_HAS_G | ((uint32_t)d << ST_DIR_SHIFT)
                              | stamp_of(r, 0);
-            if (heap_push(&r->open, ng, 0.0f, next) != ASTAR_OK)
+            if (heap_push(&r->open, ng, next) != ASTAR_OK)
                 return ASTAR_ENOMEM;
         }
     }
@@ -305,5 +305,5 @@ int astar_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_
 size_t astar_range_memory(const AstarRange *r)
 {
     return sizeof *r + r->capacity * (2 * sizeof(double) + 3 * sizeof(uint32_t))
-           + r->open.capacity * sizeof *r->open.items;
+           + heap_bytes(&r->open);
 }

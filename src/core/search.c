@@ -30,7 +30,7 @@ void astar_search_free(AstarSearch *search)
         return;
     free(search->g);
     free(search->stamp);
-    free(search->open.items);
+    heap_free(&search->open);
     free(search->ties);
     free(search);
 }
@@ -183,7 +183,7 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
         s->generation = 1;
     }
     s->ran = algorithm;
-    s->open.size = 0;
+    heap_clear(&s->open);
     s->ties_size = 0;
     s->ties_f = -1.0;
     s->g[s->start] = 0.0;
@@ -191,7 +191,7 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
     s->best = s->start;
     s->best_distance = closeness(s, s->start);
     s->best_g = 0.0;
-    return heap_push(&s->open, 0.0, 0.0f, s->start);
+    return heap_push(&s->open, 0.0, s->start);
 }
 
 AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
@@ -245,7 +245,7 @@ static AstarStatus fail(AstarSearch *s, AstarError reason, AstarError *error)
     if (error)
         *error = reason;
     s->status = ASTAR_NO_PATH;
-    s->open.size = 0;
+    heap_clear(&s->open);
     s->ties_size = 0;
     return s->status;
 }
@@ -326,5 +326,5 @@ uint32_t astar_cell_y(const AstarSearch *s, uint32_t cell) { return (uint32_t)ce
 size_t astar_search_memory(const AstarSearch *s)
 {
     return sizeof *s + s->capacity * (sizeof *s->g + sizeof *s->stamp)
-           + s->open.capacity * sizeof *s->open.items + s->ties_capacity * sizeof *s->ties;
+           + heap_bytes(&s->open) + s->ties_capacity * sizeof *s->ties;
 }
