@@ -85,6 +85,11 @@ end
 function KINDS.boolean(v, spec)
   if type(v) ~= "boolean" then return (spec.prefix or "") .. "boolean expected, got " .. spec.tname end
 end
+-- findPath's opts.into: a table; newSearch takes no into at all.
+function KINDS.into(v, spec)
+  if spec.fname ~= "findPath" then return "opts.into: only findPath fills a table" end
+  if type(v) ~= "table" then return spec.prefix .. "table expected, got " .. spec.tname end
+end
 function KINDS.cost(v, spec)
   if type(v) ~= "number" then return "number expected, got " .. spec.tname end
   if not (v > 0 and v <= 1e15) then
@@ -137,6 +142,7 @@ end
 local OPTIONS = {
   diagonal = { kind = "diagonal" }, heuristic = { kind = "heuristic" },
   weight = { kind = "weight" }, partial = { kind = "boolean" }, algorithm = { kind = "algorithm" },
+  flat = { kind = "boolean" }, into = { kind = "into" },
 }
 
 -- Every value to try for an argument kind.
@@ -200,7 +206,8 @@ describe("bad-input matrix", function()
       for key, o in pairs(OPTIONS) do
         for _, pair in ipairs(values_for(o.kind)) do
           local v = pair[1]
-          local tail = v ~= nil and KINDS[o.kind](v, { tname = pair[2], prefix = "opts." .. key .. ": " })
+          local tail = v ~= nil
+            and KINDS[o.kind](v, { tname = pair[2], prefix = "opts." .. key .. ": ", fname = fname })
           if tail then
             local before = snapshot(grid)
             check_error(("bad argument #5 to '%s' (%s)"):format(fname, tail),

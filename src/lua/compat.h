@@ -11,7 +11,10 @@
 #if LUA_VERSION_NUM >= 502
 #define compat_setfuncs(L, l) luaL_setfuncs((L), (l), 0)
 #define compat_testudata luaL_testudata
+#define compat_rawlen lua_rawlen
 #else
+#define compat_rawlen lua_objlen
+
 static inline void compat_setfuncs(lua_State *L, const luaL_Reg *l)
 {
     for (; l->name; l++) {

@@ -206,11 +206,12 @@ static const char *const ALGORITHM_NAMES[] = {"auto", "astar", "jps", NULL};
 
 /* The options read_options knows, in the order of its switch. */
 static const char *const SEARCH_OPTIONS[] = {
-    "diagonal", "heuristic", "weight", "partial", "algorithm", NULL};
+    "diagonal", "heuristic", "weight", "partial", "flat", "into", "algorithm", NULL};
 
 /* Reads an options table (findPath's and newSearch's argument a) over the
  * grid's settings. */
-static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o)
+static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
+                         PathOutput *out)
 {
     int has_heuristic = 0, has_weight = 0;
     double weight = 1.0;
@@ -240,6 +241,17 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o)
             case 3:
                 o->partial = check_boolean(L, v, "opts.partial: ");
                 break;
+            case 4:
+                out->flat = check_boolean(L, v, "opts.flat: ");
+                break;
+            case 5:
+                /* a stepped search returns its path frames later: no table to hold */
+                if (strcmp(a.fname, "findPath") != 0)
+                    arg_error(L, a.number, a.fname, NULL, "opts.into: only findPath fills a table");
+                if (!lua_istable(L, v.index))
+                    type_error(L, v, "opts.into: ", "table");
+                out->into = a.index;
+                break;
             default:
                 o->algorithm = (AstarAlgorithm)check_name(L, v, "opts.algorithm: ", "algorithm",
                                                           ALGORITHM_NAMES, "auto, astar or jps");
@@ -255,45 +267,88 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o)
                   "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'");
 }
 
-/* Pushes the found path as an array of {x =, y =}, 1-based. */
-void push_path(lua_State *L, const AstarSearch *s)
+/* Clears entries first.. of t (a caller's table being reused), up to #t. */
+static void clear_tail(lua_State *L, int t, size_t first)
+{
+    size_t i, n = (size_t)compat_rawlen(L, t);
+    for (i = first; i <= n; i++) {
+        lua_pushnil(L);
+        lua_rawseti(L, t, (int)i);
+    }
+}
+
+/* Pushes the found path, 1-based: an array of {x =, y =}, or with out.flat
+ * {x1, y1, x2, y2, ...}; with out.into that table, filled in place (its
+ * point tables reused). The keys are pushed once and set with lua_rawset: a
+ * long path's tables are most of findPath's time after a jump point search. */
+void push_path(lua_State *L, const AstarSearch *s, PathOutput out)
 {
     size_t n = astar_search_length(s), i;
     uint32_t cell = astar_search_end(s);
     int path, key_x, key_y;
 
-    /* The keys are pushed once and set with lua_rawset: for a long path this
-     * is most of findPath's time after a jump point search. */
-    luaL_checkstack(L, 6, NULL);
-    lua_createtable(L, (int)n, 0);
+    luaL_checkstack(L, 8, NULL);
+    if (out.into) {
+        lua_pushliteral(L, "into");          /* out.into is the options table */
+        lua_rawget(L, out.into);
+    } else {
+        lua_createtable(L, (int)(out.flat ? 2 * n : n), 0);
+    }
     path = lua_gettop(L);
+    if (out.flat) {
+        for (i = n; i >= 1; i--) {
+            lua_pushinteger(L, (lua_Integer)astar_cell_x(s, cell) + 1);
+            lua_rawseti(L, path, (int)(2 * i - 1));
+            lua_pushinteger(L, (lua_Integer)astar_cell_y(s, cell) + 1);
+            lua_rawseti(L, path, (int)(2 * i));
+            if (i > 1)
+                cell = astar_search_parent(s, cell);
+        }
+        if (out.into)
+            clear_tail(L, path, 2 * n + 1);
+        return;
+    }
     lua_pushliteral(L, "x");
     key_x = lua_gettop(L);
     lua_pushliteral(L, "y");
     key_y = lua_gettop(L);
     for (i = n; i >= 1; i--) {
-        lua_createtable(L, 0, 2);
+        int fresh = 1;
+        if (out.into) {
+            lua_rawgeti(L, path, (int)i);     /* reuse the point table already there */
+            fresh = !lua_istable(L, -1);
+            if (fresh)
+                lua_pop(L, 1);
+        }
+        if (fresh)
+            lua_createtable(L, 0, 2);
         lua_pushvalue(L, key_x);
         lua_pushinteger(L, (lua_Integer)astar_cell_x(s, cell) + 1);
         lua_rawset(L, -3);
         lua_pushvalue(L, key_y);
         lua_pushinteger(L, (lua_Integer)astar_cell_y(s, cell) + 1);
         lua_rawset(L, -3);
-        lua_rawseti(L, path, (int)i);
+        if (fresh)
+            lua_rawseti(L, path, (int)i);
+        else
+            lua_pop(L, 1);
         if (i > 1)
             cell = astar_search_parent(s, cell);
     }
     lua_pop(L, 2);
+    if (out.into)
+        clear_tail(L, path, n + 1);
 }
 
 /* Pushes what findPath returns for a finished search: path, cost (and reached
  * when partial), or nil and the reason. */
-int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int partial)
+int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int partial,
+                PathOutput out)
 {
     switch (status) {
     case ASTAR_FOUND:
     case ASTAR_PARTIAL:
-        push_path(L, search);
+        push_path(L, search, out);
         lua_pushnumber(L, (lua_Number)astar_search_cost(search));
         if (!partial)
             return 2;
@@ -331,7 +386,8 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q)
     q->gx = check_index(L, method_arg(fname, 3), "gx", w);
     q->gy = check_index(L, method_arg(fname, 4), "gy", h);
     memset(&q->options, 0, sizeof q->options);   /* fields read_options may not set */
-    read_options(L, g, method_arg(fname, 5), &q->options);
+    memset(&q->output, 0, sizeof q->output);
+    read_options(L, g, method_arg(fname, 5), &q->options, &q->output);
     astar_grid_prepare(g->grid);                 /* component labels: unreachable goals at once */
     return g;
 }
@@ -348,7 +404,7 @@ static int grid_find_path(lua_State *L)
         return raise_error(L, "not enough memory");
     if (status == ASTAR_NO_PATH)
         astar_grid_note_no_path(g->grid, g->search);   /* may label components */
-    return push_result(L, g->search, status, q.options.partial);
+    return push_result(L, g->search, status, q.options.partial, q.output);
 }
 
 static int grid_get_search_stats(lua_State *L)

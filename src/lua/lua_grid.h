@@ -24,19 +24,29 @@ Arg method_arg(const char *fname, int n);
 
 /* Pushes an empty Grid userdata (owning nothing yet but its findPath scratch). */
 LuaGrid *push_grid(lua_State *L);
+/* How a path is handed back: a new array of {x =, y =} by default; flat
+ * gives {x1, y1, x2, y2, ...}; into (a stack index, 0 for none) is a table
+ * the caller owns, filled in place (findPath's opts.into). */
+typedef struct {
+    int flat;
+    int into;
+} PathOutput;
+
 /* A path query's arguments: start, goal (0-based) and options. */
 typedef struct {
     uint32_t sx, sy, gx, gy;
     AstarOptions options;
+    PathOutput output;
 } Query;
 
 /* Reads self, sx, sy, gx, gy and opts (arguments 1-5 of method fname), as
  * findPath and newSearch take them, and prepares the grid for a search. */
 LuaGrid *check_query(lua_State *L, const char *fname, Query *q);
-/* Pushes the path of a finished search as an array of {x =, y =}. */
-void push_path(lua_State *L, const AstarSearch *s);
+/* Pushes the path of a finished search in the form out asks for. */
+void push_path(lua_State *L, const AstarSearch *s, PathOutput out);
 /* Pushes what findPath returns for a finished search; returns the count. */
-int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int partial);
+int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int partial,
+                PathOutput out);
 /* Pushes {expanded =, touched =} for a search. */
 int push_stats(lua_State *L, const AstarSearch *search);
 

@@ -28,6 +28,7 @@ typedef struct {
     LuaGrid *owner;           /* the Grid userdata, kept alive by the uservalue */
     AstarGrid *grid;          /* owner->grid when the search began */
     int partial;
+    int flat;                 /* opts.flat: the path as {x1, y1, x2, y2, ...} */
     int grid_changed;         /* the grid changed under it: every call fails */
     AstarStatus status;
 } LuaSearch;
@@ -79,6 +80,7 @@ int grid_new_search(lua_State *L)
     s->owner = g;
     s->grid = g->grid;
     s->partial = q.options.partial;
+    s->flat = q.output.flat;
     s->search = astar_search_new();
     if (!s->search)
         return raise_error(L, "not enough memory");
@@ -127,6 +129,7 @@ static int search_get_status(lua_State *L)
 static int search_result(lua_State *L)
 {
     LuaSearch *s = check_search(L, "result");
+    PathOutput out;
 
     if (s->grid_changed)
         check_grid_alive(L, s);
@@ -135,7 +138,9 @@ static int search_result(lua_State *L)
                               "'found' or 'unreachable'");
     if (s->status == ASTAR_FOUND || s->status == ASTAR_PARTIAL)
         check_grid_alive(L, s);   /* the path is read from the grid's cells */
-    return push_result(L, s->search, s->status, s->partial);
+    out.flat = s->flat;
+    out.into = 0;
+    return push_result(L, s->search, s->status, s->partial, out);
 }
 
 /* {expanded =, touched =} so far, as grid:getSearchStats() for findPath. */

@@ -149,7 +149,7 @@ end
 -- ---- searching --------------------------------------------------------------
 
 -- Reads an options table (argument `num` of fname) over the grid's settings:
--- diagonal, heuristic, weight, partial, algorithm. Returns the settings.
+-- diagonal, heuristic, weight, partial, flat, into, algorithm. Returns the settings.
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
@@ -174,6 +174,15 @@ local function read_options(self, fname, num, opts, present)
         has_weight = true
       elseif key == "partial" then
         o.partial = check_boolean(v, true, num, fname, "opts.partial: ")
+      elseif key == "flat" then
+        o.flat = check_boolean(v, true, num, fname, "opts.flat: ")
+      elseif key == "into" then
+        -- a stepped search returns its path frames later: no table to hold
+        if fname ~= "findPath" then
+          arg_error(num, fname, nil, "opts.into: only findPath fills a table")
+        end
+        if type(v) ~= "table" then type_error(num, fname, "opts.into: ", "table", v, true) end
+        o.into = v
       elseif key == "algorithm" then
         -- JPS is only a speed-up: this backend runs A* for every algorithm
         o.algorithm = A.check_name(v, true, num, fname, "opts.algorithm: ", "algorithm",
@@ -226,7 +235,14 @@ function M.findPath(...)
   S.begin(s, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
   local status = S.step(s, 0)
   if status == S.FOUND or status == S.PARTIAL then
-    local path, cost = S.path(s)
+    local path, cost
+    if o.into then
+      path, cost = S.path_into(s, o.into, o.flat)
+    elseif o.flat then
+      path, cost = S.flat_path(s)
+    else
+      path, cost = S.path(s)
+    end
     if not o.partial then return path, cost end
     return path, cost, status == S.FOUND
   end

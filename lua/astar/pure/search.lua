@@ -304,4 +304,58 @@ function M.path(s)
   return path, s.g[s.finish]
 end
 
+-- The path as one flat array {x1, y1, x2, y2, ...} (1-based), and its cost.
+function M.flat_path(s)
+  local stride, parent = s.grid._stride, s.parent
+  local cell = s.finish
+  local path = {}
+  for k = 2 * s.length, 2, -2 do
+    local i0 = cell - 1
+    local x = i0 % stride
+    path[k - 1], path[k] = toint(x), toint((i0 - x) / stride)
+    cell = parent[cell]
+  end
+  return path, s.g[s.finish]
+end
+
+-- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
+local rawlen = rawlen or function(t) return #t end
+local rawget, rawset, type = rawget, rawset, type
+
+-- The path written into the caller's table `into` (findPath's opts.into), as
+-- push_path in src/lua/lua_astar.c: flat, or as points reusing the point
+-- tables already there (only x and y set); entries past the path's end, up
+-- to #into, are cleared. Returns into and the cost.
+function M.path_into(s, into, flat)
+  local stride, parent = s.grid._stride, s.parent
+  local cell = s.finish
+  local n = s.length
+  if flat then
+    for k = 2 * n, 2, -2 do
+      local i0 = cell - 1
+      local x = i0 % stride
+      rawset(into, k - 1, toint(x))
+      rawset(into, k, toint((i0 - x) / stride))
+      cell = parent[cell]
+    end
+    n = 2 * n
+  else
+    for k = n, 1, -1 do
+      local i0 = cell - 1
+      local x0 = i0 % stride
+      local x, y = toint(x0), toint((i0 - x0) / stride)
+      local p = rawget(into, k)
+      if type(p) == "table" then
+        rawset(p, "x", x)
+        rawset(p, "y", y)
+      else
+        rawset(into, k, { x = x, y = y })
+      end
+      cell = parent[cell]
+    end
+  end
+  for k = n + 1, rawlen(into) do rawset(into, k, nil) end
+  return into, s.g[s.finish]
+end
+
 return M

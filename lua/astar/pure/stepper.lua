@@ -41,7 +41,7 @@ function methods.newSearch(...)
   local scratch = S.new(self._cells)
   local status = S.begin(scratch, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
   return setmetatable({
-    _grid = self, _scratch = scratch, _partial = o.partial, _status = status,
+    _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat, _status = status,
     _grid_changed = false,
   }, SEARCH_META)
 end
@@ -79,7 +79,7 @@ function SearchMethods.result(...)
     error("search still running: step it until it returns 'found' or 'unreachable'", 0)
   elseif status == S.FOUND or status == S.PARTIAL then
     check_grid_alive(self)
-    local path, cost = S.path(self._scratch)
+    local path, cost = (self._flat and S.flat_path or S.path)(self._scratch)
     if not self._partial then return path, cost end
     return path, cost, status == S.FOUND
   end
