@@ -1,12 +1,14 @@
 -- make bench: every map of the Moving AI set in MAPS, the same queries timed
--- in every column (C core, findPath from Lua 5.4 and LuaJIT, the pure-Lua
--- A*), a table, ratios, TSV files and a gnuplot chart. Run under Lua 5.4 from
--- the repository root (mk/bench.mk does); each column runs in its own process
--- (bench/driver.c, bench/worker.lua) and reports per-query times here.
+-- in every column (C core, findPath from Lua 5.4 and LuaJIT, both in the
+-- default form and with {flat = true, into = buf}, the pure-Lua A*), a table,
+-- ratios, TSV files and a gnuplot chart. Run under Lua 5.4 from the
+-- repository root (mk/bench.mk does); each column runs in its own process
+-- (bench/driver.c, bench/worker.lua) and reports per-query times here. With
+-- --only (one map) nothing is copied to --results: the committed figures stay.
 --
 --   lua5.4 bench/maps_bench.lua [--maps DIR] [--out DIR] [--results DIR]
 --       [--sample N] [--pure N] [--rounds R] [--target US] [--only NAME]
---       [--big SIDE] [--no-chart]
+--       [--big SIDE] [--astar-flat subset|all] [--no-chart]
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local scen = require "scen"
@@ -19,6 +21,9 @@ local settings = {
   pure = 64,         -- pure-Lua queries per map: an even spread of the sample
   rounds = 3,        -- timed passes over the sample, columns interleaved; per-query median
   pure_rounds = 1,   -- the pure-Lua columns are slow: one pass
+  -- queries of the A* -flat columns: "subset", the pure-Lua ones, or "all",
+  -- the whole sample (over a minute more, for a path form A*'s search hides)
+  ["astar-flat"] = "all",
   target = 200,      -- µs: shorter queries are timed in repeated batches this long
   big = 4096,        -- side of the large-grid check (0: skip)
   chart = true,
@@ -118,7 +123,8 @@ end
 
 -- The algorithm columns: {name, c = driver argument, lua = findPath's
 -- opts.algorithm or "default"}. A* and JPS when findPath and the core both
--- take opts.algorithm; before that, one A* column per engine.
+-- take opts.algorithm; before that, one A* column per engine. Second result:
+-- whether findPath takes opts.flat and opts.into.
 local function algorithms()
   local lua_names, c_names = {}, {}
   for _, name in ipairs(command_lines(lua_env("5.4") .. settings.lua54 .. " " .. here
@@ -126,26 +132,43 @@ local function algorithms()
     lua_names[name] = true
   end
   for _, name in ipairs(command_lines(settings.driver .. " algorithms")) do c_names[name] = true end
+  local flat = lua_names["form flat"] or false
+  if not flat then io.stderr:write("note: findPath takes no opts.flat/opts.into; no -flat columns\n") end
   if lua_names.astar and lua_names.jps and c_names.astar and c_names.jps then
-    return {{name = "astar", c = "astar", lua = "astar"}, {name = "jps", c = "jps", lua = "jps"}}
+    return {{name = "astar", c = "astar", lua = "astar"}, {name = "jps", c = "jps", lua = "jps"}}, flat
   end
   if lua_names.jps or c_names.jps then
     io.stderr:write("note: opts.algorithm is not in both findPath and the C core; measuring A* only\n")
   end
   return {{name = "astar", c = c_names.astar and "astar" or "default",
-    lua = lua_names.astar and "astar" or "default"}}
+    lua = lua_names.astar and "astar" or "default"}}, flat
 end
 
--- The columns, in table order. kind: c | binding | pure; subset: the pure
--- columns time only an even spread of the sample (ratios use common queries).
-local function columns(algos)
+-- The columns, in table order. kind: c | binding | pure; form: findPath's
+-- result, "table" or "flat" (opts.flat, opts.into; the -flat columns);
+-- subset: the column times only the pure-Lua queries, an even spread of the
+-- sample (ratios use common queries); chart: false keeps a column off maps.png.
+local function columns(algos, flat)
   local list = {}
+  if settings["astar-flat"] ~= "subset" and settings["astar-flat"] ~= "all" then
+    fail("--astar-flat takes subset or all")
+  end
+  local astar_subset = settings["astar-flat"] == "subset"
   for _, a in ipairs(algos) do
     list[#list + 1] = {key = "c:" .. a.name, kind = "c", algorithm = a.name, arg = a.c}
     list[#list + 1] = {key = "lua5.4:" .. a.name, kind = "binding", algorithm = a.name, arg = a.lua,
-      lua = settings.lua54, build = "5.4"}
+      lua = settings.lua54, build = "5.4", form = "table"}
     list[#list + 1] = {key = "luajit:" .. a.name, kind = "binding", algorithm = a.name, arg = a.lua,
-      lua = settings.luajit, build = "luajit"}
+      lua = settings.luajit, build = "luajit", form = "table"}
+    if flat then
+      -- A* barely changes with the path's form: its flat bars would only crowd the chart
+      list[#list + 1] = {key = "lua5.4:" .. a.name .. "-flat", kind = "binding", algorithm = a.name,
+        arg = a.lua, lua = settings.lua54, build = "5.4", form = "flat", chart = a.name ~= "astar",
+        subset = a.name == "astar" and astar_subset}
+      list[#list + 1] = {key = "luajit:" .. a.name .. "-flat", kind = "binding", algorithm = a.name,
+        arg = a.lua, lua = settings.luajit, build = "luajit", form = "flat", chart = a.name ~= "astar",
+        subset = a.name == "astar" and astar_subset}
+    end
   end
   list[#list + 1] = {key = "pure-lua5.4:astar", kind = "pure", algorithm = "astar", arg = "default",
     lua = settings.lua54, build = "5.4", subset = true}
@@ -167,17 +190,32 @@ local RATIOS = {
   {"jps c", "c:astar", "c:jps", "JPS speedup over A*, C"},
   {"d/a jps", "pure-lua5.4:astar", "lua5.4:jps", "gain of findPath+JPS over pure Lua A*, Lua 5.4"},
   {"d/b jps", "pure-luajit:astar", "luajit:jps", "gain of findPath+JPS over pure Lua A*, LuaJIT"},
+  -- the -flat columns: findPath with {flat = true, into = buf}, a table of its own
+  {"a/c flat", "lua5.4:astar-flat", "c:astar", "binding overhead, flat path, Lua 5.4", group = "flat"},
+  {"b/c flat", "luajit:astar-flat", "c:astar", "binding overhead, flat path, LuaJIT", group = "flat"},
+  {"a/c jps flat", "lua5.4:jps-flat", "c:jps", "binding overhead with JPS, flat path, Lua 5.4", group = "flat"},
+  {"b/c jps flat", "luajit:jps-flat", "c:jps", "binding overhead with JPS, flat path, LuaJIT", group = "flat"},
+  {"flat a jps", "lua5.4:jps", "lua5.4:jps-flat", "gain of the flat path with JPS, Lua 5.4", group = "flat"},
+  {"flat b jps", "luajit:jps", "luajit:jps-flat", "gain of the flat path with JPS, LuaJIT", group = "flat"},
+  {"jps a flat", "lua5.4:astar-flat", "lua5.4:jps-flat", "JPS speedup over A*, flat path, Lua 5.4",
+    group = "flat"},
+  {"jps b flat", "luajit:astar-flat", "luajit:jps-flat", "JPS speedup over A*, flat path, LuaJIT",
+    group = "flat"},
+  {"d/a jps flat", "pure-lua5.4:astar", "lua5.4:jps-flat",
+    "gain of findPath+JPS, flat path, over pure Lua A*, Lua 5.4", group = "flat"},
+  {"d/b jps flat", "pure-luajit:astar", "luajit:jps-flat",
+    "gain of findPath+JPS, flat path, over pure Lua A*, LuaJIT", group = "flat"},
 }
 
 local function column_command(col, map, qfile)
-  local warm = col.subset and 5 or 50
+  local warm = col.kind == "pure" and 5 or 50
   local rounds = 1   -- one pass per process: passes are interleaved across columns
   if col.kind == "c" then
     return table.concat({settings.driver, "maps", quote(map), quote(qfile), rounds,
       settings.target, col.arg}, " ")
   end
   return lua_env(col.build) .. table.concat({col.lua, here .. "/worker.lua",
-    col.kind, quote(map), quote(qfile), rounds, settings.target, warm, col.arg}, " ")
+    col.kind, quote(map), quote(qfile), rounds, settings.target, warm, col.arg, col.form or "table"}, " ")
 end
 
 -- Runs one column: {by_id = {id = {ns, expanded, cost, length}}, ids, mem}.
@@ -300,6 +338,20 @@ local function cross_check(name, queries, results, cols)
       end
     end
   end
+  -- the flat form changes only how the path is returned: the same search, the same path
+  for _, col in ipairs(cols) do
+    local plain_key = (col.key:gsub("%-flat$", ""))
+    local plain = col.form == "flat" and results[plain_key]
+    if plain then
+      for id, r in pairs(results[col.key].by_id) do
+        local p = plain.by_id[id]
+        if p and (p.expanded ~= r.expanded or p.length ~= r.length) then
+          fail(string.format("%s query %d: %s expanded %d, %d cells; %s %d, %d cells", name, id,
+            col.key, r.expanded, r.length, plain_key, p.expanded, p.length))
+        end
+      end
+    end
+  end
 end
 
 local function bench_map(m, cols)
@@ -323,7 +375,7 @@ local function bench_map(m, cols)
   local passes = {}
   for pass = 1, math.max(settings.rounds, settings.pure_rounds) do
     for _, col in ipairs(cols) do
-      if pass <= (col.subset and settings.pure_rounds or settings.rounds) then
+      if pass <= (col.kind == "pure" and settings.pure_rounds or settings.rounds) then
         local t0 = os.time()
         io.stderr:write(string.format("  %-16s %-20s pass %d", m.name, col.key, pass))
         io.stderr:flush()
@@ -350,8 +402,10 @@ local function print_tables(runs, cols, info)
   print("Source: " .. info.source)
   print(string.format("Queries: all scenarios, or an even spread of %d on maps of %d+ cells; " ..
     "pure Lua: an even spread of %d of those. Times: CPU time per query, median of %d interleaved passes " ..
-    "(pure Lua: %d), no corner cutting, octile.\n", settings.sample, BIG_CELLS, settings.pure,
-    settings.rounds, settings.pure_rounds))
+    "(pure Lua: %d), no corner cutting, octile. -flat: findPath with {flat = true, into = buf}, " ..
+    "one buf for all queries%s.\n", settings.sample, BIG_CELLS, settings.pure,
+    settings.rounds, settings.pure_rounds,
+    settings["astar-flat"] ~= "all" and "; A* -flat: the pure-Lua queries" or ""))
   local head = string.format("%-16s %-18s %7s %10s %10s %10s %10s %8s %7s",
     "map", "column", "queries", "mean us", "median us", "p99 us", "expanded", "ns/exp", "B/cell")
   print(head)
@@ -368,20 +422,29 @@ local function print_tables(runs, cols, info)
   print("\nRatios (total time of the first column over the second, on the queries both ran):")
   for _, r in ipairs(RATIOS) do
     if cols.by_key[r[2]] and cols.by_key[r[3]] then
-      print(string.format("  %-8s %s / %s: %s", r[1], r[2], r[3], r[4]))
+      print(string.format("  %-12s %s / %s: %s", r[1], r[2], r[3], r[4]))
     end
   end
-  local names = {}
-  for _, r in ipairs(RATIOS) do
-    if cols.by_key[r[2]] and cols.by_key[r[3]] then names[#names + 1] = r end
-  end
-  local line = string.format("%-16s", "map")
-  for _, r in ipairs(names) do line = line .. string.format(" %9s", r[1]) end
-  print(line)
-  for _, run in ipairs(runs) do
-    line = string.format("%-16s", run.name)
-    for _, r in ipairs(names) do line = line .. string.format(" %9s", fmt(run.ratios[r[1]], 2)) end
-    print(line)
+  -- one table per group: the default form's ratios, then the flat path's
+  for _, group in ipairs({"default", "flat"}) do
+    local names = {}
+    for _, r in ipairs(RATIOS) do
+      if (r.group or "default") == group and cols.by_key[r[2]] and cols.by_key[r[3]] then
+        names[#names + 1] = r
+      end
+    end
+    if #names > 0 then
+      local line = string.format("\n%-16s", "map")
+      for _, r in ipairs(names) do line = line .. string.format(" %9s", r[1]) end
+      print(line)
+      for _, run in ipairs(runs) do
+        line = string.format("%-16s", run.name)
+        for _, r in ipairs(names) do
+          line = line .. string.format(" %" .. math.max(9, #r[1]) .. "s", fmt(run.ratios[r[1]], 2))
+        end
+        print(line)
+      end
+    end
   end
 end
 
@@ -389,8 +452,9 @@ local function write_tsv(path, runs, cols, info)
   local f = assert(io.open(path, "w"))
   f:write(string.format("# machine: %s, %d cores; %s; %s; %s\n# date: %s\n# source: %s\n", info.cpu,
     info.cores, info.cc, info.lua54, info.luajit, info.date, info.source))
-  f:write(string.format("# sample %d (maps of %d+ cells), pure %d, rounds %d, pure_rounds %d, target_us %d\n",
-    settings.sample, BIG_CELLS, settings.pure, settings.rounds, settings.pure_rounds, settings.target))
+  f:write(string.format("# sample %d (maps of %d+ cells), pure %d, rounds %d, pure_rounds %d, target_us %d, "
+    .. "astar-flat %s\n", settings.sample, BIG_CELLS, settings.pure, settings.rounds, settings.pure_rounds,
+    settings.target, settings["astar-flat"]))
   f:write("map\tcolumn\tqueries\tmean_us\tmedian_us\tp99_us\texpanded\tns_per_expansion\tbytes_per_cell\n")
   for _, run in ipairs(runs) do
     for _, col in ipairs(cols) do
@@ -417,18 +481,25 @@ local function write_ratios(path, runs, cols)
   f:close()
 end
 
--- Wide table for gnuplot: one row per map, mean µs per column.
+-- Wide table for gnuplot: one row per map, mean µs per charted column.
+-- Returns the number of columns written.
 local function write_chart_data(path, runs, cols)
   local f = assert(io.open(path, "w"))
-  local head = {"map"}
-  for _, col in ipairs(cols) do head[#head + 1] = col.key end
+  local head, charted = {"map"}, {}
+  for _, col in ipairs(cols) do
+    if col.chart ~= false then
+      charted[#charted + 1] = col
+      head[#head + 1] = col.key
+    end
+  end
   f:write(table.concat(head, "\t"), "\n")
   for _, run in ipairs(runs) do
     local row = {run.name}
-    for _, col in ipairs(cols) do row[#row + 1] = fmt(run.stats[col.key].mean, 3) end
+    for _, col in ipairs(charted) do row[#row + 1] = fmt(run.stats[col.key].mean, 3) end
     f:write(table.concat(row, "\t"), "\n")
   end
   f:close()
+  return #head
 end
 
 local function copy(from, to)
@@ -460,13 +531,13 @@ local function big_check(info)
   end
   print(string.format("\nLarge grid: %dx%d, %d%% walls (seeded), corner to corner, no corner cutting, " ..
     "default algorithm (the core ran %s)", side, side, walls, c.algorithm or "?"))
-  print(string.format("%-14s %10s %10s %10s %10s %9s %12s", "", "create ms", "fill ms", "query ms",
-    "expanded", "cost", "memory"))
-  print(string.format("%-14s %10s %10s %10s %10s %9s %12s", "C core", c.create_ms, c.fill_ms,
-    c.query_ms, c.expanded, fmt(tonumber(c.cost), 1),
+  print(string.format("%-14s %10s %10s %10s %10s %10s %9s %12s", "", "create ms", "fill ms", "label ms",
+    "query ms", "expanded", "cost", "memory"))
+  print(string.format("%-14s %10s %10s %10s %10s %10s %9s %12s", "C core", c.create_ms, c.fill_ms,
+    c.label_ms or "-", c.query_ms, c.expanded, fmt(tonumber(c.cost), 1),
     string.format("%.1f MiB", (c.grid_bytes + c.search_bytes) / 1048576)))
-  print(string.format("%-14s %10s %10s %10s %10s %9s %12s", "Lua 5.4", lua.create_ms, lua.fill_ms,
-    lua.query_ms, lua.expanded, fmt(tonumber(lua.cost), 1),
+  print(string.format("%-14s %10s %10s %10s %10s %10s %9s %12s", "Lua 5.4", lua.create_ms, lua.fill_ms,
+    "(in query)", lua.query_ms, lua.expanded, fmt(tonumber(lua.cost), 1),
     string.format("%.1f MiB RSS", lua.rss_growth_bytes / 1048576)))
   print(string.format("Memory (C core): grid %.1f MiB + search scratch %.1f MiB = %s bytes per cell. " ..
     "Lua 5.4 fill includes generating the walls in Lua (%d setWalkable calls over %d cells).",
@@ -474,22 +545,22 @@ local function big_check(info)
     side * side))
   local f = assert(io.open(settings.out .. "/big.tsv", "w"))
   f:write(string.format("# machine: %s, %d cores; %s\n", info.cpu, info.cores, info.date))
-  f:write("column\tside\twalls_percent\tcreate_ms\tfill_ms\tquery_ms\texpanded\tcost\t"
+  f:write("column\tside\twalls_percent\tcreate_ms\tfill_ms\tlabel_ms\tquery_ms\texpanded\tcost\t"
     .. "memory_bytes (c: grid+search, lua5.4: RSS growth)\n")
-  f:write(table.concat({"c", side, walls, c.create_ms, c.fill_ms, c.query_ms, c.expanded, c.cost,
-    c.grid_bytes + c.search_bytes}, "\t"), "\n")
-  f:write(table.concat({"lua5.4", side, walls, lua.create_ms, lua.fill_ms, lua.query_ms, lua.expanded,
+  f:write(table.concat({"c", side, walls, c.create_ms, c.fill_ms, c.label_ms or "-", c.query_ms, c.expanded,
+    c.cost, c.grid_bytes + c.search_bytes}, "\t"), "\n")
+  f:write(table.concat({"lua5.4", side, walls, lua.create_ms, lua.fill_ms, "-", lua.query_ms, lua.expanded,
     lua.cost, lua.rss_growth_bytes}, "\t"), "\n")
   f:close()
 end
 
-local function chart(cols, info)
+local function chart(ncols, info, dir)
   if not settings.chart then return end
-  local png = settings.results .. "/maps.png"
+  local png = dir .. "/maps.png"
   local title = string.format("make bench: mean CPU time per query (log scale), Moving AI maps; %s, %d cores, %s",
     info.cpu, info.cores, info.date)
   local vars = string.format("datafile='%s'; outfile='%s'; ncols=%d; machine='%s'",
-    settings.out .. "/chart.dat", png, #cols + 1, (title:gsub("'", "")))
+    settings.out .. "/chart.dat", png, ncols, (title:gsub("'", "")))
   local cmd = "gnuplot -e " .. quote(vars) .. " " .. here .. "/maps.gp"
   if not os.execute(cmd) then fail("gnuplot failed: " .. cmd) end
   print("Chart: " .. png)
@@ -523,16 +594,24 @@ local function main()
       runs[#runs + 1] = run
     end
   end
+  if #runs == 0 then fail("no map named " .. tostring(settings.only) .. " in " .. settings.maps) end
 
   print_tables(runs, cols, info)
   write_tsv(settings.out .. "/results.tsv", runs, cols, info)
   write_ratios(settings.out .. "/ratios.tsv", runs, cols)
-  write_chart_data(settings.out .. "/chart.dat", runs, cols)
+  local ncols = write_chart_data(settings.out .. "/chart.dat", runs, cols)
   big_check(info)
+  if settings.only then
+    -- one map is not the committed figures: they stay as they are
+    chart(ncols, info, settings.out)
+    print("TSV: " .. settings.out .. "/results.tsv, " .. settings.out .. "/ratios.tsv (--only: "
+      .. settings.results .. " left as it is)")
+    return
+  end
   copy(settings.out .. "/results.tsv", settings.results .. "/maps.tsv")
   copy(settings.out .. "/ratios.tsv", settings.results .. "/ratios.tsv")
   if settings.big ~= 0 then copy(settings.out .. "/big.tsv", settings.results .. "/big.tsv") end
-  chart(cols, info)
+  chart(ncols, info, settings.results)
   print("TSV: " .. settings.out .. "/results.tsv (copied to " .. settings.results .. "/maps.tsv), "
     .. settings.out .. "/ratios.tsv, " .. settings.out .. "/big.tsv")
 end

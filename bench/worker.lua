@@ -1,13 +1,18 @@
 -- One benchmark column in one Lua process (started by bench/maps_bench.lua):
---   <lua> bench/worker.lua ENGINE MAP QUERIES ROUNDS TARGET_US WARM [ALGORITHM]
+--   <lua> bench/worker.lua ENGINE MAP QUERIES ROUNDS TARGET_US WARM [ALGORITHM [FORM]]
 -- ENGINE is "binding" (findPath of this checkout's astar module) or "pure"
--- (bench/pure_astar.lua). Prints "q ID NS EXPANDED COST LENGTH RAN" per
--- query (RAN: the algorithm getSearchStats() names, "?" when it names none),
--- then "done". Each path is checked untimed against the map file (legal
--- steps, no corner cut, step costs summing to the cost) and each cost
--- against the scenario's optimum; any mismatch exits with status 1.
+-- (bench/pure_astar.lua). FORM, binding only: "table" (findPath's default, a
+-- new {x =, y =} per cell) or "flat" (opts.flat and opts.into: {x1, y1, ...}
+-- filled into one table reused by every call, so no garbage). Prints
+-- "q ID NS EXPANDED COST LENGTH RAN" per query (LENGTH in cells; RAN: the
+-- algorithm getSearchStats() names, "?" when it names none), then "done".
+-- Each path, in either form, is checked untimed against the map file (legal
+-- steps, no corner cut, step costs summing to the cost, no stale entries in
+-- a reused table) and each cost against the scenario's optimum; any mismatch
+-- exits with status 1.
 --   <lua> bench/worker.lua algorithms
--- prints the findPath algorithm names the module accepts ("default" always).
+-- prints the findPath algorithm names the module accepts ("default" always),
+-- then "form flat" when findPath takes opts.flat and opts.into.
 local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local scen = require "scen"
@@ -30,27 +35,55 @@ local function list_algorithms()
       print(name)
     end
   end
+  local buf = {}
+  local ok, path = pcall(grid.findPath, grid, 1, 1, 2, 2, {flat = true, into = buf})
+  if ok and rawequal(path, buf) and path[1] == 1 and path[2] == 1 and path[#path] == 2 then
+    print("form flat")
+  end
 end
 
--- Checks a returned path independently of the code under test.
-local function check_path(q, path, cost, width, open)
-  local n = #path
-  if path[1].x ~= q.sx + 1 or path[1].y ~= q.sy + 1
-    or path[n].x ~= q.gx + 1 or path[n].y ~= q.gy + 1 then
+-- Checks a returned path independently of the code under test: an array of
+-- {x =, y =}, or with flat {x1, y1, x2, y2, ...}. Returns the problem, or
+-- nil and the number of cells.
+local function check_path(q, path, cost, width, open, flat)
+  local n, keys = #path, 0
+  for _ in pairs(path) do keys = keys + 1 end
+  if keys ~= n then   -- a reused table must not keep a longer path's tail
+    return string.format("path table holds %d entries, %d in its array", keys, n)
+  end
+  if flat then
+    if n % 2 ~= 0 then return "flat path has an odd length " .. n end
+    n = math.floor(n / 2)
+  end
+  if n < 1 then return "empty path" end
+  local xs, ys = {}, {}
+  for i = 1, n do
+    local x, y
+    if flat then
+      x, y = path[2 * i - 1], path[2 * i]
+    else
+      x, y = path[i].x, path[i].y
+    end
+    if type(x) ~= "number" or type(y) ~= "number" or x % 1 ~= 0 or y % 1 ~= 0 then
+      return "cell " .. i .. " is not two integers"
+    end
+    xs[i], ys[i] = x, y
+  end
+  if xs[1] ~= q.sx + 1 or ys[1] ~= q.sy + 1 or xs[n] ~= q.gx + 1 or ys[n] ~= q.gy + 1 then
     return "path does not join start and goal"
   end
   local sum = 0
   for i = 2, n do
-    local a, b = path[i - 1], path[i]
-    local dx, dy = b.x - a.x, b.y - a.y
+    local ax, ay, bx, by = xs[i - 1], ys[i - 1], xs[i], ys[i]
+    local dx, dy = bx - ax, by - ay
     if (dx == 0 and dy == 0) or dx < -1 or dx > 1 or dy < -1 or dy > 1 then
       return "step " .. i .. " is not to a neighbour"
     end
-    if not open[(b.y - 1) * width + b.x] then
+    if not open[(by - 1) * width + bx] then
       return "step " .. i .. " enters a wall"
     end
     if dx ~= 0 and dy ~= 0 then
-      if not (open[(a.y - 1) * width + b.x] and open[(b.y - 1) * width + a.x]) then
+      if not (open[(ay - 1) * width + bx] and open[(by - 1) * width + ax]) then
         return "step " .. i .. " cuts a corner"
       end
       sum = sum + SQRT2
@@ -61,11 +94,16 @@ local function check_path(q, path, cost, width, open)
   if math.abs(sum - cost) > 1e-9 * math.max(1, cost) then
     return string.format("path steps sum to %.10f, cost says %.10f", sum, cost)
   end
+  return nil, n
 end
 
--- A run function for ENGINE, and one returning the last query's expansion
--- count and the algorithm that ran.
-local function make_engine(engine, map_path, algorithm, width, height, open)
+-- A run function for ENGINE, one returning the last query's expansion
+-- count and the algorithm that ran, and with FORM flat the table findPath
+-- must fill and return.
+local function make_engine(engine, map_path, algorithm, form, width, height, open)
+  if form ~= "table" and (engine ~= "binding" or form ~= "flat") then
+    fail("no form " .. tostring(form) .. " for engine " .. tostring(engine))
+  end
   if engine == "pure" then
     local searcher = require("pure_astar").new(width, height, open)
     local function stats() return searcher.expanded(), "astar" end
@@ -74,8 +112,13 @@ local function make_engine(engine, map_path, algorithm, width, height, open)
     local astar = require "astar"
     local grid = astar.fromMovingAI(scen.read_all(map_path))
     grid:setDiagonal("no-obstacles")
-    local opts = nil
+    local opts, buf = nil, nil
     if algorithm ~= "default" then opts = {algorithm = algorithm} end
+    if form == "flat" then
+      buf = {}
+      opts = opts or {}
+      opts.flat, opts.into = true, buf
+    end
     local function run(q)
       return grid:findPath(q.sx + 1, q.sy + 1, q.gx + 1, q.gy + 1, opts)
     end
@@ -83,7 +126,7 @@ local function make_engine(engine, map_path, algorithm, width, height, open)
       local st = grid:getSearchStats()
       return st.expanded, st.algorithm or "?"
     end
-    return run, stats
+    return run, stats, buf
   end
   fail("unknown engine " .. tostring(engine))
 end
@@ -106,13 +149,13 @@ local function main()
   if arg[1] == "algorithms" then return list_algorithms() end
   local engine, map_path, query_path = arg[1], arg[2], arg[3]
   local rounds, target, warm = tonumber(arg[4]), tonumber(arg[5]) * 1e-6, tonumber(arg[6])
-  local algorithm = arg[7] or "default"
+  local algorithm, form = arg[7] or "default", arg[8] or "table"
   if not (engine and map_path and query_path and rounds and target and warm) then
-    fail("usage: worker.lua ENGINE MAP QUERIES ROUNDS TARGET_US WARM [ALGORITHM]")
+    fail("usage: worker.lua ENGINE MAP QUERIES ROUNDS TARGET_US WARM [ALGORITHM [FORM]]")
   end
   local width, height, open = scen.read_map(map_path)
   local queries = scen.read_queries(query_path)
-  local run, last_stats = make_engine(engine, map_path, algorithm, width, height, open)
+  local run, last_stats, into = make_engine(engine, map_path, algorithm, form, width, height, open)
   local count = #queries
 
   -- warm-up: JIT traces, scratch sized to the map, caches
@@ -135,9 +178,12 @@ local function main()
           fail(string.format("%s query %d (%d,%d)->(%d,%d): cost %.10f, optimal %.10f",
             map_path, q.id, q.sx, q.sy, q.gx, q.gy, cost, q.optimal))
         end
-        local problem = check_path(q, path, cost, width, open)
+        if into and not rawequal(path, into) then
+          fail(string.format("%s query %d: findPath did not return opts.into", map_path, q.id))
+        end
+        local problem, cells = check_path(q, path, cost, width, open, form == "flat")
         if problem then fail(string.format("%s query %d: %s", map_path, q.id, problem)) end
-        q.cost, q.length = cost, #path
+        q.cost, q.length = cost, cells
         q.expanded, q.ran = last_stats()
       end
     end

@@ -1,10 +1,14 @@
 # make bench, the maps part (bench/; README, Performance): every map and
 # scenario file in $(MAPS), timed in the C core alone, from Lua 5.4 and
-# LuaJIT, and in a pure-Lua A*; prints the table, writes build/bench/*.tsv
-# and bench/results/ (maps.tsv, ratios.tsv, big.tsv, maps.png).
+# LuaJIT (findPath's default path, and the -flat columns: {flat = true,
+# into = buf}), and in a pure-Lua A*; prints the table, writes
+# build/bench/*.tsv and bench/results/ (maps.tsv, ratios.tsv, big.tsv, maps.png).
 #
 #   make bench MAPS=dir               another map folder
 #   make bench-maps BENCH_ARGS="--only AR0011SR --big 0"   one map, no 4096 check
+#                                     (--only leaves bench/results as it is)
+#   make bench BENCH_ARGS="--astar-flat subset"   A* -flat columns on the pure-Lua
+#                                     queries only (a minute less; the default is all)
 
 MAPS ?= ../shared/maps
 BENCH_ARGS ?=
