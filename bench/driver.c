@@ -39,7 +39,7 @@ typedef struct {
     AstarGrid *grid;
     AstarSearch *search;
     AstarOptions options;
-    uint32_t *path;     /* the path's cells, like the table findPath builds */
+    uint32_t *path;     /* the path's x, y pairs, like findPath's flat form */
     size_t path_capacity;
 } Bench;
 
@@ -82,13 +82,15 @@ static AstarStatus run_query(Bench *b, const Query *q)
         die("search failed", error == ASTAR_ENOMEM ? "out of memory" : "grid changed");
     if (status == ASTAR_FOUND) {
         size_t n = astar_search_length(b->search), i;
-        uint32_t cell = astar_search_end(b->search);
+        AstarPathCursor at;
         if (n > b->path_capacity)
             die("path longer than the grid", NULL);
+        astar_path_end(b->search, &at);
         for (i = n; i-- > 0;) {
-            b->path[i] = cell;
+            b->path[2 * i] = at.x + 1;       /* 1-based, as findPath's flat form */
+            b->path[2 * i + 1] = at.y + 1;
             if (i > 0)
-                cell = astar_search_parent(b->search, cell);
+                astar_path_back(b->search, &at);
         }
     }
     return status;
@@ -172,7 +174,7 @@ static void bench_open(Bench *b, AstarGrid *grid, const char *algorithm)
     b->options.weight = 1.0;
     b->options.partial = 0;
     b->path_capacity = (size_t)astar_grid_width(grid) * astar_grid_height(grid);
-    b->path = malloc(b->path_capacity * sizeof *b->path);
+    b->path = malloc(2 * b->path_capacity * sizeof *b->path);
     if (!b->search || !b->path)
         die("out of memory", NULL);
     if (!set_algorithm(&b->options, algorithm))

@@ -83,6 +83,19 @@ int main(void)
     }
     CHECK(cells + 1 == astar_search_length(search));
     CHECK(astar_cell_x(search, cell) == 0 && astar_cell_y(search, cell) == 0);
+    {   /* the cursor walks the same cells with the same coordinates */
+        AstarPathCursor at;
+        size_t k;
+        astar_path_end(search, &at);
+        cell = astar_search_end(search);
+        for (k = 1; k < astar_search_length(search); k++) {
+            CHECK(at.cell == cell && at.x == astar_cell_x(search, cell)
+                  && at.y == astar_cell_y(search, cell));
+            astar_path_back(search, &at);
+            cell = astar_search_parent(search, cell);
+        }
+        CHECK(at.cell == astar_search_start(search) && at.x == 0 && at.y == 0);
+    }
     CHECK(astar_search_expanded(search) > 0);
     CHECK(astar_search_touched(search) >= astar_search_expanded(search));
     for (y = 0, cells = 0; y < 4; y++)

@@ -137,6 +137,16 @@ uint32_t astar_search_parent(const AstarSearch *search, uint32_t cell);
 uint32_t astar_cell_x(const AstarSearch *search, uint32_t cell);
 uint32_t astar_cell_y(const AstarSearch *search, uint32_t cell);
 
+/* The same walk with the coordinates kept up to date step by step, with no
+ * division per cell: astar_path_end puts the cursor on the path's last cell,
+ * each astar_path_back moves it one cell towards the start (call it
+ * astar_search_length - 1 times at most). x and y are 0-based. */
+typedef struct {
+    uint32_t cell, x, y;
+} AstarPathCursor;
+void astar_path_end(const AstarSearch *search, AstarPathCursor *at);
+void astar_path_back(const AstarSearch *search, AstarPathCursor *at);
+
 /* Counters of the last query: nodes expanded, cells whose cost was set. */
 size_t astar_search_expanded(const AstarSearch *search);
 size_t astar_search_touched(const AstarSearch *search);

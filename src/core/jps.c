@@ -55,7 +55,7 @@ static unsigned highest_bit(uint64_t v)
  * grid_layout.h). From bit pos, the distance to the first jump point (a
  * forced neighbour, or the goal's bit `target`), or 0 when a wall comes
  * first. The first word is read at pos, the rest word-aligned. */
-static size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
+ASTAR_INLINE size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
 {
     size_t base = pos + 1;
     uint64_t stop = astar_bits_at(stops, base);
@@ -72,7 +72,7 @@ static size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t pos, s
     }
 }
 
-static size_t scan_down(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
+ASTAR_INLINE size_t scan_down(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
 {
     size_t base = pos - 64;   /* the line's padding keeps base >= 0 until a wall stops us */
     uint64_t stop = astar_bits_at(stops, base);
@@ -98,7 +98,7 @@ typedef struct {
 } Jps;
 
 /* Straight jump from bordered (x, y) in orthogonal direction d. */
-static size_t jump_straight(const Jps *j, int x, int y, unsigned d)
+ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d)
 {
     const AstarGrid *grid = j->grid;
     const AstarSearch *s = j->s;

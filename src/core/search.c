@@ -323,6 +323,21 @@ uint32_t astar_search_parent(const AstarSearch *s, uint32_t cell)
 uint32_t astar_cell_x(const AstarSearch *s, uint32_t cell) { return (uint32_t)cell_x(s, cell) - 1; }
 uint32_t astar_cell_y(const AstarSearch *s, uint32_t cell) { return (uint32_t)cell_y(s, cell) - 1; }
 
+void astar_path_end(const AstarSearch *s, AstarPathCursor *at)
+{
+    at->cell = s->end;
+    at->x = astar_cell_x(s, s->end);
+    at->y = astar_cell_y(s, s->end);
+}
+
+void astar_path_back(const AstarSearch *s, AstarPathCursor *at)
+{
+    unsigned dir = s->stamp[at->cell] & STAMP_DIR_MASK;
+    at->cell = (uint32_t)((long)at->cell - s->offset[dir]);
+    at->x = (uint32_t)((int)at->x - ASTAR_DIR_DX[dir]);
+    at->y = (uint32_t)((int)at->y - ASTAR_DIR_DY[dir]);
+}
+
 size_t astar_search_memory(const AstarSearch *s)
 {
     return sizeof *s + s->capacity * (sizeof *s->g + sizeof *s->stamp)

@@ -284,10 +284,11 @@ static void clear_tail(lua_State *L, int t, size_t first)
 void push_path(lua_State *L, const AstarSearch *s, PathOutput out)
 {
     size_t n = astar_search_length(s), i;
-    uint32_t cell = astar_search_end(s);
+    AstarPathCursor at;
     int path, key_x, key_y;
 
     luaL_checkstack(L, 8, NULL);
+    astar_path_end(s, &at);
     if (out.into) {
         lua_pushliteral(L, "into");          /* out.into is the options table */
         lua_rawget(L, out.into);
@@ -297,12 +298,12 @@ void push_path(lua_State *L, const AstarSearch *s, PathOutput out)
     path = lua_gettop(L);
     if (out.flat) {
         for (i = n; i >= 1; i--) {
-            lua_pushinteger(L, (lua_Integer)astar_cell_x(s, cell) + 1);
+            lua_pushinteger(L, (lua_Integer)at.x + 1);
             lua_rawseti(L, path, (int)(2 * i - 1));
-            lua_pushinteger(L, (lua_Integer)astar_cell_y(s, cell) + 1);
+            lua_pushinteger(L, (lua_Integer)at.y + 1);
             lua_rawseti(L, path, (int)(2 * i));
             if (i > 1)
-                cell = astar_search_parent(s, cell);
+                astar_path_back(s, &at);
         }
         if (out.into)
             clear_tail(L, path, 2 * n + 1);
@@ -323,17 +324,17 @@ void push_path(lua_State *L, const AstarSearch *s, PathOutput out)
         if (fresh)
             lua_createtable(L, 0, 2);
         lua_pushvalue(L, key_x);
-        lua_pushinteger(L, (lua_Integer)astar_cell_x(s, cell) + 1);
+        lua_pushinteger(L, (lua_Integer)at.x + 1);
         lua_rawset(L, -3);
         lua_pushvalue(L, key_y);
-        lua_pushinteger(L, (lua_Integer)astar_cell_y(s, cell) + 1);
+        lua_pushinteger(L, (lua_Integer)at.y + 1);
         lua_rawset(L, -3);
         if (fresh)
             lua_rawseti(L, path, (int)i);
         else
             lua_pop(L, 1);
         if (i > 1)
-            cell = astar_search_parent(s, cell);
+            astar_path_back(s, &at);
     }
     lua_pop(L, 2);
     if (out.into)
