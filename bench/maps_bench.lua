@@ -19,7 +19,7 @@ local settings = {
   results = "bench/results",        -- committed copies: maps.tsv, maps.png, ...
   sample = 500,      -- queries per big map (>= BIG_CELLS cells); small maps run all
   pure = 64,         -- pure-Lua queries per map: an even spread of the sample
-  rounds = 3,        -- timed passes over the sample, columns interleaved; per-query median
+  rounds = 5,        -- timed passes over the sample, columns interleaved; per-query median
   pure_rounds = 1,   -- the pure-Lua columns are slow: one pass
   -- queries of the A* -flat columns: "subset", the pure-Lua ones, or "all",
   -- the whole sample (over a minute more, for a path form A*'s search hides)
