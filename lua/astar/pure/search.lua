@@ -304,20 +304,6 @@ function M.path(s)
   return path, s.g[s.finish]
 end
 
--- The path as one flat array {x1, y1, x2, y2, ...} (1-based), and its cost.
-function M.flat_path(s)
-  local stride, parent = s.grid._stride, s.parent
-  local cell = s.finish
-  local path = {}
-  for k = 2 * s.length, 2, -2 do
-    local i0 = cell - 1
-    local x = i0 % stride
-    path[k - 1], path[k] = toint(x), toint((i0 - x) / stride)
-    cell = parent[cell]
-  end
-  return path, s.g[s.finish]
-end
-
 -- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
 local rawlen = rawlen or function(t) return #t end
 local rawget, rawset, type = rawget, rawset, type
@@ -356,6 +342,11 @@ function M.path_into(s, into, flat)
   end
   for k = n + 1, rawlen(into) do rawset(into, k, nil) end
   return into, s.g[s.finish]
+end
+
+-- The path as one new flat array {x1, y1, x2, y2, ...} (1-based), and its cost.
+function M.flat_path(s)
+  return M.path_into(s, {}, true)
 end
 
 return M
