@@ -5,7 +5,7 @@
 #   make test            install what is missing, build, run every spec on Lua 5.4 and LuaJIT
 #   make test-all        the specs on Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT
 #   make lint            luacheck, and the C built warning-free with gcc and clang
-#   make bench           benchmarks on the maps in ../shared/maps (see mk/*.mk)
+#   make bench           benchmarks on the Moving AI maps in maps/ (see mk/*.mk)
 #   make rock            luarocks make on the rockspec (local, no server)
 
 LUA ?= 5.4

@@ -9,7 +9,7 @@
 local C = require "astar.core"
 local P = require "astar.pure"
 
-local dir = arg and arg[1] or "../shared/maps"
+local dir = arg and arg[1] or "maps"
 local per_map = tonumber(arg and arg[2]) or 24
 local MAPS = {
   { "arena.map", "arena.map.scen" },

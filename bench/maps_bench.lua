@@ -14,7 +14,7 @@ package.path = here .. "/?.lua;" .. package.path
 local scen = require "scen"
 
 local settings = {
-  maps = "../shared/maps",
+  maps = "maps",
   out = "build/bench",              -- query files, TSV, chart data
   results = "bench/results",        -- committed copies: maps.tsv, maps.png, ...
   sample = 500,      -- queries per big map (>= BIG_CELLS cells); small maps run all

@@ -9,7 +9,7 @@ require "astar.tactics"   -- adds grid:movementRange and friends
 
 local clock = os.clock
 local floor = math.floor
-local mapfile = arg and arg[1] or "../shared/maps/den312d.map"
+local mapfile = arg and arg[1] or "maps/den312d.map"
 local W, H, X0, Y0 = 64, 64, 1, 9   -- the cut: columns 1..64, rows 9..72
 
 -- ---- the map -------------------------------------------------------------

@@ -46,11 +46,13 @@ print(("The same in 4 directions: %d cells.\n"):format(#fourWay))
 
 -- 2. A real map: Dragon Age: Origins' den312d from the Moving AI benchmarks
 -- (N. Sturtevant, "Benchmarks for Grid-Based Pathfinding", 2012).
-local maps = os.getenv("ASTAR_MAPS") or "../shared/maps"
+-- The repository's maps/ folder, or $ASTAR_MAPS.
+local maps = os.getenv("ASTAR_MAPS")
+if maps == nil or maps == "" then maps = "maps" end
 local text = readFile(maps .. "/den312d.map")
 if not text then
-  print("(" .. maps .. "/den312d.map not found: skipping the real map)")
-  return
+  error("cannot read " .. maps .. "/den312d.map: run from the repository root"
+    .. " (make demo), or set ASTAR_MAPS to a folder of Moving AI maps", 0)
 end
 local den = astar.fromMovingAI(text)
 local scenarios = assert(readFile(maps .. "/den312d-random-1.scen"))

@@ -10,7 +10,7 @@
 #   make bench BENCH_ARGS="--astar-flat subset"   A* -flat columns on the pure-Lua
 #                                     queries only (a minute less; the default is all)
 
-MAPS ?= ../shared/maps
+MAPS ?= maps
 BENCH_ARGS ?=
 BENCH_PACKAGES = gnuplot-nox
 BENCH_DRIVER = build/bench/driver

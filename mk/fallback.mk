@@ -30,5 +30,5 @@ test-lua-backend:
 bench-fallback:
 	@$(MAKE) --no-print-directory LUA=5.4 all
 	@$(MAKE) --no-print-directory LUA=luajit all
-	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/5.4/?.so;;" lua5.4 bench/fallback_bench.lua $(or $(MAPS),../shared/maps)
-	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/luajit/?.so;;" luajit bench/fallback_bench.lua $(or $(MAPS),../shared/maps)
+	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/5.4/?.so;;" lua5.4 bench/fallback_bench.lua $(or $(MAPS),maps)
+	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/luajit/?.so;;" luajit bench/fallback_bench.lua $(or $(MAPS),maps)

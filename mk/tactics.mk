@@ -5,7 +5,7 @@
 #                        64x64 cut of den312d.map, against pure-Lua Dijkstra
 #   make example-tactics examples/tactics.lua (a board in the terminal)
 
-TACTICS_MAP = ../shared/maps/den312d.map
+TACTICS_MAP ?= maps/den312d.map
 
 BENCH_TARGETS += bench-tactics
 

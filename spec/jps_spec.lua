@@ -1,5 +1,5 @@
 -- Jump point search (opts.algorithm = "jps" / "auto" / "astar"): exact optimal costs
--- on every scenario of every Moving AI map (../shared/maps or $ASTAR_MAPS), the same
+-- on every scenario of every Moving AI map (maps/ or $ASTAR_MAPS), the same
 -- costs as A* on generated maps in both supported diagonal modes, full cell-by-cell
 -- paths (checked step by step by the validator below), option errors.
 local astar = require "astar"
@@ -24,7 +24,7 @@ local function sample(list)
   return out
 end
 
--- Every map of ../shared/maps/README.md with its scenario file and tolerance.
+-- Every map of maps/README.md with its scenario file and tolerance.
 local function tol_8(len) return 1e-6 * math.max(1, len) end
 local function tol_arena(len) return math.max(1e-4, 1e-5 * len) end
 local MAPS = {

@@ -1,4 +1,4 @@
--- The Moving AI benchmark maps (../shared/maps, or $ASTAR_MAPS): astar.fromMovingAI
+-- The Moving AI benchmark maps (maps/, or $ASTAR_MAPS): astar.fromMovingAI
 -- builds the right walls, and findPath with the default settings ("no-obstacles",
 -- octile) finds the optimal lengths given by the scenario files.
 

@@ -1,6 +1,6 @@
 -- grid:newSearch(sx, sy, gx, gy [, opts]), search:step(n), search:result(): a search
 -- spread over many calls gives exactly what findPath gives in one, on the Moving AI
--- maps (../shared/maps or $ASTAR_MAPS) and on generated maps with terrain costs.
+-- maps (maps/ or $ASTAR_MAPS) and on generated maps with terrain costs.
 
 local astar = require "astar"
 local R = require "helpers.reference"

@@ -381,10 +381,15 @@ function M.read_file(path)
   return s
 end
 
--- The Moving AI maps folder: $ASTAR_MAPS, or ../shared/maps from the repo root.
+-- The Moving AI maps folder: $ASTAR_MAPS, or the repository's maps/ (found from
+-- where this file is, so specs run from any directory; "maps" if that is unknown).
 M.MAPS_DIR = (function()
   local dir = os.getenv("ASTAR_MAPS")
-  if dir == nil or dir == "" then dir = "../shared/maps" end
+  if dir == nil or dir == "" then
+    local source = debug and debug.getinfo and debug.getinfo(1, "S").source or ""
+    local root = source:match("^@(.-)spec[/\\]helpers[/\\]reference%.lua$")
+    dir = (root or "") .. "maps"
+  end
   return (dir:gsub("/+$", ""))
 end)()
 
