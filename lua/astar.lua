@@ -6,26 +6,138 @@
 -- (astar.pure, README, The pure-Lua fallback). ASTAR_BACKEND=c or =lua in the environment
 -- forces one. A C module that is found but fails to load is an error, not a
 -- silent switch to the slower backend.
+--
+-- Where the C module is looked for, in this order:
+--   1. require "astar.core": package.cpath, and in LÖVE its own C loader
+--      (love.filesystem.getCRequirePath(): the save directory, a game folder);
+--   2. in LÖVE (the main state or any love.thread), astar/core.<ext> in
+--      love.filesystem.getSourceBaseDirectory() (the folder that holds the
+--      .love, or the fused executable) and then getSaveDirectory(), with <ext>
+--      "dll" on Windows, "dylib" then "so" on macOS and "so" elsewhere, as
+--      LÖVE 11's own C loader names them.
+-- astar.backend says which backend is in use ("c" or "lua"); astar.backendError
+-- is nil when the C module loaded, else why it was not used.
+local MODULE, OPEN = "astar.core", "luaopen_astar_core"
+
+-- The LÖVE table of this Lua state, with love.filesystem, or nil. A love.thread
+-- starts with love.thread only: love.filesystem and love.system are required
+-- here if missing (that is what a worker does to use require at all).
+local function love_table()
+  local love = type(_G) == "table" and rawget(_G, "love") or nil
+  if type(love) ~= "table" then return nil end
+  if type(love.filesystem) ~= "table" then pcall(require, "love.filesystem") end
+  if type(love.filesystem) ~= "table" then return nil end
+  if type(love.system) ~= "table" then pcall(require, "love.system") end
+  return love
+end
+
+-- Library extensions, in the order LÖVE 11's own C loader tries them, and the
+-- directory separator: from love.system.getOS(), else from package.config (its
+-- first character is the directory separator). nil where no native library
+-- can be loaded from a file (love.js, iOS).
+local function platform(love)
+  local os_name
+  if type(love.system) == "table" and type(love.system.getOS) == "function" then
+    os_name = love.system.getOS()
+  end
+  if os_name == "Web" or os_name == "iOS" then return nil end
+  if os_name == "Windows" then return { "dll" }, "\\" end
+  if os_name == "OS X" then return { "dylib", "so" }, "/" end
+  if os_name == nil and type(package.config) == "string" and package.config:sub(1, 1) == "\\" then
+    return { "dll" }, "\\"
+  end
+  return { "so" }, "/"
+end
+
+-- The candidate paths in LÖVE, in search order, without duplicates.
+local function love_paths(love)
+  local exts, sep = platform(love)
+  if not exts then return {} end
+  local fs, paths, seen = love.filesystem, {}, {}
+  for _, getter in ipairs { "getSourceBaseDirectory", "getSaveDirectory" } do
+    local dir = type(fs[getter]) == "function" and fs[getter]() or nil
+    if type(dir) == "string" and dir ~= "" then
+      for _, ext in ipairs(exts) do
+        local path = (dir:gsub("[/\\]+$", "") .. "/astar/core." .. ext):gsub("[/\\]", sep)
+        if not seen[path] then
+          seen[path] = true
+          paths[#paths + 1] = path
+        end
+      end
+    end
+  end
+  return paths
+end
+
+local function file_exists(path)
+  if type(io) ~= "table" or type(io.open) ~= "function" then return nil end
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+-- Tries the LÖVE locations. Returns the module, or nil and the lines to add
+-- to require's "not found" message. A library that exists but does not load
+-- (another architecture, another Lua) is an error, as it is for require.
+local function search_love()
+  local love = love_table()
+  if not love or type(package) ~= "table" or type(package.loadlib) ~= "function" then
+    return nil, ""
+  end
+  local notes = {}
+  for _, path in ipairs(love_paths(love)) do
+    local exists = file_exists(path)
+    if exists ~= false then
+      local open, err, where = package.loadlib(path, OPEN)
+      if open then
+        local core = open(MODULE, path)
+        if core == nil then core = true end
+        package.loaded[MODULE] = core
+        return core
+      end
+      if exists or where == "init" then
+        error(("error loading module '%s' from file '%s':\n\t%s"):format(MODULE, path, tostring(err)), 0)
+      end
+      notes[#notes + 1] = ("\n\tno file '%s' (%s)"):format(path, tostring(err))
+    else
+      notes[#notes + 1] = ("\n\tno file '%s'"):format(path)
+    end
+  end
+  return nil, table.concat(notes)
+end
+
+-- Returns the backend's module table and, unless it is the C module, why not.
 local function load_core()
-  local getenv = type(os) == "table" and os.getenv
-  local forced = getenv and getenv("ASTAR_BACKEND")
-  if forced == "lua" then return require "astar.pure" end
+  local getenv = type(os) == "table" and type(os.getenv) == "function" and os.getenv
+  local forced = getenv and getenv("ASTAR_BACKEND") or nil
+  if forced == "lua" then return require "astar.pure", "ASTAR_BACKEND=lua" end
   if forced ~= nil and forced ~= "" and forced ~= "c" then
     error("ASTAR_BACKEND must be 'c' or 'lua', got '" .. forced .. "'", 0)
   end
-  local ok, core = pcall(require, "astar.core")
-  if ok then return core end
-  if forced == "c" or not tostring(core):find("module 'astar.core' not found", 1, true) then
-    error(core, 0)
+  local ok, core = pcall(require, MODULE)
+  if ok then
+    if type(core) == "table" and core.backend == "lua" then
+      return core, "package.loaded['" .. MODULE .. "'] is the pure-Lua backend"
+    end
+    return core, nil
   end
-  return require "astar.pure"
+  local message = tostring(core)
+  if not message:find("module '" .. MODULE .. "' not found", 1, true) then error(core, 0) end
+  local found, notes = search_love()
+  if found then return found, nil end
+  message = message .. notes
+  if forced == "c" then error(message, 0) end
+  return require "astar.pure", message
 end
-local core = load_core()
+
+local core, why = load_core()
 
 local astar = {}
 for name, value in pairs(core) do
   astar[name] = value
 end
 astar.backend = core.backend or "c"
+astar.backendError = why
+astar._VERSION = require "astar.version"
 
 return astar

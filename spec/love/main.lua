@@ -1,7 +1,9 @@
 -- A headless LÖVE 11 game that uses the module exactly as a game does: `require
 -- "astar"` finds lua files in the game folder and astar/core.so next to them (LÖVE's
--- own C loader). `make love-test` assembles the game folder and runs it; it prints
--- one result line and quits with status 1 on any failure.
+-- own C loader), or, laid out as a .love or fused game ships it, astar/core.so in
+-- the folder that holds the game (astar.lua's own search, in the main state and in
+-- the worker threads). `make love-test` assembles the game folder and runs it; it
+-- prints one result line and quits with status 1 on any failure.
 --
 -- Expected values are computed here independently (formulas, the reference Dijkstra
 -- in reference.lua), never by the module under test. ASTAR_BACKEND=lua runs the
@@ -132,7 +134,8 @@ local function checkThreads()
       return
     end
     check(ready.encoded == encoded and ready.w == 60 and ready.h == 40, "worker decoded the grid")
-    check(ready.backend == astar.backend, "worker backend " .. tostring(ready.backend))
+    check(ready.backend == astar.backend and ready.backendError == astar.backendError,
+      ("worker backend %s (%s)"):format(tostring(ready.backend), tostring(ready.backendError)))
     for _ = 1, 20 do
       local reply = wk.outbox:demand(20)
       if not check(reply and reply.kind == "path", "worker reply: " .. tostring(reply and reply.message)) then
@@ -179,7 +182,9 @@ end
 function love.load()
   local expected = os.getenv("ASTAR_BACKEND")
   if expected == nil or expected == "" then expected = "c" end
-  check(astar.backend == expected, "backend is " .. tostring(astar.backend))
+  check(astar.backend == expected, ("backend is %s (%s)"):format(tostring(astar.backend),
+    tostring(astar.backendError)))
+  check((astar.backendError == nil) == (expected == "c"), "backendError " .. tostring(astar.backendError))
   check(jit ~= nil, "LÖVE runs LuaJIT")
   checkOpenGrid()
   checkGeneratedMap()

@@ -10,7 +10,8 @@ local ok, err = pcall(function()
   local grid = astar.decode(inbox:demand())
   local w, h = grid:getDimensions()
   -- the grid re-encoded here must be the same bytes: nothing lost crossing states
-  outbox:push({ kind = "ready", backend = astar.backend, w = w, h = h, encoded = grid:encode() })
+  outbox:push({ kind = "ready", backend = astar.backend, backendError = astar.backendError,
+    w = w, h = h, encoded = grid:encode() })
   while true do
     local req = inbox:demand()
     if req.kind == "quit" then break end
