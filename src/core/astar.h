@@ -18,6 +18,10 @@
 #define ASTAR_MAX_SIDE 65535u          /* widest / tallest grid */
 #define ASTAR_MAX_CELLS (1u << 28)     /* most cells in one grid */
 #define ASTAR_MAX_COST 1e15            /* highest cell cost (keeps sums finite) */
+/* Cap of the heuristic's scale, weight * lowest cost: with it h (at most
+ * about 1e5 times the scale on the largest grid) and f = g + h stay finite,
+ * never inf or NaN, whatever the weight. Below the cap whenever weight is 1. */
+#define ASTAR_MAX_H_SCALE 1e300
 
 typedef enum {
     ASTAR_OK = 0,
@@ -87,11 +91,32 @@ int astar_grid_walkable(const AstarGrid *grid, uint32_t x, uint32_t y);
 void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable);
 double astar_grid_cost(const AstarGrid *grid, uint32_t x, uint32_t y);
 /* cost must be in (0, ASTAR_MAX_COST]. May allocate the cost layer the first
- * time a cost other than 1 is set (ASTAR_ENOMEM leaves the grid unchanged). */
+ * time a cost other than 1 is set (ASTAR_ENOMEM leaves the grid unchanged).
+ * O(1) amortized, whatever the order of writes. The grid's lowest cost
+ * (which scales the heuristic) is kept exactly, with the second lowest to
+ * take its place when the last cell holding it is raised, so rewriting a
+ * uniform grid to another uniform cost, or raising a cell and lowering it
+ * back, keeps it exact. When both have been raised away since the last
+ * recount, it stays a lower bound of every cost (searches stay exact, jump
+ * point search is not offered) until astar_grid_refresh_min_cost, a cost at
+ * or below the bound, or the write that completes cells / 16 cost changes
+ * since the last recount (one O(cells) recount) makes it exact again. */
 AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double cost);
 
-/* Grows by one on every change: lets a search detect a grid changed under it. */
+/* Grows by one on every change: lets a search detect a grid changed under it.
+ * A write that changes nothing (setting a cell's walkability or cost to what
+ * it is) is not a change and leaves it as it is. */
 uint64_t astar_grid_version(const AstarGrid *grid);
+
+/* The lowest cost as the grid knows it: *exact (when not NULL) is 1 when it
+ * is the lowest cost of any cell, 0 when it is only a lower bound of every
+ * cell's cost (see astar_grid_set_cost). */
+double astar_grid_min_cost(const AstarGrid *grid, int *exact);
+/* Makes the lowest cost exact: O(cells) when it is a lower bound, O(1) when
+ * it is exact already. Call it before queries (not concurrently with
+ * searches, which only read it) so that they use the exact lowest cost and
+ * jump point search is offered whenever the costs are uniform. */
+void astar_grid_refresh_min_cost(AstarGrid *grid);
 
 /* ---- searches (search.c) ----------------------------------------------- */
 
@@ -159,12 +184,27 @@ size_t astar_search_touched(const AstarSearch *search);
  * astar_search_expanded counts both). The grid must still exist. */
 int astar_search_expanded_cell(const AstarSearch *search, uint32_t x, uint32_t y);
 
+/* Recording the expanded cells of a query, off by default. When on (any
+ * nonzero on; it applies from the next astar_search_begin), every cell the
+ * query expands, exactly the cells astar_search_expanded_cell reports, is
+ * appended in expansion order to a list in the search's scratch, reused by
+ * later queries and counted by astar_search_memory. Growing it may fail with
+ * ASTAR_ENOMEM, which ends the query like any other ENOMEM. */
+void astar_search_record(AstarSearch *search, int on);
+/* The recorded cells of the current or last query, so far: returns their
+ * number and points *cells (when cells is not NULL) at their ids, decoded by
+ * astar_cell_x / astar_cell_y (0-based). 0 for a query that did not record.
+ * The list is valid until the next astar_search_begin, astar_search_step or
+ * astar_search_free. */
+size_t astar_search_recorded(const AstarSearch *search, const uint32_t **cells);
+
 /* The algorithm the last query ran: ASTAR_ALGORITHM_ASTAR or _JPS. */
 AstarAlgorithm astar_search_algorithm(const AstarSearch *search);
 
 /* Nonzero when jump point search can run on this grid in this diagonal mode:
  * every cell (walls included) has the same cost, and the mode is NEVER or
- * NO_OBSTACLES. (jps.c) */
+ * NO_OBSTACLES. Exact while the lowest cost is (astar_grid_min_cost); while
+ * it is a lower bound this is 0, and A* answers. (search.c) */
 int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal);
 
 /* ---- connected components (components.c) ------------------------------ */
@@ -182,7 +222,8 @@ int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal);
 AstarError astar_grid_label_components(AstarGrid *grid);
 /* Call before a query (not concurrently with searches): labels the grid the
  * first time, O(cells) once, and does nothing after that. Without it the
- * answers are the same, only unreachable goals cost a search. */
+ * answers are the same, only unreachable goals cost a search. It also makes
+ * the lowest cost exact (astar_grid_refresh_min_cost). */
 void astar_grid_prepare(AstarGrid *grid);
 /* Nonzero when labels exist and no wall was added since they were built. */
 int astar_grid_components_fresh(const AstarGrid *grid);

@@ -40,6 +40,7 @@ ASTAR_INLINE AstarStatus loop(AstarSearch *s, size_t max_expansions, AstarError 
     const long w = (long)grid->stride;
     const uint32_t goal = s->goal;
     const int partial = s->options.partial;
+    const int recording = s->recording;
     size_t budget = max_expansions;
     double fc = s->ties_f;
 
@@ -66,6 +67,10 @@ ASTAR_INLINE AstarStatus loop(AstarSearch *s, size_t max_expansions, AstarError 
         if (c == goal) {
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;
+        }
+        if (recording && search_record(s, c) != ASTAR_OK) {
+            *error = ASTAR_ENOMEM;
+            return ASTAR_NO_PATH;
         }
         stamp[c] |= STAMP_CLOSED;
         s->expanded++;

@@ -1,4 +1,5 @@
 /* Grid storage: walkability, entry costs, and the lowest cost for the heuristic. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,11 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->cost = NULL;
     grid->min_cost = 1.0;
     grid->min_count = (size_t)width * height;
+    grid->sec_cost = HUGE_VAL;          /* no second cost */
+    grid->sec_count = 0;
+    grid->min_stale = 0;
+    grid->sec_known = 1;
+    grid->cost_writes = 0;
     grid->version = 0;
     grid->row_bits = grid->col_bits = NULL;
     grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
@@ -166,16 +172,16 @@ int astar_grid_walkable(const AstarGrid *grid, uint32_t x, uint32_t y)
 void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable)
 {
     size_t i = astar_index(grid, x, y);
-    int was = grid->open[i];
 
     walkable = walkable ? 1 : 0;
+    if (grid->open[i] == walkable)
+        return;                          /* no change: the version stays */
     grid->open[i] = (uint8_t)walkable;
     put_bit(grid->row_bits + (size_t)(y + 1) * grid->row_words, x + 1 + ASTAR_BITS_PAD, walkable);
     put_bit(grid->col_bits + (size_t)(x + 1) * grid->col_words, y + 1 + ASTAR_BITS_PAD, walkable);
-    if (was != walkable)
-        update_stops_near(grid, (size_t)x + 1, (size_t)y + 1);
+    update_stops_near(grid, (size_t)x + 1, (size_t)y + 1);
     grid->version++;
-    if (grid->components && was != walkable) {
+    if (grid->components) {
         if (walkable)
             astar_components_opened(grid, i);
         else
@@ -188,29 +194,128 @@ double astar_grid_cost(const AstarGrid *grid, uint32_t x, uint32_t y)
     return grid->cost ? grid->cost[astar_index(grid, x, y)] : 1.0;
 }
 
-/* Recounts the lowest cost after its last holder was raised. This is O(cells),
- * but only happens when the cheapest terrain disappears entirely. */
+/* Counts the two lowest costs and their holders: O(cells). */
 static void recount_min_cost(AstarGrid *grid)
 {
     uint32_t x, y;
-    double lowest = ASTAR_MAX_COST;
-    size_t count = 0;
+    double lowest = HUGE_VAL, second = HUGE_VAL;
+    size_t count = 0, count2 = 0;
 
     for (y = 0; y < grid->height; y++) {
         const double *row = grid->cost + astar_index(grid, 0, y);
         for (x = 0; x < grid->width; x++) {
-            if (row[x] < lowest) {
-                lowest = row[x];
+            double c = row[x];
+            if (c < lowest) {
+                second = lowest;
+                count2 = count;
+                lowest = c;
                 count = 1;
-            } else if (row[x] == lowest) {
+            } else if (c == lowest) {
                 count++;
+            } else if (c < second) {
+                second = c;
+                count2 = 1;
+            } else if (c == second) {
+                count2++;
             }
         }
     }
     grid->min_cost = lowest;
     grid->min_count = count;
+    grid->sec_cost = second;
+    grid->sec_count = count2;
+    grid->min_stale = 0;
+    grid->sec_known = 1;
+    grid->cost_writes = 0;
 }
 
+void astar_grid_refresh_min_cost(AstarGrid *grid)
+{
+    if (grid->min_stale)
+        recount_min_cost(grid);
+}
+
+double astar_grid_min_cost(const AstarGrid *grid, int *exact)
+{
+    if (exact)
+        *exact = !grid->min_stale;
+    return grid->min_cost;
+}
+
+/* Follows a cell's cost going from old to cost (they differ) in the lowest
+ * and second lowest costs: O(1), and O(cells) at most once per cells / 16
+ * calls. See grid_layout.h for the fields. */
+static void note_cost_change(AstarGrid *grid, double old, double cost)
+{
+    size_t cells = (size_t)grid->width * grid->height;
+    int due = ++grid->cost_writes >= cells / 16;
+
+    if (grid->min_stale) {
+        /* Every cell is above the bound: a cost at or below it is the lowest,
+         * held by this cell alone. */
+        if (cost <= grid->min_cost) {
+            grid->min_cost = cost;
+            grid->min_count = 1;
+            grid->min_stale = 0;
+            grid->sec_known = 0;
+        } else if (due) {
+            recount_min_cost(grid);
+        }
+        return;
+    }
+    /* the cell leaves old's count ... */
+    if (old == grid->min_cost)
+        grid->min_count--;
+    else if (grid->sec_known && old == grid->sec_cost)
+        grid->sec_count--;
+    /* ... and joins cost's */
+    if (cost < grid->min_cost) {
+        if (grid->min_count > 0) {        /* else the second lowest stays second */
+            grid->sec_cost = grid->min_cost;
+            grid->sec_count = grid->min_count;
+            grid->sec_known = 1;
+        }
+        grid->min_cost = cost;
+        grid->min_count = 1;
+    } else if (cost == grid->min_cost) {
+        grid->min_count++;
+    } else if (grid->sec_known) {
+        if (cost < grid->sec_cost) {      /* nothing lies between the two */
+            grid->sec_cost = cost;
+            grid->sec_count = 1;
+        } else if (cost == grid->sec_cost) {
+            grid->sec_count++;
+        }
+    }
+    if (grid->sec_known && grid->sec_count == 0 && grid->sec_cost != HUGE_VAL)
+        grid->sec_known = 0;              /* the second lowest is gone: the third is unknown */
+    if (grid->min_count == 0) {
+        if (grid->sec_known) {            /* a real one: the cell written is above min_cost */
+            grid->min_cost = grid->sec_cost;
+            grid->min_count = grid->sec_count;
+            grid->sec_known = 0;
+        } else if (due) {
+            recount_min_cost(grid);
+            return;
+        } else {
+            grid->min_stale = 1;          /* every cell is above min_cost */
+            return;
+        }
+    }
+    if (grid->min_count == cells) {       /* uniform: no second cost */
+        grid->sec_cost = HUGE_VAL;
+        grid->sec_count = 0;
+        grid->sec_known = 1;
+    }
+}
+
+/* The lowest cost follows each change in O(1) while it is known, with the
+ * second lowest ready to replace it; when both have been raised away it goes
+ * stale: the old value stays, below every cost, a lower bound that keeps the
+ * heuristic admissible. While stale, a cost at or below the bound is the new
+ * lowest, held by one cell; and once cells / 16 costs have changed since the
+ * last recount, one recount (O(cells)) makes it exact again, so a write
+ * costs O(1) amortized whatever the order. */
 AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double cost)
 {
     size_t i = astar_index(grid, x, y);
@@ -227,18 +332,11 @@ AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double c
             grid->cost[k] = 1.0;
     }
     old = grid->cost[i];
+    if (cost == old)
+        return ASTAR_OK;                 /* no change: the version stays */
     grid->cost[i] = cost;
     grid->version++;
-    if (cost == old)
-        return ASTAR_OK;
-    if (cost < grid->min_cost) {
-        grid->min_cost = cost;
-        grid->min_count = 1;
-    } else if (cost == grid->min_cost) {
-        grid->min_count++;
-    }
-    if (old == grid->min_cost && --grid->min_count == 0)
-        recount_min_cost(grid);
+    note_cost_change(grid, old, cost);
     return ASTAR_OK;
 }
 

@@ -16,8 +16,20 @@ struct AstarGrid {
     size_t cells;           /* stride * (height + 2), border included */
     uint8_t *open;          /* 1 = walkable; the border is 0 */
     double *cost;           /* entry cost per cell; NULL while every cost is 1 */
-    double min_cost;        /* lowest cost of any cell: scales the heuristic */
-    size_t min_count;       /* how many cells have min_cost */
+    /* The lowest cost of any cell, which scales the heuristic, kept lazily
+     * (astar_grid_set_cost). While min_stale is 0 it is exact and min_count
+     * cells hold it; and while sec_known is 1, sec_cost is the second lowest
+     * cost exactly, held by sec_count cells (HUGE_VAL and 0 when every cell
+     * holds min_cost). When the last cell holding min_cost is raised, a known
+     * second lowest takes its place; otherwise min_cost stays as it was, a
+     * lower bound every cell's cost is above, and min_stale is 1 (min_count
+     * and the second lowest mean nothing then) until a recount. cost_writes
+     * counts the cost changes since the last recount: one is due once they
+     * reach cells / 16. */
+    double min_cost, sec_cost;
+    size_t min_count, sec_count;
+    int min_stale, sec_known;
+    size_t cost_writes;
     uint64_t version;       /* bumped by every change */
 
     /* The walkable flags again as bits, by rows and by columns, so jump point

@@ -253,6 +253,7 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
     Jps j;
     uint16_t *stamp = s->stamp;
     const unsigned gen = search_gen(s);
+    const int recording = s->recording;
     size_t budget = max_expansions;
 
     j.s = s;
@@ -282,6 +283,10 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
         if (c == s->goal) {
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;
+        }
+        if (recording && search_record(s, c) != ASTAR_OK) {
+            *error = ASTAR_ENOMEM;
+            return ASTAR_NO_PATH;
         }
         stamp[c] |= STAMP_CLOSED;
         s->expanded++;

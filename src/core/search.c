@@ -32,6 +32,7 @@ void astar_search_free(AstarSearch *search)
     free(search->stamp);
     heap_free(&search->open);
     free(search->ties);
+    free(search->recorded);
     free(search);
 }
 
@@ -155,10 +156,11 @@ void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
     s->length = length;
 }
 
+/* Uniform costs: every cell holds the lowest cost, known exactly. */
 int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal)
 {
     return (diagonal == ASTAR_DIAGONAL_NEVER || diagonal == ASTAR_DIAGONAL_NO_OBSTACLES)
-           && grid->min_count == (size_t)grid->width * grid->height;
+           && !grid->min_stale && grid->min_count == (size_t)grid->width * grid->height;
 }
 
 /* Would JPS give the same answer as A* here? */
@@ -186,6 +188,7 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
     heap_clear(&s->open);
     s->ties_size = 0;
     s->ties_f = -1.0;
+    s->recorded_size = 0;            /* a fallback to A* records A*'s cells only */
     s->g[s->start] = 0.0;
     s->stamp[s->start] = (uint16_t)search_gen(s);
     s->best = s->start;
@@ -200,8 +203,12 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
 {
     int d;
 
+    double scale;
+
     s->status = ASTAR_NO_PATH;
     s->expanded = s->touched = 0;
+    s->recording = s->record_next;
+    s->recorded_size = 0;
     if (reserve_scratch(s, grid->cells) != ASTAR_OK)
         return ASTAR_ENOMEM;
     s->grid = grid;
@@ -215,7 +222,8 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->goal = (uint32_t)astar_index(grid, gx, gy);
     s->goal_x = (int)gx + 1;
     s->goal_y = (int)gy + 1;
-    s->h_scale = options->weight * grid->min_cost;
+    scale = options->weight * grid->min_cost;
+    s->h_scale = scale < ASTAR_MAX_H_SCALE ? scale : ASTAR_MAX_H_SCALE; /* never inf */
     s->inv_stride = 1.0 / (double)grid->stride;
     s->ran = choose(grid, &s->options);
     s->end = s->start;
@@ -314,6 +322,29 @@ int astar_search_expanded_cell(const AstarSearch *s, uint32_t x, uint32_t y)
     return closed_now(s, (uint32_t)astar_index(s->grid, x, y));
 }
 
+void astar_search_record(AstarSearch *s, int on) { s->record_next = on != 0; }
+
+size_t astar_search_recorded(const AstarSearch *s, const uint32_t **cells)
+{
+    if (cells)
+        *cells = s->recorded;
+    return s->recording ? s->recorded_size : 0;
+}
+
+AstarError astar_search_record_grow(AstarSearch *s, uint32_t cell)
+{
+    if (s->recorded_size == s->recorded_capacity) {
+        size_t capacity = s->recorded_capacity ? 2 * s->recorded_capacity : 256;
+        uint32_t *list = (uint32_t *)realloc(s->recorded, capacity * sizeof *list);
+        if (!list)
+            return ASTAR_ENOMEM;
+        s->recorded = list;
+        s->recorded_capacity = capacity;
+    }
+    s->recorded[s->recorded_size++] = cell;
+    return ASTAR_OK;
+}
+
 uint32_t astar_search_parent(const AstarSearch *s, uint32_t cell)
 {
     uint32_t dir = s->stamp[cell] & STAMP_DIR_MASK;
@@ -341,5 +372,6 @@ void astar_path_back(const AstarSearch *s, AstarPathCursor *at)
 size_t astar_search_memory(const AstarSearch *s)
 {
     return sizeof *s + s->capacity * (sizeof *s->g + sizeof *s->stamp)
-           + heap_bytes(&s->open) + s->ties_capacity * sizeof *s->ties;
+           + heap_bytes(&s->open) + s->ties_capacity * sizeof *s->ties
+           + s->recorded_capacity * sizeof *s->recorded;
 }

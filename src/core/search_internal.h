@@ -47,6 +47,11 @@ struct AstarSearch {
     uint32_t *ties;
     size_t ties_size, ties_capacity;
     double ties_f;           /* their f */
+    /* Expanded cells in order, when the query records (astar_search_record). */
+    uint32_t *recorded;
+    size_t recorded_size, recorded_capacity;
+    int record_next;         /* astar_search_record's setting */
+    int recording;           /* the current query's */
 
     /* the current query */
     const AstarGrid *grid;
@@ -116,6 +121,20 @@ static inline AstarError search_push_tie(AstarSearch *s, uint32_t cell)
     }
     s->ties[s->ties_size++] = cell;
     return ASTAR_OK;
+}
+
+/* Appends an expanded cell to the recorded list (search.c): the rare case of
+ * search_record, out of line so the loops stay small. */
+AstarError astar_search_record_grow(AstarSearch *s, uint32_t cell);
+
+/* Records an expanded cell when the query records. */
+ASTAR_INLINE AstarError search_record(AstarSearch *s, uint32_t cell)
+{
+    if (s->recorded_size < s->recorded_capacity) {
+        s->recorded[s->recorded_size++] = cell;
+        return ASTAR_OK;
+    }
+    return astar_search_record_grow(s, cell);
 }
 
 /* Ends the query: status and the path's last cell (search.c). */
