@@ -3,7 +3,8 @@
  * including the ones the Lua binding never needs (versions, memory reports,
  * walking a path by hand). `make valgrind` runs it under memcheck, so every
  * public C function is covered there. Expected values are worked out by hand
- * in the comments, not taken from the library.
+ * in the comments, or by independent references written here (a plain
+ * Dijkstra, cell-by-cell scans), never taken from the library.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,14 +14,671 @@
 #include "astar.h"
 
 static int failures;
+static long checks;
 
 #define CHECK(cond)                                                          \
     do {                                                                     \
+        checks++;                                                            \
         if (!(cond)) {                                                       \
             fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
             failures++;                                                      \
         }                                                                    \
     } while (0)
+
+/* ---- independent references for the checks below ------------------------ */
+
+/* Park-Miller, as in bench/driver.c: the seed lives in the caller. */
+static uint32_t next_random(uint64_t *seed)
+{
+    *seed = (*seed * 16807u) % 2147483647u;
+    return (uint32_t)*seed;
+}
+
+#define REF_MAX 256   /* cells of the largest grid given to dijkstra() */
+
+/* The lowest cost of any cell, read cell by cell through the public API. */
+static double lowest_cost(const AstarGrid *grid)
+{
+    uint32_t x, y, w = astar_grid_width(grid), h = astar_grid_height(grid);
+    double lowest = astar_grid_cost(grid, 0, 0);
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+            if (astar_grid_cost(grid, x, y) < lowest)
+                lowest = astar_grid_cost(grid, x, y);
+    return lowest;
+}
+
+static int uniform_costs(const AstarGrid *grid)
+{
+    uint32_t x, y, w = astar_grid_width(grid), h = astar_grid_height(grid);
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+            if (astar_grid_cost(grid, x, y) != astar_grid_cost(grid, 0, 0))
+                return 0;
+    return 1;
+}
+
+/* May a path step from (x, y) by (dx, dy) under this diagonal mode? */
+static int step_allowed(const AstarGrid *grid, AstarDiagonal mode, long x, long y, int dx, int dy)
+{
+    long w = (long)astar_grid_width(grid), h = (long)astar_grid_height(grid);
+    long nx = x + dx, ny = y + dy;
+    int a, b;
+
+    if (nx < 0 || ny < 0 || nx >= w || ny >= h
+        || !astar_grid_walkable(grid, (uint32_t)nx, (uint32_t)ny))
+        return 0;
+    if (dx == 0 || dy == 0)
+        return 1;
+    if (mode == ASTAR_DIAGONAL_NEVER)
+        return 0;
+    a = astar_grid_walkable(grid, (uint32_t)nx, (uint32_t)y);
+    b = astar_grid_walkable(grid, (uint32_t)x, (uint32_t)ny);
+    return mode == ASTAR_DIAGONAL_ALWAYS ? 1
+           : mode == ASTAR_DIAGONAL_ONE_OBSTACLE ? (a || b) : (a && b);
+}
+
+/* A plain O(cells^2) Dijkstra on the public accessors: the cheapest cost
+ * from (sx, sy) to (gx, gy) (entering a cell costs its cost, times sqrt 2
+ * diagonally), or -1 when there is no path. */
+static double dijkstra(const AstarGrid *grid, AstarDiagonal mode, uint32_t sx, uint32_t sy,
+                       uint32_t gx, uint32_t gy)
+{
+    double dist[REF_MAX];
+    int done[REF_MAX];
+    uint32_t w = astar_grid_width(grid), h = astar_grid_height(grid);
+    size_t n = (size_t)w * h, i, best;
+    int dx, dy;
+
+    if (n > REF_MAX)
+        return -2.0;
+    for (i = 0; i < n; i++) {
+        dist[i] = -1.0;
+        done[i] = 0;
+    }
+    dist[sy * w + sx] = 0.0;
+    for (;;) {
+        long x, y;
+        for (best = n, i = 0; i < n; i++)
+            if (!done[i] && dist[i] >= 0.0 && (best == n || dist[i] < dist[best]))
+                best = i;
+        if (best == n)
+            return -1.0;
+        if (best == gy * w + gx)
+            return dist[best];
+        done[best] = 1;
+        x = (long)(best % w);
+        y = (long)(best / w);
+        for (dy = -1; dy <= 1; dy++)
+            for (dx = -1; dx <= 1; dx++) {
+                size_t k;
+                double d;
+                if ((dx == 0 && dy == 0) || !step_allowed(grid, mode, x, y, dx, dy))
+                    continue;
+                k = (size_t)(y + dy) * w + (size_t)(x + dx);
+                d = dist[best] + (dx && dy ? 1.41421356237309504880 : 1.0)
+                                     * astar_grid_cost(grid, (uint32_t)(x + dx), (uint32_t)(y + dy));
+                if (!done[k] && (dist[k] < 0.0 || d < dist[k]))
+                    dist[k] = d;
+            }
+    }
+}
+
+/* The search's path walked from its start: each step allowed, the cost of
+ * the cells entered summed in path order (as the search sums them). Returns
+ * the sum, or -1 when the path breaks a rule. */
+static double walk_cost(const AstarSearch *search, const AstarGrid *grid, AstarDiagonal mode)
+{
+    uint32_t cells[REF_MAX];
+    size_t n = astar_search_length(search), k;
+    uint32_t cell = astar_search_end(search);
+    double sum = 0.0;
+
+    if (n > REF_MAX || n == 0)
+        return -1.0;
+    for (k = n; k-- > 0;) {
+        cells[k] = cell;
+        if (k > 0)
+            cell = astar_search_parent(search, cell);
+    }
+    if (cells[0] != astar_search_start(search))
+        return -1.0;
+    for (k = 1; k < n; k++) {
+        long x0 = astar_cell_x(search, cells[k - 1]), y0 = astar_cell_y(search, cells[k - 1]);
+        long x1 = astar_cell_x(search, cells[k]), y1 = astar_cell_y(search, cells[k]);
+        int dx = (int)(x1 - x0), dy = (int)(y1 - y0);
+        if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)
+            || !step_allowed(grid, mode, x0, y0, dx, dy))
+            return -1.0;
+        sum += (dx && dy ? 1.41421356237309504880 : 1.0)
+               * astar_grid_cost(grid, (uint32_t)x1, (uint32_t)y1);
+    }
+    return sum;
+}
+
+/* A new grid and search for a test, or 0 (and a failure) if there is no memory. */
+static int setup(AstarGrid **grid, uint32_t w, uint32_t h, AstarSearch **search)
+{
+    *grid = NULL;
+    checks++;
+    if ((search && !(*search = astar_search_new())) || astar_grid_new(grid, w, h) != ASTAR_OK) {
+        fprintf(stderr, "core_api: out of memory\n");
+        failures++;
+        if (search)
+            astar_search_free(*search);
+        return 0;
+    }
+    return 1;
+}
+
+static int close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * (fabs(a) > 1.0 ? fabs(a) : 1.0);
+}
+
+static void set_options(AstarOptions *o, AstarDiagonal mode, AstarAlgorithm algorithm)
+{
+    memset(o, 0, sizeof *o);
+    o->diagonal = mode;
+    o->heuristic = mode == ASTAR_DIAGONAL_NEVER ? ASTAR_HEURISTIC_MANHATTAN
+                                                : ASTAR_HEURISTIC_OCTILE;
+    o->weight = 1.0;
+    o->algorithm = algorithm;
+}
+
+/* ---- the lowest cost, kept in O(1) amortized ---------------------------- */
+
+/* What astar_grid_min_cost may say at any moment: a lower bound of every
+ * cost, the lowest itself when it says it is exact; and JPS offered only
+ * when every cost is the same. */
+static void check_min_cost(const AstarGrid *grid, const char *when)
+{
+    int exact = -1;
+    double bound = astar_grid_min_cost(grid, &exact), lowest = lowest_cost(grid);
+    int uniform = uniform_costs(grid);
+
+    checks++;
+    if (!(bound <= lowest && (exact == 0 || (exact == 1 && bound == lowest)))
+        || (astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER) && !uniform)) {
+        fprintf(stderr, "core_api: %s: bound %g (exact %d), lowest %g, uniform %d\n", when,
+                bound, exact, lowest, uniform);
+        failures++;
+    }
+}
+
+/* After refreshing, exact; JPS offered exactly when the costs are uniform. */
+static void check_refreshed(AstarGrid *grid, const char *when)
+{
+    int exact = -1;
+    double bound;
+
+    astar_grid_refresh_min_cost(grid);
+    bound = astar_grid_min_cost(grid, &exact);
+    checks++;
+    if (exact != 1 || bound != lowest_cost(grid)
+        || astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER) != uniform_costs(grid)
+        || astar_jps_supported(grid, ASTAR_DIAGONAL_NO_OBSTACLES) != uniform_costs(grid)
+        || astar_jps_supported(grid, ASTAR_DIAGONAL_ALWAYS)) {
+        fprintf(stderr, "core_api: %s, refreshed: bound %g (exact %d), lowest %g\n", when,
+                bound, exact, lowest_cost(grid));
+        failures++;
+    }
+}
+
+/* Writes cost to cell at (scan index) of grid, then checks what the grid
+ * says of its lowest cost; *stale_run counts the writes in a row after which
+ * it was only a bound, *stale_seen all of them. */
+static void write_cost(AstarGrid *grid, size_t at, double cost, size_t *stale_run,
+                       size_t *longest, size_t *stale_seen)
+{
+    uint32_t w = astar_grid_width(grid);
+    int exact;
+
+    CHECK(astar_grid_set_cost(grid, (uint32_t)(at % w), (uint32_t)(at / w), cost) == ASTAR_OK);
+    check_min_cost(grid, "after a write");
+    astar_grid_min_cost(grid, &exact);
+    *stale_run = exact ? 0 : *stale_run + 1;
+    *stale_seen += !exact;
+    if (*stale_run > *longest)
+        *longest = *stale_run;
+}
+
+/* Whole-grid rewrites, rising and falling, in scan order and in reverse:
+ * the minimum is right (or a lower bound saying so) after every write, exact
+ * after a refresh, and a bound for at most cells / 16 writes in a row. */
+static void test_min_cost_passes(void)
+{
+    const uint32_t w = 24, h = 20;
+    const size_t n = (size_t)w * h;
+    AstarGrid *grid;
+    size_t k, pass, run = 0, longest = 0, stale = 0;
+    int exact;
+    double bound;
+
+    if (!setup(&grid, w, h, NULL))
+        return;
+    for (pass = 0; pass < 8; pass++) {
+        int rising = pass % 2 == 0, reverse = (pass / 2) % 2 == 1;
+        double base = 10.0 + 1000.0 * (double)pass;
+        for (k = 0; k < n; k++) {
+            /* the k-th written cell gets base + k (rising) or base + n - k */
+            write_cost(grid, reverse ? n - 1 - k : k,
+                       rising ? base + (double)k : base + (double)(n - k), &run, &longest,
+                       &stale);
+        }
+        /* rising: the first cell written is the cheapest; falling: the last */
+        CHECK(lowest_cost(grid) == (rising ? base : base + 1.0));
+        if (pass == 4)
+            continue;                    /* the next pass starts from a bound, if stale */
+        check_refreshed(grid, "after a pass");
+        run = 0;
+    }
+    /* Falling passes lower the lowest cost at every write; rising ones over
+     * a rising field raise its holder every time: there the bound goes stale,
+     * for cells / 16 writes at most. */
+    CHECK(stale > 0 && longest <= n / 16);
+
+    /* Back to one cost for all, from the cheapest cell on, in scan order:
+     * never uniform before the last write, and uniform after it */
+    for (k = 0; k < n; k++)
+        write_cost(grid, k, 9000.0, &run, &longest, &stale);
+    CHECK(uniform_costs(grid));
+    check_refreshed(grid, "uniform again");
+    CHECK(astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER));
+    CHECK(astar_grid_set_cost(grid, 3, 4, 9001.0) == ASTAR_OK);
+    CHECK(!astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER));
+    CHECK(astar_grid_set_cost(grid, 3, 4, 9000.0) == ASTAR_OK);
+    CHECK(astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER));
+    /* Raising a uniform grid to another uniform cost, or lowering one cell
+     * and raising it back, is seen at once: the second lowest cost is known
+     * in both cases. */
+    for (k = 0; k < n; k++)
+        write_cost(grid, k, 9400.0, &run, &longest, &stale);
+    CHECK(astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER));
+    for (k = 0; k < n; k++)
+        write_cost(grid, n - 1 - k, 9500.0, &run, &longest, &stale);
+    CHECK(astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER));
+    CHECK(astar_grid_set_cost(grid, 5, 5, 2.0) == ASTAR_OK);
+    CHECK(astar_grid_set_cost(grid, 5, 5, 9500.0) == ASTAR_OK);
+    CHECK(astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER));
+    CHECK(astar_grid_min_cost(grid, &exact) == 9500.0 && exact == 1);
+
+    /* A rising field rewritten rising: stale within a few writes. A cost at
+     * or below the bound is then the lowest at once, held by one cell. */
+    for (k = 0; k < n; k++)
+        write_cost(grid, k, 10000.0 + (double)k, &run, &longest, &stale);
+    for (k = 0; k < n; k++) {
+        write_cost(grid, k, 20000.0 + (double)k, &run, &longest, &stale);
+        if (run > 0)
+            break;
+    }
+    CHECK(k < 5 && run == 1);
+    bound = astar_grid_min_cost(grid, &exact);
+    CHECK(exact == 0 && !astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER));
+    CHECK(astar_grid_set_cost(grid, 7, 7, bound) == ASTAR_OK);
+    CHECK(astar_grid_min_cost(grid, &exact) == bound && exact == 1);
+    CHECK(astar_grid_set_cost(grid, 7, 7, bound - 1.0) == ASTAR_OK);
+    CHECK(astar_grid_min_cost(grid, &exact) == bound - 1.0 && exact == 1);
+    /* every cell the same again, by writes alone: exact once cells / 16
+     * writes have passed, without a refresh */
+    run = 0;
+    for (k = 0; k < n; k++)
+        write_cost(grid, n - 1 - k, 30000.0, &run, &longest, &stale);
+    for (k = 0; k < n / 16 + 2 && !astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER); k += 2) {
+        write_cost(grid, 0, 30001.0, &run, &longest, &stale);
+        write_cost(grid, 0, 30000.0, &run, &longest, &stale);
+    }
+    CHECK(astar_jps_supported(grid, ASTAR_DIAGONAL_NEVER) && longest <= n / 16);
+    CHECK(astar_grid_min_cost(grid, NULL) == 30000.0);
+    astar_grid_free(grid);
+}
+
+/* Random walls and costs, random rewrites: A* answers what a plain Dijkstra
+ * does, in every diagonal mode, whether or not the bound was refreshed. */
+static void test_min_cost_random(void)
+{
+    static const double COSTS[] = {1.0, 1.5, 2.0, 3.25, 7.0, 0.5, 12.0};
+    const uint32_t w = 13, h = 11;
+    AstarGrid *grid;
+    AstarSearch *search;
+    AstarOptions options;
+    uint64_t seed = 2024;
+    int round, q, m, mismatches = 0, compared = 0;
+    size_t k;
+
+    if (!setup(&grid, w, h, &search))
+        return;
+    for (k = 0; k < (size_t)w * h; k++)
+        if (next_random(&seed) % 5 == 0)
+            astar_grid_set_walkable(grid, (uint32_t)(k % w), (uint32_t)(k / w), 0);
+    for (round = 0; round < 60; round++) {
+        int writes = (int)(next_random(&seed) % 80) + 1, i;
+        for (i = 0; i < writes; i++) {
+            uint32_t x = next_random(&seed) % w, y = next_random(&seed) % h;
+            /* some rounds only raise: the cheapest cells disappear */
+            double cost = round % 3 == 1 ? astar_grid_cost(grid, x, y) + 1.0
+                                         : COSTS[next_random(&seed) % 7];
+            CHECK(astar_grid_set_cost(grid, x, y, cost) == ASTAR_OK);
+            check_min_cost(grid, "random rewrites");
+        }
+        if (round % 2 == 0)
+            astar_grid_refresh_min_cost(grid);
+        for (q = 0; q < 6; q++) {
+            uint32_t sx = next_random(&seed) % w, sy = next_random(&seed) % h;
+            uint32_t gx = next_random(&seed) % w, gy = next_random(&seed) % h;
+            for (m = 0; m < 4; m++) {
+                AstarError error;
+                AstarStatus status;
+                double want = dijkstra(grid, (AstarDiagonal)m, sx, sy, gx, gy);
+                set_options(&options, (AstarDiagonal)m, ASTAR_ALGORITHM_AUTO);
+                status = astar_search_run(search, grid, sx, sy, gx, gy, &options, &error);
+                compared++;
+                if (error != ASTAR_OK
+                    || (want < 0.0 ? status == ASTAR_FOUND
+                                   : status != ASTAR_FOUND
+                                         || !close_to(astar_search_cost(search), want)
+                                         || walk_cost(search, grid, (AstarDiagonal)m)
+                                                != astar_search_cost(search)))
+                    mismatches++;
+            }
+        }
+    }
+    CHECK(compared == 60 * 6 * 4 && mismatches == 0);
+    if (mismatches)
+        fprintf(stderr, "core_api: %d of %d queries differ from Dijkstra\n", mismatches, compared);
+
+    /* Every cost the same again (not 1): jump point search is offered after
+     * the refresh and agrees with Dijkstra. */
+    for (k = 0; k < (size_t)w * h; k++)
+        CHECK(astar_grid_set_cost(grid, (uint32_t)(k % w), (uint32_t)(k / w), 2.5) == ASTAR_OK);
+    check_refreshed(grid, "random grid made uniform");
+    for (q = 0; q < 20; q++) {
+        uint32_t sx = next_random(&seed) % w, sy = next_random(&seed) % h;
+        uint32_t gx = next_random(&seed) % w, gy = next_random(&seed) % h;
+        AstarError error;
+        AstarStatus status;
+        double want = dijkstra(grid, ASTAR_DIAGONAL_NO_OBSTACLES, sx, sy, gx, gy);
+        if (!astar_grid_walkable(grid, sx, sy) || sx == gx || sy == gy)
+            continue;
+        set_options(&options, ASTAR_DIAGONAL_NO_OBSTACLES, ASTAR_ALGORITHM_AUTO);
+        status = astar_search_run(search, grid, sx, sy, gx, gy, &options, &error);
+        CHECK(error == ASTAR_OK && (want < 0.0 || astar_search_expanded(search) == 0
+                                    || astar_search_algorithm(search) == ASTAR_ALGORITHM_JPS));
+        CHECK(want < 0.0 ? status != ASTAR_FOUND
+                         : status == ASTAR_FOUND && close_to(astar_search_cost(search), want));
+    }
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
+
+/* ---- writes that change nothing ----------------------------------------- */
+
+static void test_noop_writes(void)
+{
+    AstarGrid *grid;
+    AstarSearch *search;
+    AstarOptions options;
+    AstarError error;
+    AstarStatus status;
+    uint64_t v;
+
+    if (!setup(&grid, 6, 5, &search))
+        return;
+    v = astar_grid_version(grid);
+    astar_grid_set_walkable(grid, 2, 2, 1);                 /* open already */
+    CHECK(astar_grid_set_cost(grid, 2, 2, 1.0) == ASTAR_OK); /* no cost layer, cost 1 */
+    CHECK(astar_grid_version(grid) == v);
+    astar_grid_set_walkable(grid, 2, 2, 0);                 /* real changes count */
+    CHECK(astar_grid_version(grid) == v + 1);
+    astar_grid_set_walkable(grid, 2, 2, 0);
+    astar_grid_set_walkable(grid, 2, 2, 0);
+    CHECK(astar_grid_version(grid) == v + 1);
+    CHECK(astar_grid_set_cost(grid, 4, 1, 2.5) == ASTAR_OK);
+    CHECK(astar_grid_version(grid) == v + 2);
+    CHECK(astar_grid_set_cost(grid, 4, 1, 2.5) == ASTAR_OK); /* the same cost again */
+    CHECK(astar_grid_set_cost(grid, 0, 0, 1.0) == ASTAR_OK); /* with a cost layer */
+    astar_grid_set_walkable(grid, 4, 1, 1);
+    CHECK(astar_grid_version(grid) == v + 2);
+    CHECK(astar_grid_set_cost(grid, 4, 1, 1.0) == ASTAR_OK);
+    astar_grid_set_walkable(grid, 2, 2, 1);
+    CHECK(astar_grid_version(grid) == v + 4);
+    CHECK(astar_grid_walkable(grid, 2, 2) && astar_grid_cost(grid, 4, 1) == 1.0);
+
+    /* a stepped search goes on across writes that change nothing */
+    set_options(&options, ASTAR_DIAGONAL_NEVER, ASTAR_ALGORITHM_ASTAR);
+    CHECK(astar_search_begin(search, grid, 0, 0, 5, 4, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 2, &error) == ASTAR_SEARCHING && error == ASTAR_OK);
+    astar_grid_set_walkable(grid, 3, 3, 1);
+    CHECK(astar_grid_set_cost(grid, 3, 3, 1.0) == ASTAR_OK);
+    status = astar_search_step(search, 0, &error);
+    CHECK(status == ASTAR_FOUND && error == ASTAR_OK && astar_search_cost(search) == 9.0);
+    /* and stops at one that does */
+    CHECK(astar_search_begin(search, grid, 0, 0, 5, 4, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 2, &error) == ASTAR_SEARCHING);
+    CHECK(astar_grid_set_cost(grid, 3, 3, 1.5) == ASTAR_OK);
+    CHECK(astar_search_step(search, 0, &error) == ASTAR_NO_PATH
+          && error == ASTAR_EGRIDCHANGED);
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
+
+/* ---- the heuristic's scale is capped ------------------------------------ */
+
+static void test_h_cap(void)
+{
+    static const char WALLS[] =
+        "........\n"
+        "........\n"
+        "...#....\n"
+        "........\n"
+        "....#...\n"
+        "......#.\n";
+    char message[128];
+    AstarGrid *grid;
+    AstarSearch *search = astar_search_new();
+    AstarOptions options;
+    AstarError error;
+    AstarStatus status;
+    uint32_t x, y;
+    int m;
+
+    CHECK(ASTAR_MAX_H_SCALE == 1e300);
+    if (!search
+        || astar_grid_from_text(&grid, WALLS, strlen(WALLS), message, sizeof message) != ASTAR_OK) {
+        CHECK(!"the h cap test's grid and search");
+        astar_search_free(search);
+        return;
+    }
+    for (y = 0; y < 6; y++)
+        for (x = 0; x < 8; x++)
+            CHECK(astar_grid_set_cost(grid, x, y, ASTAR_MAX_COST) == ASTAR_OK);
+    /* raised from 1 in turn, the lowest cost is the bound 1 until refreshed:
+     * then weight * lowest cost overflows a double (1e315) */
+    astar_grid_refresh_min_cost(grid);
+    CHECK(astar_grid_min_cost(grid, NULL) == ASTAR_MAX_COST);
+    for (m = 0; m < 4; m++) {
+        double cost, best = dijkstra(grid, (AstarDiagonal)m, 0, 0, 7, 4);
+        set_options(&options, (AstarDiagonal)m, ASTAR_ALGORITHM_AUTO);
+        options.weight = 1e300;
+        status = astar_search_run(search, grid, 0, 0, 7, 4, &options, &error);
+        cost = astar_search_cost(search);
+        CHECK(error == ASTAR_OK && status == ASTAR_FOUND);
+        CHECK(cost == cost && cost < HUGE_VAL && cost >= best - 1e-9 * best);
+        /* the cost is the path's own: its cells' costs summed along it */
+        CHECK(walk_cost(search, grid, (AstarDiagonal)m) == cost);
+        /* the largest weight there is: the same */
+        options.weight = 1.7976931348623157e308;
+        options.heuristic = ASTAR_HEURISTIC_EUCLIDEAN;
+        status = astar_search_run(search, grid, 0, 0, 7, 4, &options, &error);
+        CHECK(error == ASTAR_OK && status == ASTAR_FOUND
+              && walk_cost(search, grid, (AstarDiagonal)m) == astar_search_cost(search));
+        /* Past a scale of about 1e33, f is the scale times the distance to
+         * the goal, g too small to show: every such scale orders cells the
+         * same, so the capped one expands what a finite one does. */
+        if (m == ASTAR_DIAGONAL_NEVER) {
+            uint32_t capped[REF_MAX];
+            const uint32_t *cells;
+            size_t n, i;
+            astar_search_record(search, 1);
+            options.heuristic = ASTAR_HEURISTIC_MANHATTAN;
+            options.weight = 1e300;
+            CHECK(astar_search_run(search, grid, 0, 0, 7, 4, &options, &error) == ASTAR_FOUND);
+            n = astar_search_recorded(search, &cells);
+            cost = astar_search_cost(search);
+            CHECK(n > 0 && n <= REF_MAX);
+            for (i = 0; i < n && i < REF_MAX; i++)
+                capped[i] = cells[i];
+            options.weight = 1e25;       /* a scale of 1e40 */
+            CHECK(astar_search_run(search, grid, 0, 0, 7, 4, &options, &error) == ASTAR_FOUND);
+            CHECK(astar_search_cost(search) == cost && astar_search_recorded(search, &cells) == n);
+            for (i = 0; i < n && i < REF_MAX; i++)
+                CHECK(cells[i] == capped[i]);
+            astar_search_record(search, 0);
+        }
+        /* partial, to a wall: the closest cell, a real path too */
+        options.partial = 1;
+        status = astar_search_run(search, grid, 0, 0, 6, 5, &options, &error);
+        CHECK(error == ASTAR_OK && status == ASTAR_PARTIAL
+              && walk_cost(search, grid, (AstarDiagonal)m) == astar_search_cost(search));
+    }
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
+
+/* ---- recording expanded cells ------------------------------------------- */
+
+/* The recorded list is the set astar_search_expanded_cell reports: each
+ * cell once, each reported, as many as reported. */
+static int recorded_matches(const AstarSearch *search, const AstarGrid *grid)
+{
+    const uint32_t *cells = NULL;
+    size_t n = astar_search_recorded(search, &cells), i, reported = 0;
+    uint32_t x, y, w = astar_grid_width(grid), h = astar_grid_height(grid);
+    unsigned char seen[REF_MAX];
+
+    if ((size_t)w * h > REF_MAX)
+        return 0;
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < n; i++) {
+        x = astar_cell_x(search, cells[i]);
+        y = astar_cell_y(search, cells[i]);
+        if (x >= w || y >= h || seen[y * w + x] || !astar_search_expanded_cell(search, x, y))
+            return 0;
+        seen[y * w + x] = 1;
+    }
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+            reported += (size_t)astar_search_expanded_cell(search, x, y);
+    return reported == n;
+}
+
+/* Runs one query in slices of `slice` expansions (0: at once), checking
+ * between slices that the list only grows at its end and stays equal to the
+ * cells reported; returns the list's length, copies it to out. */
+static size_t run_recorded(AstarSearch *search, const AstarGrid *grid, uint32_t sx, uint32_t sy,
+                           uint32_t gx, uint32_t gy, const AstarOptions *options, size_t slice,
+                           uint32_t *out)
+{
+    AstarError error = ASTAR_OK;
+    AstarStatus status;
+    size_t have = 0, n, i;
+    const uint32_t *cells;
+
+    CHECK(astar_search_begin(search, grid, sx, sy, gx, gy, options) == ASTAR_OK);
+    do {
+        status = astar_search_step(search, slice, &error);
+        n = astar_search_recorded(search, &cells);
+        CHECK(error == ASTAR_OK && n <= REF_MAX && recorded_matches(search, grid));
+        /* a JPS query that falls back to A* starts its list again */
+        if (n >= have && astar_search_algorithm(search) == options->algorithm) {
+            for (i = 0; i < have; i++)
+                CHECK(cells[i] == out[i]);
+        }
+        for (i = 0; i < n && i < REF_MAX; i++)
+            out[i] = cells[i];
+        have = n;
+    } while (status == ASTAR_SEARCHING);
+    return have;
+}
+
+static void test_recording(void)
+{
+    const uint32_t w = 15, h = 12;
+    AstarGrid *grid;
+    AstarSearch *search;
+    AstarOptions options;
+    AstarError error;
+    uint32_t whole[REF_MAX], sliced[REF_MAX];
+    const uint32_t *cells;
+    uint64_t seed = 77;
+    size_t k, n, memory;
+    int q, m, a, slices = 0;
+    static const size_t SLICES[] = {1, 3, 7};
+
+    if (!setup(&grid, w, h, &search))
+        return;
+    for (k = 0; k < (size_t)w * h; k++)
+        if (next_random(&seed) % 4 == 0)
+            astar_grid_set_walkable(grid, (uint32_t)(k % w), (uint32_t)(k / w), 0);
+
+    /* off by default: nothing recorded */
+    set_options(&options, ASTAR_DIAGONAL_NEVER, ASTAR_ALGORITHM_ASTAR);
+    astar_grid_set_walkable(grid, 0, 0, 1);
+    astar_grid_set_walkable(grid, w - 1, h - 1, 1);
+    astar_search_run(search, grid, 0, 0, w - 1, h - 1, &options, &error);
+    CHECK(astar_search_expanded(search) > 0 && astar_search_recorded(search, &cells) == 0);
+    memory = astar_search_memory(search);
+    /* on: from the next query */
+    astar_search_record(search, 1);
+    CHECK(astar_search_recorded(search, NULL) == 0);
+    astar_search_run(search, grid, 0, 0, w - 1, h - 1, &options, &error);
+    CHECK(astar_search_recorded(search, NULL) == astar_search_expanded(search));
+    CHECK(recorded_matches(search, grid));
+    CHECK(astar_search_memory(search) > memory);            /* the list is scratch */
+
+    for (q = 0; q < 24; q++) {
+        uint32_t sx = next_random(&seed) % w, sy = next_random(&seed) % h;
+        uint32_t gx = next_random(&seed) % w, gy = next_random(&seed) % h;
+        for (m = 0; m < 4; m++)
+            for (a = ASTAR_ALGORITHM_ASTAR; a <= ASTAR_ALGORITHM_JPS; a++) {
+                size_t s;
+                if (a == ASTAR_ALGORITHM_JPS && (m == 1 || m == 2))
+                    continue;                    /* JPS serves NEVER and NO_OBSTACLES */
+                set_options(&options, (AstarDiagonal)m, (AstarAlgorithm)a);
+                options.partial = q % 3 == 0;    /* a JPS query may fall back to A* */
+                n = run_recorded(search, grid, sx, sy, gx, gy, &options, 0, whole);
+                CHECK(n == astar_search_expanded(search)
+                      || (options.partial && a == ASTAR_ALGORITHM_JPS
+                          && n < astar_search_expanded(search)));
+                for (s = 0; s < 3; s++) {
+                    size_t i;
+                    slices++;
+                    CHECK(run_recorded(search, grid, sx, sy, gx, gy, &options, SLICES[s], sliced)
+                          == n);
+                    for (i = 0; i < n; i++)
+                        CHECK(sliced[i] == whole[i]);
+                }
+            }
+    }
+    CHECK(slices == 24 * 6 * 3);
+
+    /* JPS really ran (uniform costs), and its list is its jump points */
+    set_options(&options, ASTAR_DIAGONAL_NO_OBSTACLES, ASTAR_ALGORITHM_AUTO);
+    n = run_recorded(search, grid, 0, 0, w - 1, h - 1, &options, 0, whole);
+    CHECK(astar_search_algorithm(search) == ASTAR_ALGORITHM_JPS && n > 0
+          && n == astar_search_expanded(search));
+    /* a start that is the goal expands nothing */
+    astar_search_run(search, grid, 3, 3, 3, 3, &options, &error);
+    CHECK(astar_search_recorded(search, &cells) == 0);
+    /* off again: from the next query */
+    astar_search_run(search, grid, 0, 0, w - 1, h - 1, &options, &error);
+    astar_search_record(search, 0);
+    CHECK(astar_search_recorded(search, NULL) == n);
+    astar_search_run(search, grid, 0, 0, w - 1, h - 1, &options, &error);
+    CHECK(astar_search_expanded(search) > 0 && astar_search_recorded(search, NULL) == 0);
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
 
 static const char MAP[] =
     "....#\n"
@@ -128,10 +786,16 @@ int main(void)
     CHECK(astar_grid_from_text(&grid, "..\n.x\n", 6, message, sizeof message) == ASTAR_EPARSE);
     CHECK(grid == NULL && strstr(message, "row 2, column 2") != NULL);
 
+    test_min_cost_passes();
+    test_min_cost_random();
+    test_noop_writes();
+    test_h_cap();
+    test_recording();
+
     if (failures) {
-        fprintf(stderr, "core_api: %d checks failed\n", failures);
+        fprintf(stderr, "core_api: %d of %ld checks failed\n", failures, checks);
         return 1;
     }
-    printf("core_api: all checks passed\n");
+    printf("core_api: all %ld checks passed\n", checks);
     return 0;
 }
