@@ -16,12 +16,14 @@ local unpack = unpack or table.unpack -- luacheck: ignore 143
 local NAN, INF = 0 / 0, math.huge
 local W, H = 12, 9
 
--- The number as the binding prints it: %.14g, nan, inf, -inf.
+-- The number as the binding prints it: %.14g (%.17g when that does not read back
+-- as the same number), nan, inf, -inf.
 local function text(v)
   if v ~= v then return "nan" end
   if v == INF then return "inf" end
   if v == -INF then return "-inf" end
-  return ("%.14g"):format(v)
+  local short = ("%.14g"):format(v)
+  return tonumber(short) == v and short or ("%.17g"):format(v)
 end
 
 local check_error = require("helpers.errors").check_error

@@ -243,6 +243,7 @@ AstarError astar_grid_label_components(AstarGrid *grid)
 
 void astar_grid_prepare(AstarGrid *grid)
 {
+    astar_grid_refresh_min_cost(grid);       /* an exact heuristic scale, JPS where it applies */
     if (!grid->components || !grid->components->label)
         astar_grid_label_components(grid);   /* on ENOMEM queries just search */
 }

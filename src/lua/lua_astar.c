@@ -16,9 +16,15 @@ LuaGrid *check_grid(lua_State *L, const char *fname)
     if (!g)
         raise_error(L, "calling '%s' on bad self (" GRID_TYPE " expected, got %s)", fname,
                    luaL_typename(L, 1));
-    else if (!g->grid)
-        raise_error(L, "attempt to use a closed " GRID_TYPE);
+    else
+        check_open(L, g);
     return g;
+}
+
+void check_open(lua_State *L, const LuaGrid *g)
+{
+    if (g->closed)
+        raise_error(L, "attempt to use a closed " GRID_TYPE);
 }
 
 Arg method_arg(const char *fname, int n)
@@ -31,7 +37,8 @@ Arg method_arg(const char *fname, int n)
 }
 
 /* Pushes an empty Grid userdata that owns nothing yet, so that whatever the
- * core allocates next is freed by __gc even if an error follows. */
+ * core allocates next is freed by __gc even if an error follows. Scratch is
+ * made by the first query that needs it. */
 LuaGrid *push_grid(lua_State *L)
 {
     LuaGrid *g = (LuaGrid *)lua_newuserdata(L, sizeof *g);
@@ -41,9 +48,6 @@ LuaGrid *push_grid(lua_State *L)
     g->weight = 1.0;
     luaL_getmetatable(L, GRID_TYPE);
     lua_setmetatable(L, -2);
-    g->search = astar_search_new();
-    if (!g->search)
-        raise_error(L, "not enough memory");
     return g;
 }
 
@@ -60,7 +64,7 @@ static int grid_new(lua_State *L)
     g = push_grid(L);
     if (astar_grid_new(&g->grid, w, h) != ASTAR_OK)
         return raise_error(L, "not enough memory for a %ux%u grid", (unsigned)w, (unsigned)h);
-    return 1;
+    return gc_note_growth(L, g, 0, 1);
 }
 
 typedef AstarError (*TextLoader)(AstarGrid **, const char *, size_t, char *, size_t);
@@ -84,7 +88,7 @@ static int load_text(lua_State *L, const char *fname, TextLoader load)
         return arg_error(L, 1, fname, NULL, "%s", message);
     if (e != ASTAR_OK)
         return raise_error(L, "not enough memory");
-    return 1;
+    return gc_note_growth(L, g, 0, 1);
 }
 
 static int grid_from_string(lua_State *L) { return load_text(L, "fromString", astar_grid_from_text); }
@@ -141,6 +145,7 @@ static int grid_set_cost(lua_State *L)
     LuaGrid *g = check_cell(L, "setCost", &x, &y);
     Arg a = method_arg("setCost", 3);
     double cost = check_number(L, a, NULL);
+    size_t before = grid_external_memory(g);
     char buf[32];
 
     if (!(cost > 0 && cost <= ASTAR_MAX_COST))
@@ -149,7 +154,7 @@ static int grid_set_cost(lua_State *L)
                          number_text(buf, sizeof buf, cost));
     if (astar_grid_set_cost(g->grid, x, y, cost) != ASTAR_OK)
         return raise_error(L, "not enough memory");
-    return 0;
+    return gc_note_growth(L, g, before, 0);   /* the first cost other than 1: a layer */
 }
 
 static int grid_get_cost(lua_State *L)
@@ -209,11 +214,12 @@ static const char *const SEARCH_OPTIONS[] = {
     "diagonal", "heuristic", "weight", "partial", "flat", "into", "algorithm", NULL};
 
 /* Reads an options table (findPath's and newSearch's argument a) over the
- * grid's settings. */
+ * grid's settings, raw (metatables are not consulted) and without running
+ * any Lua code. opts.into is kept in a stack slot pushed here. */
 static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
                          PathOutput *out)
 {
-    int has_heuristic = 0, has_weight = 0;
+    int has_heuristic = 0, has_weight = 0, slot;
     double weight = 1.0;
 
     o->diagonal = g->diagonal;
@@ -221,6 +227,8 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
     o->algorithm = ASTAR_ALGORITHM_AUTO;
     if (!lua_isnoneornil(L, a.index) && lua_type(L, a.index) != LUA_TTABLE)
         type_error(L, a, NULL, "table");
+    lua_pushnil(L);
+    slot = lua_gettop(L);
     if (lua_istable(L, a.index)) {
         lua_pushnil(L);
         while (lua_next(L, a.index)) {
@@ -250,7 +258,9 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
                     arg_error(L, a.number, a.fname, NULL, "opts.into: only findPath fills a table");
                 if (!lua_istable(L, v.index))
                     type_error(L, v, "opts.into: ", "table");
-                out->into = a.index;
+                lua_pushvalue(L, v.index);
+                lua_replace(L, slot);
+                out->into = slot;
                 break;
             default:
                 o->algorithm = (AstarAlgorithm)check_name(L, v, "opts.algorithm: ", "algorithm",
@@ -277,42 +287,70 @@ static void clear_tail(lua_State *L, int t, size_t first)
     }
 }
 
-/* Pushes the found path, 1-based: an array of {x =, y =}, or with out.flat
+/* ---- reading a finished search's path --------------------------------- */
+
+static void search_cell(PathReader *r, size_t i, uint32_t *x, uint32_t *y)
+{
+    if (i < r->n)
+        astar_path_back((const AstarSearch *)r->source, &r->at);
+    *x = r->at.x;
+    *y = r->at.y;
+}
+
+static int search_valid(PathReader *r)
+{
+    return lease_valid(r->lease);
+}
+
+void path_reader_search(PathReader *r, const AstarSearch *search, const Lease *lease)
+{
+    r->n = astar_search_length(search);
+    r->cell = search_cell;
+    r->valid = search_valid;
+    r->source = search;
+    r->lease = lease;
+    astar_path_end(search, &r->at);      /* reads the grid: before any allocation */
+}
+
+/* Pushes the path, 1-based: an array of {x =, y =}, or with out.flat
  * {x1, y1, x2, y2, ...}; with out.into that table, filled in place (its
  * point tables reused). The keys are pushed once and set with lua_rawset: a
- * long path's tables are most of findPath's time after a jump point search. */
-void push_path(lua_State *L, const AstarSearch *s, PathOutput out)
+ * long path's tables are most of findPath's time after a jump point search.
+ * Cells are read only right after the reader said its source is still valid
+ * (rawset and rawseti allocate without running Lua code). */
+int push_path(lua_State *L, PathReader *r, PathOutput out)
 {
-    size_t n = astar_search_length(s), i;
-    AstarPathCursor at;
-    int path, key_x, key_y;
+    size_t n = r->n, i;
+    int top = lua_gettop(L), path, key_x, key_y;
+    uint32_t x, y;
 
     luaL_checkstack(L, 8, NULL);
-    astar_path_end(s, &at);
     if (out.into) {
-        lua_pushliteral(L, "into");          /* out.into is the options table */
-        lua_rawget(L, out.into);
+        lua_pushvalue(L, out.into);
     } else {
         lua_createtable(L, (int)(out.flat ? 2 * n : n), 0);
+        if (!r->valid(r))
+            goto gone;
     }
     path = lua_gettop(L);
     if (out.flat) {
         for (i = n; i >= 1; i--) {
-            lua_pushinteger(L, (lua_Integer)at.x + 1);
+            r->cell(r, i, &x, &y);
+            lua_pushinteger(L, (lua_Integer)x + 1);
             lua_rawseti(L, path, (int)(2 * i - 1));
-            lua_pushinteger(L, (lua_Integer)at.y + 1);
+            lua_pushinteger(L, (lua_Integer)y + 1);
             lua_rawseti(L, path, (int)(2 * i));
-            if (i > 1)
-                astar_path_back(s, &at);
         }
         if (out.into)
             clear_tail(L, path, 2 * n + 1);
-        return;
+        return 1;
     }
     lua_pushliteral(L, "x");
     key_x = lua_gettop(L);
     lua_pushliteral(L, "y");
     key_y = lua_gettop(L);
+    if (!r->valid(r))
+        goto gone;
     for (i = n; i >= 1; i--) {
         int fresh = 1;
         if (out.into) {
@@ -321,36 +359,38 @@ void push_path(lua_State *L, const AstarSearch *s, PathOutput out)
             if (fresh)
                 lua_pop(L, 1);
         }
-        if (fresh)
+        if (fresh) {
             lua_createtable(L, 0, 2);
+            if (!r->valid(r))
+                goto gone;
+        }
+        r->cell(r, i, &x, &y);
         lua_pushvalue(L, key_x);
-        lua_pushinteger(L, (lua_Integer)at.x + 1);
+        lua_pushinteger(L, (lua_Integer)x + 1);
         lua_rawset(L, -3);
         lua_pushvalue(L, key_y);
-        lua_pushinteger(L, (lua_Integer)at.y + 1);
+        lua_pushinteger(L, (lua_Integer)y + 1);
         lua_rawset(L, -3);
         if (fresh)
             lua_rawseti(L, path, (int)i);
         else
             lua_pop(L, 1);
-        if (i > 1)
-            astar_path_back(s, &at);
     }
     lua_pop(L, 2);
     if (out.into)
         clear_tail(L, path, n + 1);
+    return 1;
+gone:
+    lua_settop(L, top);
+    return 0;
 }
 
-/* Pushes what findPath returns for a finished search: path, cost (and reached
- * when partial), or nil and the reason. */
-int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int partial,
-                PathOutput out)
+int push_outcome(lua_State *L, AstarStatus status, double cost, int partial)
 {
     switch (status) {
     case ASTAR_FOUND:
     case ASTAR_PARTIAL:
-        push_path(L, search, out);
-        lua_pushnumber(L, (lua_Number)astar_search_cost(search));
+        lua_pushnumber(L, (lua_Number)cost);
         if (!partial)
             return 2;
         lua_pushboolean(L, status == ASTAR_FOUND);
@@ -366,13 +406,12 @@ int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int
     }
 }
 
-/* Pushes {expanded =, touched =} for a search. */
-int push_stats(lua_State *L, const AstarSearch *search)
+int push_stats(lua_State *L, size_t expanded, size_t touched)
 {
     lua_createtable(L, 0, 2);
-    lua_pushinteger(L, (lua_Integer)astar_search_expanded(search));
+    lua_pushinteger(L, (lua_Integer)expanded);
     lua_setfield(L, -2, "expanded");
-    lua_pushinteger(L, (lua_Integer)astar_search_touched(search));
+    lua_pushinteger(L, (lua_Integer)touched);
     lua_setfield(L, -2, "touched");
     return 1;
 }
@@ -388,35 +427,68 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q)
     q->gy = check_index(L, method_arg(fname, 4), "gy", h);
     memset(&q->options, 0, sizeof q->options);   /* fields read_options may not set */
     memset(&q->output, 0, sizeof q->output);
+    /* component labels (unreachable goals at once) and the exact lowest cost */
+    astar_grid_prepare(g->grid);
     read_options(L, g, method_arg(fname, 5), &q->options, &q->output);
-    astar_grid_prepare(g->grid);                 /* component labels: unreachable goals at once */
+    check_open(L, g);
     return g;
 }
 
+/* findPath runs on the grid's own scratch; a finalizer that runs while the
+ * path is copied out may run another query on it, or close the grid: the
+ * copy then starts again (on temporary scratch after two tries) or raises. */
 static int grid_find_path(lua_State *L)
 {
     Query q;
     LuaGrid *g = check_query(L, "findPath", &q);
-    AstarError error;
-    AstarStatus status;
+    size_t before = grid_external_memory(g), extra = 0;
+    int base = lua_gettop(L), attempt;
 
-    status = astar_search_run(g->search, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options, &error);
-    if (error != ASTAR_OK)
-        return raise_error(L, "not enough memory");
-    if (status == ASTAR_NO_PATH)
-        astar_grid_note_no_path(g->grid, g->search);   /* may label components */
-    return push_result(L, g->search, status, q.options.partial, q.output);
+    for (attempt = 0;; attempt++) {
+        Lease lease;
+        PathReader reader;
+        AstarError error;
+        AstarStatus status;
+        double cost = 0.0;
+
+        lua_settop(L, base);
+        lease_take(L, g, LENT_SEARCH, attempt >= 2, 0, &lease);
+        if (g->closed)
+            return raise_error(L, "grid closed during findPath");
+        status = astar_search_run(lease.search, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options,
+                                  &error);
+        if (!lease.own)
+            extra = astar_search_memory(lease.search);
+        if (error != ASTAR_OK)
+            return raise_error(L, "not enough memory");
+        if (status == ASTAR_NO_PATH)
+            astar_grid_note_no_path(g->grid, lease.search);   /* may label components */
+        if (status == ASTAR_FOUND || status == ASTAR_PARTIAL) {
+            cost = astar_search_cost(lease.search);
+            path_reader_search(&reader, lease.search, &lease);
+            if (!push_path(L, &reader, q.output)) {
+                if (g->closed)
+                    return raise_error(L, "grid closed during findPath");
+                continue;
+            }
+        }
+        gc_note(L, extra);
+        return gc_note_growth(L, g, before, push_outcome(L, status, cost, q.options.partial));
+    }
 }
 
 static int grid_get_search_stats(lua_State *L)
 {
-    return push_stats(L, check_grid(L, "getSearchStats")->search);
+    LuaGrid *g = check_grid(L, "getSearchStats");
+    size_t expanded = g->search ? astar_search_expanded(g->search) : 0;
+    size_t touched = g->search ? astar_search_touched(g->search) : 0;
+    return push_stats(L, expanded, touched);
 }
 
 static int grid_tostring(lua_State *L)
 {
     LuaGrid *g = (LuaGrid *)luaL_checkudata(L, 1, GRID_TYPE);
-    if (!g->grid)
+    if (g->closed)
         lua_pushliteral(L, GRID_TYPE " (closed)");
     else
         lua_pushfstring(L, GRID_TYPE " (%dx%d)", (int)astar_grid_width(g->grid),
@@ -424,14 +496,11 @@ static int grid_tostring(lua_State *L)
     return 1;
 }
 
-/* __gc and __close: frees everything the grid owns; safe to call twice. */
+/* __gc and __close: frees everything the grid owns (once no query is inside
+ * a callback, lease.c); safe to call twice. */
 static int grid_release(lua_State *L)
 {
-    LuaGrid *g = (LuaGrid *)luaL_checkudata(L, 1, GRID_TYPE);
-    astar_grid_free(g->grid);
-    astar_search_free(g->search);
-    g->grid = NULL;
-    g->search = NULL;
+    grid_close((LuaGrid *)luaL_checkudata(L, 1, GRID_TYPE));
     return 0;
 }
 
@@ -500,5 +569,6 @@ ASTAR_EXPORT int luaopen_astar_core(lua_State *L)
     lua_setfield(L, -2, "__name");
     lua_pop(L, 1);
     register_search(L);
+    register_scratch(L);
     return 1;
 }

@@ -3,28 +3,48 @@
  * states (love.thread channels, save files) as a string. The format is the
  * core's (src/core/encode.c); the Grid's settings travel with it.
  */
+#include <string.h>
+
 #include "lua_grid.h"
+
+typedef struct {
+    char *at;
+} Writer;
 
 static void add_bytes(void *user, const void *bytes, size_t length)
 {
-    luaL_addlstring((luaL_Buffer *)user, (const char *)bytes, length);
+    Writer *w = (Writer *)user;
+    memcpy(w->at, bytes, length);
+    w->at += length;
 }
 
+/* The bytes go to a userdata allocated first, so that no Lua code (a
+ * finalizer at an allocation) runs while the core reads the grid. */
 int grid_encode(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "encode");
     AstarGridSettings settings;
-    luaL_Buffer b;
+    size_t size = astar_grid_encoded_size(g->grid);
+    Writer w;
+    char *buffer;
 
-    if (astar_grid_encoded_size(g->grid) == 0)
+    if (size == 0)
+        return raise_error(L, "grid too large to encode on this platform");
+    do {                       /* again if a finalizer gave the grid a cost layer */
+        lua_settop(L, 1);
+        buffer = (char *)lua_newuserdata(L, size);
+        check_open(L, g);
+    } while (astar_grid_encoded_size(g->grid) != size
+             && (size = astar_grid_encoded_size(g->grid)) != 0);
+    if (size == 0)
         return raise_error(L, "grid too large to encode on this platform");
     settings.diagonal = g->diagonal;
     settings.heuristic = g->heuristic;
     settings.heuristic_chosen = g->heuristic_chosen;
     settings.weight = g->weight;
-    luaL_buffinit(L, &b);
-    astar_grid_encode(g->grid, &settings, add_bytes, &b);
-    luaL_pushresult(&b);
+    w.at = buffer;
+    astar_grid_encode(g->grid, &settings, add_bytes, &w);
+    lua_pushlstring(L, buffer, size);
     return 1;
 }
 
@@ -51,5 +71,5 @@ int grid_decode(lua_State *L)
     g->heuristic = settings.heuristic;
     g->heuristic_chosen = settings.heuristic_chosen;
     g->weight = settings.weight;
-    return 1;
+    return gc_note_growth(L, g, 0, 1);
 }

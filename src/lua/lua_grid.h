@@ -1,28 +1,102 @@
-/* The Grid userdata, shared by the binding's files. */
+/* The Grid userdata and the ownership rules shared by the binding's files. */
 #ifndef ASTAR_LUA_GRID_H
 #define ASTAR_LUA_GRID_H
 
 #include "args.h"
 
 #define GRID_TYPE "astar.Grid"
+#define POOL_SIZE 4           /* scratch of finished stepped searches kept for reuse */
 
+/*
+ * Who owns what while a C function runs. Any Lua call may run Lua code: a
+ * callback (rules, line of sight) or, at any allocation, a collection step
+ * and so finalizers. That code may query, change or close the same grid. So:
+ *
+ * 1. A query whose callbacks run owns its scratch: the grid's own scratch is
+ *    lent to one query at a time (lent bits); a query that finds it lent
+ *    gets temporary scratch owned by a userdata on its stack (lease.c).
+ * 2. Closing a grid while queries are inside callbacks (running > 0) only
+ *    detaches it: every method then raises, and the memory is freed when the
+ *    last of those queries returns.
+ * 3. Results are copied out of scratch between allocations; after each
+ *    allocation the copier checks its lease (serial, closed) and starts the
+ *    query again if the scratch was used by someone else meanwhile.
+ * 4. Memory the core allocates is told to the collector (gc_note) at the end
+ *    of the call, so dropped grids and searches are collected in time.
+ */
 typedef struct {
-    AstarGrid *grid;          /* NULL once closed */
-    AstarSearch *search;      /* scratch for findPath */
+    AstarGrid *grid;          /* the cells; NULL once freed */
+    int closed;               /* __close or __gc ran: every method raises */
+    unsigned running;         /* queries inside a callback, still reading grid */
+    unsigned lent;            /* LENT_* bits: scratch held by a query in a callback */
+    uint64_t serial;          /* bumped when a query starts on own scratch, and on close */
+    AstarSearch *search;      /* findPath's scratch (created on first use) */
+    AstarRange *range;        /* the tactics layer's scratch (created on first use) */
+    AstarSearch *pool[POOL_SIZE];   /* scratch returned by finished searches */
+    unsigned pooled;
     AstarDiagonal diagonal;
     AstarHeuristic heuristic;
     int heuristic_chosen;     /* 0: the heuristic follows the diagonal mode */
     double weight;
 } LuaGrid;
 
+#define LENT_SEARCH 1u
+#define LENT_RANGE 2u
+
 /* Argument 1 as an open Grid, or an error naming method fname. */
 LuaGrid *check_grid(lua_State *L, const char *fname);
+/* Raises "attempt to use a closed astar.Grid" when g was closed meanwhile
+ * (after reading arguments, which may have run Lua code). */
+void check_open(lua_State *L, const LuaGrid *g);
 /* Argument n of method fname (stack index n + 1). */
 Arg method_arg(const char *fname, int n);
 
-/* ---- shared with lua_encode.c and lua_search.c (issue 4) ---------------- */
+/* ---- lease.c: scratch, closing, the collector ---------------------------- */
 
-/* Pushes an empty Grid userdata (owning nothing yet but its findPath scratch). */
+/* What a query holds while it runs: scratch, and how to tell it is still its. */
+typedef struct {
+    LuaGrid *g;
+    unsigned kind;            /* LENT_SEARCH or LENT_RANGE */
+    int own;                  /* the grid's own scratch (else a temporary one) */
+    uint64_t serial;
+    AstarSearch *search;
+    AstarRange *range;
+} Lease;
+
+/* Takes scratch of `kind` for a query on g: the grid's own when it is free
+ * and temp is 0, else temporary scratch owned by a userdata it pushes. The
+ * push may run Lua: check_open after it. Marks own scratch as lent when
+ * `callbacks` is set (Lua code will run inside the query). */
+void lease_take(lua_State *L, LuaGrid *g, unsigned kind, int temp, int callbacks, Lease *lease);
+/* Ends the lent state (after the query's callbacks have all returned). */
+void lease_return(Lease *lease);
+/* Nonzero while the scratch still holds this query's result and the grid is
+ * open: called after every allocation made while reading a result. */
+int lease_valid(const Lease *lease);
+
+/* Query phases with callbacks: while running, closing only detaches. */
+void grid_enter(LuaGrid *g);
+void grid_leave(LuaGrid *g);
+/* __close / __gc: detaches, and frees now when no query is inside a callback. */
+void grid_close(LuaGrid *g);
+/* Takes an AstarSearch from g's pool (NULL when empty), or gives one back
+ * (freed when g is closed or the pool is full). */
+AstarSearch *pool_take(LuaGrid *g);
+void pool_give(LuaGrid *g, AstarSearch *search);
+/* Bytes g owns outside the Lua heap. */
+size_t grid_external_memory(const LuaGrid *g);
+/* Tells the collector that `bytes` were allocated outside the Lua heap, so
+ * that it runs as if Lua had allocated them. May run finalizers: call it
+ * last, with the results already on the stack. */
+void gc_note(lua_State *L, size_t bytes);
+/* gc_note for what g owns beyond `before`; returns nresults. */
+int gc_note_growth(lua_State *L, const LuaGrid *g, size_t before, int nresults);
+/* A temporary scratch userdata (astar.Scratch) is registered by luaopen. */
+void register_scratch(lua_State *L);
+
+/* ---- shared with lua_encode.c and lua_search.c --------------------------- */
+
+/* Pushes an empty Grid userdata (owning nothing yet). */
 LuaGrid *push_grid(lua_State *L);
 /* How a path is handed back: a new array of {x =, y =} by default; flat
  * gives {x1, y1, x2, y2, ...}; into (a stack index, 0 for none) is a table
@@ -42,13 +116,29 @@ typedef struct {
 /* Reads self, sx, sy, gx, gy and opts (arguments 1-5 of method fname), as
  * findPath and newSearch take them, and prepares the grid for a search. */
 LuaGrid *check_query(lua_State *L, const char *fname, Query *q);
-/* Pushes the path of a finished search in the form out asks for. */
-void push_path(lua_State *L, const AstarSearch *s, PathOutput out);
-/* Pushes what findPath returns for a finished search; returns the count. */
-int push_result(lua_State *L, const AstarSearch *search, AstarStatus status, int partial,
-                PathOutput out);
-/* Pushes {expanded =, touched =} for a search. */
-int push_stats(lua_State *L, const AstarSearch *search);
+
+/* A path being copied into Lua: n cells read from the last to the first by
+ * cell(reader, i, &x, &y) for i = n .. 1 (0-based coordinates); valid(reader)
+ * is asked after every allocation (0: the source is gone, stop). */
+typedef struct PathReader {
+    size_t n;
+    void (*cell)(struct PathReader *r, size_t i, uint32_t *x, uint32_t *y);
+    int (*valid)(struct PathReader *r);
+    const void *source;
+    AstarPathCursor at;
+    const Lease *lease;
+} PathReader;
+
+/* A reader over a finished search's scratch, guarded by lease. */
+void path_reader_search(PathReader *r, const AstarSearch *search, const Lease *lease);
+/* Pushes the path in the form out asks for; 0 (and nothing pushed) when the
+ * reader's source went away meanwhile. */
+int push_path(lua_State *L, PathReader *reader, PathOutput out);
+/* Pushes what findPath returns after the path was pushed (or for a status
+ * without one): cost [, reached], or nil and the reason; returns the count. */
+int push_outcome(lua_State *L, AstarStatus status, double cost, int partial);
+/* Pushes {expanded =, touched =}. */
+int push_stats(lua_State *L, size_t expanded, size_t touched);
 
 int grid_encode(lua_State *L);       /* grid:encode() */
 int grid_decode(lua_State *L);       /* astar.decode(s) */

@@ -2,105 +2,67 @@
  * Binding for the tactics layer (lua/astar/tactics.lua): movement ranges and
  * attack areas, on the core's range.c.
  *
- * Each grid gets one AstarRange scratch, held in a weak-keyed registry table
- * so it lives exactly as long as the grid; a query made from inside another
- * query's callback gets a temporary scratch of its own. Lua callbacks run
- * under lua_pcall: an error aborts the core's query, which leaves the scratch
- * consistent, and is then raised again unchanged. The result, an
- * astar.Range, is one userdata block (no malloc, nothing to leak).
+ * Queries follow the ownership rules of lua_grid.h: the grid's range scratch
+ * is lent to a query while its Lua callbacks run (a query made from a
+ * callback gets temporary scratch); callbacks run under lua_pcall, and after
+ * each one the query stops if the grid was closed (an error) or changed (the
+ * query starts again on the grid as it is now, at most MAX_RESTARTS times).
+ * A callback's error is raised again unchanged once the core has returned.
+ * The result, an astar.Range, is one userdata block (no malloc, nothing to
+ * leak), copied out of the scratch after it is allocated.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lua_grid.h"
 
 #define RANGE_TYPE "astar.Range"
-#define SCRATCH_TYPE "astar.RangeScratch"
-#define SCRATCH_KEY "astar.rangeScratches"
-
-/* ---- scratch ------------------------------------------------------------ */
-
-typedef struct {
-    AstarRange *range;
-    int busy;                  /* a query is running on it (we are in a callback) */
-} Scratch;
-
-static int scratch_gc(lua_State *L)
-{
-    Scratch *s = (Scratch *)luaL_checkudata(L, 1, SCRATCH_TYPE);
-    astar_range_free(s->range);
-    s->range = NULL;
-    return 0;
-}
-
-static Scratch *new_scratch(lua_State *L)
-{
-    Scratch *s = (Scratch *)lua_newuserdata(L, sizeof *s);
-    s->range = NULL;
-    s->busy = 0;
-    if (luaL_newmetatable(L, SCRATCH_TYPE)) {
-        lua_pushcfunction(L, scratch_gc);
-        lua_setfield(L, -2, "__gc");
-    }
-    lua_setmetatable(L, -2);
-    s->range = astar_range_new();
-    if (!s->range)
-        raise_error(L, "not enough memory");
-    return s;
-}
-
-/* Pushes the scratch of the grid at stack index 1 and returns it: the grid's
- * own one, or a temporary one when that is busy (a query from a callback). */
-static Scratch *push_scratch(lua_State *L)
-{
-    Scratch *s;
-
-    luaL_checkstack(L, 12, NULL);
-    lua_getfield(L, LUA_REGISTRYINDEX, SCRATCH_KEY);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, SCRATCH_KEY);
-    }
-    lua_pushvalue(L, 1);
-    lua_rawget(L, -2);                          /* table, scratch or nil */
-    s = (Scratch *)lua_touserdata(L, -1);
-    if (s && !s->busy) {
-        lua_remove(L, -2);
-        return s;
-    }
-    if (s) {                                    /* busy: a temporary one */
-        lua_pop(L, 2);
-        return new_scratch(L);
-    }
-    lua_pop(L, 1);
-    s = new_scratch(L);
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, -4);                          /* table[grid] = scratch */
-    lua_remove(L, -2);
-    return s;
-}
+#define MAX_RESTARTS 3
 
 /* ---- the rule: Lua callbacks or tables ------------------------------------ */
 
 enum { R_BLOCKED, R_COST, R_OCCUPIED, R_ZOC, R_COUNT };
 static const char *const RULE_NAMES[R_COUNT + 1] = {"blocked", "cost", "occupied", "zoc", NULL};
 
+/* Why a query with callbacks stopped early. */
+enum { STOP_NONE, STOP_ERROR, STOP_CLOSED, STOP_CHANGED, STOP_BAD_COST };
+
 typedef struct {
     lua_State *L;
+    LuaGrid *g;
+    const AstarGrid *grid;
+    uint64_t version;          /* the grid's version when the query began */
     int index[R_COUNT];        /* stack index of the function or table; 0: none */
     uint32_t width;
-    Arg opts;                  /* for messages */
+    int stop;                  /* STOP_*: the error is raised after the core returns */
+    /* STOP_BAD_COST: what the cost rule gave, and where */
+    double bad_number;
+    int bad_type;
+    uint32_t bad_x, bad_y;
 } Rule;
 
-/* Pushes the value the rule `which` gives for (x, y); 0 if a callback raised
- * an error (left on the stack). */
+/* Where the query's messages point: the function's name, and per rule the
+ * argument number and field ("opts.cost", or "enemies[2].cost" for
+ * dangerZone). */
+typedef struct {
+    const char *fname;
+    int argn[R_COUNT];
+    char label[R_COUNT][48];
+} Names;
+
+/* After a callback: did it (or a finalizer) close or change the grid? */
+static int grid_disturbed(Rule *r)
+{
+    if (r->g->closed)
+        r->stop = STOP_CLOSED;
+    else if (astar_grid_version(r->grid) != r->version)
+        r->stop = STOP_CHANGED;
+    return r->stop != STOP_NONE;
+}
+
+/* Pushes the value the rule `which` gives for (x, y); 0 if the query must
+ * stop (a callback raised an error, left on the stack, or disturbed the grid). */
 static int rule_value(Rule *r, int which, uint32_t x, uint32_t y)
 {
     lua_State *L = r->L;
@@ -113,7 +75,15 @@ static int rule_value(Rule *r, int which, uint32_t x, uint32_t y)
     lua_pushvalue(L, i);
     lua_pushinteger(L, (lua_Integer)x + 1);
     lua_pushinteger(L, (lua_Integer)y + 1);
-    return lua_pcall(L, 2, 1, 0) == 0;
+    if (lua_pcall(L, 2, 1, 0) != 0) {
+        r->stop = STOP_ERROR;
+        return 0;
+    }
+    if (grid_disturbed(r)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    return 1;
 }
 
 static int rule_flag(Rule *r, int which, uint32_t x, uint32_t y, int *failed)
@@ -130,6 +100,8 @@ static int rule_flag(Rule *r, int which, uint32_t x, uint32_t y, int *failed)
     return on;
 }
 
+/* The core's AstarRangeRule. Makes no allocation itself, so nothing but the
+ * callbacks (under lua_pcall) can run Lua code or raise. */
 static double lua_rule(void *user, uint32_t x, uint32_t y, double grid_cost, unsigned *flags)
 {
     Rule *r = (Rule *)user;
@@ -142,20 +114,21 @@ static double lua_rule(void *user, uint32_t x, uint32_t y, double grid_cost, uns
     if (failed)
         return NAN;
     if (r->index[R_COST]) {
+        int t;
         if (!rule_value(r, R_COST, x, y))
             return NAN;
-        if (lua_isnil(L, -1) || (lua_isboolean(L, -1) && !lua_toboolean(L, -1))) {
+        t = lua_type(L, -1);
+        if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
             cost = INFINITY;
         } else {
-            cost = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+            cost = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
             if (!((cost > 0 && cost <= ASTAR_MAX_COST) || cost == INFINITY)) {
-                char buf[32];
-                const char *got = lua_type(L, -1) == LUA_TNUMBER
-                                      ? number_text(buf, sizeof buf, cost)
-                                      : luaL_typename(L, -1);
-                lua_pushfstring(L, "bad argument #%d to '%s' (opts.cost gave %s for (%d, %d); "
-                                "expected a positive number up to 1e15, nil, false or math.huge)",
-                                r->opts.number, r->opts.fname, got, (int)x + 1, (int)y + 1);
+                r->stop = STOP_BAD_COST;
+                r->bad_number = cost;
+                r->bad_type = t;
+                r->bad_x = x;
+                r->bad_y = y;
+                lua_pop(L, 1);
                 return NAN;
             }
         }
@@ -172,37 +145,88 @@ static double lua_rule(void *user, uint32_t x, uint32_t y, double grid_cost, uns
     return failed ? NAN : cost;
 }
 
-/* Reads the options table at a into rule->index; unknown names are errors. */
-static int read_rule(lua_State *L, Arg a, Rule *rule)
+/* Raises the error a query stopped with (after the core returned). */
+static int raise_stop(lua_State *L, const Rule *r, const Names *names)
 {
-    int used = 0, i;
+    char buf[32];
+    switch (r->stop) {
+    case STOP_ERROR:
+        return lua_error(L);            /* the callback's error, unchanged */
+    case STOP_CLOSED:
+        return raise_error(L, "grid closed during %s", names->fname);
+    case STOP_CHANGED:
+        return raise_error(L, "grid changed during %s", names->fname);
+    default:
+        return raise_error(L, "bad argument #%d to '%s' (%s gave %s for (%d, %d); expected a "
+                              "positive number up to 1e15, nil, false or math.huge)",
+                           names->argn[R_COST], names->fname, names->label[R_COST],
+                           r->bad_type == LUA_TNUMBER
+                               ? number_text(buf, sizeof buf, r->bad_number)
+                               : lua_typename(L, r->bad_type),
+                           (int)r->bad_x + 1, (int)r->bad_y + 1);
+    }
+}
 
-    for (i = 0; i < R_COUNT; i++)
+/* Reads the rules of options table a into rule->index, raw, into stack
+ * slots pushed here; unknown names are errors. */
+static int read_rule(lua_State *L, Arg a, Rule *rule, const Names *names)
+{
+    int used = 0, i, base;
+
+    base = lua_gettop(L);
+    for (i = 0; i < R_COUNT; i++) {
         rule->index[i] = 0;
+        lua_pushnil(L);
+    }
     if (lua_isnoneornil(L, a.index))
         return 0;
     if (lua_type(L, a.index) != LUA_TTABLE)
         type_error(L, a, NULL, "table");
     lua_pushnil(L);
     while (lua_next(L, a.index)) {
-        check_option_name(L, a, lua_gettop(L) - 1, RULE_NAMES);
-        lua_pop(L, 1);
+        i = check_option_name(L, a, lua_gettop(L) - 1, RULE_NAMES);
+        lua_replace(L, base + 1 + i);          /* the value, kept for the query */
     }
     for (i = 0; i < R_COUNT; i++) {
-        int t;
-        lua_getfield(L, a.index, RULE_NAMES[i]);
-        t = lua_type(L, -1);
-        if (t == LUA_TNIL) {
-            lua_pop(L, 1);
+        int t = lua_type(L, base + 1 + i);
+        if (t == LUA_TNIL)
             continue;
-        }
         if (t != LUA_TFUNCTION && t != LUA_TTABLE)
-            arg_error(L, a.number, a.fname, NULL, "opts.%s: function or table expected, got %s",
-                      RULE_NAMES[i], luaL_typename(L, -1));
-        rule->index[i] = lua_gettop(L);        /* stays on the stack for the query */
+            arg_error(L, names->argn[i], names->fname, NULL,
+                      "%s: function or table expected, got %s", names->label[i],
+                      luaL_typename(L, base + 1 + i));
+        rule->index[i] = base + 1 + i;
         used = 1;
     }
     return used;
+}
+
+/* Names for messages: fname (default `fallback`) and, from the optional
+ * `where` table at stack index w ({cost = {argn, label}, ...}), per rule. */
+static void read_names(lua_State *L, Names *names, int fname_index, int w, const char *fallback,
+                       int argn)
+{
+    int i;
+    names->fname = lua_type(L, fname_index) == LUA_TSTRING ? lua_tostring(L, fname_index)
+                                                            : fallback;
+    for (i = 0; i < R_COUNT; i++) {
+        names->argn[i] = argn;
+        snprintf(names->label[i], sizeof names->label[i], "opts.%s", RULE_NAMES[i]);
+        if (lua_type(L, w) != LUA_TTABLE)
+            continue;
+        lua_pushstring(L, RULE_NAMES[i]);
+        lua_rawget(L, w);
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            lua_rawgeti(L, -1, 1);
+            lua_rawgeti(L, -2, 2);
+            if (lua_type(L, -2) == LUA_TNUMBER)
+                names->argn[i] = (int)lua_tonumber(L, -2);
+            if (lua_type(L, -1) == LUA_TSTRING)
+                snprintf(names->label[i], sizeof names->label[i], "%s", lua_tostring(L, -1));
+            lua_pop(L, 2);
+        }
+        lua_pop(L, 1);
+    }
 }
 
 /* ---- the Range userdata --------------------------------------------------- */
@@ -366,9 +390,12 @@ static const luaL_Reg RANGE_METHODS[] = {
     {"getGridDimensions", range_get_grid_dimensions},
     {NULL, NULL}};
 
-/* Copies the scratch's result into a new astar.Range on the stack. */
-static void push_range(lua_State *L, const AstarRange *r, const AstarGrid *grid)
+/* Copies the result in lease's scratch into a new astar.Range on the stack;
+ * 0 (nothing pushed) when the scratch was used by someone else or the grid
+ * closed while the block was allocated. */
+static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t height)
 {
+    const AstarRange *r = lease->range;
     size_t n = astar_range_count(r), k;
     uint32_t x0 = UINT32_MAX, y0 = UINT32_MAX, x1 = 0, y1 = 0;
     AstarRangeCell c, *cells;
@@ -385,8 +412,12 @@ static void push_range(lua_State *L, const AstarRange *r, const AstarGrid *grid)
     h = (RangeHeader *)lua_newuserdata(
         L, CELLS_OFFSET + n * sizeof(AstarRangeCell)
                + (size_t)(x1 - x0 + 1) * (y1 - y0 + 1) * sizeof(uint32_t));
-    h->width = astar_grid_width(grid);
-    h->height = astar_grid_height(grid);
+    if (!lease_valid(lease)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    h->width = width;
+    h->height = height;
     h->bx = x0;
     h->by = y0;
     h->bw = x1 - x0 + 1;
@@ -409,117 +440,219 @@ static void push_range(lua_State *L, const AstarRange *r, const AstarGrid *grid)
         lua_setfield(L, -2, "__name");
     }
     lua_setmetatable(L, -2);
+    return 1;
 }
 
 /* ---- entry points (hidden module functions, wrapped by astar.tactics) ----- */
 
-/* movementRange(grid, x, y, move [, opts]) -> astar.Range */
+/* The steps every query with callbacks takes; run(q) calls the core. */
+typedef struct RangeQuery {
+    LuaGrid *g;
+    Rule rule;
+    Names names;
+    int callbacks;             /* Lua code runs inside the query */
+    AstarError (*run)(struct RangeQuery *q, AstarRange *scratch);
+    int (*push)(lua_State *L, struct RangeQuery *q, const Lease *lease);
+    /* the query's own arguments */
+    uint32_t x, y;
+    double move;
+    const AstarRangeCell *from;
+    size_t nfrom;
+    uint32_t lo, hi;
+    int sight;                 /* stack index of the sight function; 0: built in or none */
+    int has_sight;
+} RangeQuery;
+
+/* Runs q until it completes: with lent or temporary scratch, again from the
+ * start when a callback changed the grid (MAX_RESTARTS times at most) or
+ * when the scratch was reused while the result was copied (temporary scratch
+ * from the third try on). Leaves the result on the stack. */
+static int run_query(lua_State *L, RangeQuery *q)
+{
+    LuaGrid *g = q->g;
+    int base = lua_gettop(L), restarts = 0, attempt;
+
+    for (attempt = 0;; attempt++) {
+        Lease lease;
+        AstarError e;
+        size_t before;
+
+        lua_settop(L, base);
+        lease_take(L, g, LENT_RANGE, attempt >= 2, q->callbacks, &lease);
+        if (g->closed)
+            return raise_error(L, "grid closed during %s", q->names.fname);
+        q->rule.grid = g->grid;
+        q->rule.version = astar_grid_version(g->grid);
+        q->rule.stop = STOP_NONE;
+        before = astar_range_memory(lease.range);
+        grid_enter(g);
+        e = q->run(q, lease.range);
+        grid_leave(g);                 /* frees the grid if a callback closed it */
+        lease_return(&lease);
+        if (q->rule.stop == STOP_CHANGED && !g->closed && ++restarts <= MAX_RESTARTS)
+            continue;
+        if (q->rule.stop != STOP_NONE)
+            return raise_stop(L, &q->rule, &q->names);
+        if (g->closed)
+            return raise_error(L, "grid closed during %s", q->names.fname);
+        if (e != ASTAR_OK)
+            return raise_error(L, "not enough memory");
+        before = astar_range_memory(lease.range) - before;
+        if (!q->push(L, q, &lease)) {
+            if (g->closed)
+                return raise_error(L, "grid closed during %s", q->names.fname);
+            continue;
+        }
+        gc_note(L, lease.own ? before : astar_range_memory(lease.range));
+        return 1;
+    }
+}
+
+static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
+{
+    int aborted;
+    AstarError e = astar_range_run(scratch, q->g->grid, q->x, q->y, q->move,
+                                   q->callbacks ? lua_rule : NULL, &q->rule, &aborted);
+    if (aborted && q->rule.stop == STOP_NONE)
+        q->rule.stop = STOP_ERROR;
+    return e;
+}
+
+static int push_movement(lua_State *L, RangeQuery *q, const Lease *lease)
+{
+    return push_range(L, lease, astar_grid_width(q->g->grid), astar_grid_height(q->g->grid));
+}
+
+/* movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range.
+ * fname names the caller in messages (dangerZone); where labels the rules. */
 int astar_lua_movement_range(lua_State *L)
 {
-    LuaGrid *g = check_grid(L, "movementRange");
-    uint32_t x = check_index(L, method_arg("movementRange", 1), "x", astar_grid_width(g->grid));
-    uint32_t y = check_index(L, method_arg("movementRange", 2), "y", astar_grid_height(g->grid));
-    Arg am = method_arg("movementRange", 3);
+    const char *fname = lua_type(L, 6) == LUA_TSTRING ? lua_tostring(L, 6) : "movementRange";
+    LuaGrid *g = check_grid(L, fname);
+    uint32_t x = check_index(L, method_arg(fname, 1), "x", astar_grid_width(g->grid));
+    uint32_t y = check_index(L, method_arg(fname, 2), "y", astar_grid_height(g->grid));
+    Arg am = method_arg(fname, 3);
     double move = check_number(L, am, NULL);
-    Rule rule;
-    Scratch *s;
-    AstarError e;
-    int aborted, used;
+    RangeQuery q;
     char buf[32];
 
     if (!(move >= 0))
         arg_error(L, am.number, am.fname, NULL, "move must be a number >= 0, got %s",
                   number_text(buf, sizeof buf, move));
-    rule.L = L;
-    rule.width = astar_grid_width(g->grid);
-    rule.opts = method_arg("movementRange", 4);
-    used = read_rule(L, rule.opts, &rule);
-    s = push_scratch(L);
-    s->busy = 1;
-    e = astar_range_run(s->range, g->grid, x, y, move, used ? lua_rule : NULL, &rule, &aborted);
-    s->busy = 0;
-    if (aborted)
-        return lua_error(L);            /* the callback's error, unchanged */
-    if (e != ASTAR_OK)
-        return raise_error(L, "not enough memory");
-    push_range(L, s->range, g->grid);
-    return 1;
+    memset(&q, 0, sizeof q);
+    lua_settop(L, 7);
+    read_names(L, &q.names, 6, 7, "movementRange", 4);
+    q.rule.L = L;
+    q.rule.g = g;
+    q.rule.width = astar_grid_width(g->grid);
+    q.callbacks = read_rule(L, method_arg(fname, 4), &q.rule, &q.names);
+    check_open(L, g);                  /* reading the options may have run finalizers */
+    q.g = g;
+    q.x = x;
+    q.y = y;
+    q.move = move;
+    q.run = run_movement;
+    q.push = push_movement;
+    return run_query(L, &q);
 }
-
-typedef struct {
-    lua_State *L;
-    const AstarGrid *grid;
-    int function;              /* stack index of a Lua rule, 0 for the built-in one */
-} Sight;
 
 static int lua_sight(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t ty)
 {
-    Sight *s = (Sight *)user;
-    lua_State *L = s->L;
+    RangeQuery *q = (RangeQuery *)user;
+    lua_State *L = q->rule.L;
     int ok;
 
-    if (!s->function)
-        return astar_line_of_sight(s->grid, fx, fy, tx, ty);
-    lua_pushvalue(L, s->function);
+    if (!q->sight)
+        return astar_line_of_sight(q->g->grid, fx, fy, tx, ty);
+    lua_pushvalue(L, q->sight);
     lua_pushinteger(L, (lua_Integer)fx + 1);
     lua_pushinteger(L, (lua_Integer)fy + 1);
     lua_pushinteger(L, (lua_Integer)tx + 1);
     lua_pushinteger(L, (lua_Integer)ty + 1);
-    if (lua_pcall(L, 4, 1, 0) != 0)
+    if (lua_pcall(L, 4, 1, 0) != 0) {
+        q->rule.stop = STOP_ERROR;
         return -1;
+    }
     ok = lua_toboolean(L, -1);
     lua_pop(L, 1);
-    return ok;
+    return grid_disturbed(&q->rule) ? -1 : ok;
+}
+
+static AstarError run_attack(RangeQuery *q, AstarRange *scratch)
+{
+    int aborted;
+    AstarError e = astar_range_attack(scratch, q->g->grid, q->from, q->nfrom, q->lo, q->hi,
+                                      q->has_sight ? lua_sight : NULL, q, &aborted);
+    if (aborted && q->rule.stop == STOP_NONE)
+        q->rule.stop = STOP_ERROR;
+    return e;
+}
+
+/* An array of cell numbers (y - 1) * width + x. */
+static int push_attack(lua_State *L, RangeQuery *q, const Lease *lease)
+{
+    uint32_t w = q->rule.width;
+    size_t n = astar_range_count(lease->range), k;
+
+    lua_createtable(L, (int)n, 0);
+    if (!lease_valid(lease)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    for (k = 0; k < n; k++) {
+        AstarRangeCell c;
+        astar_range_get(lease->range, k, &c);
+        lua_pushinteger(L, (lua_Integer)c.y * w + c.x + 1);
+        lua_rawseti(L, -2, (int)k + 1);
+    }
+    return 1;
+}
+
+/* A distance in 0..max: larger numbers (2^32, math.huge) reach as far as
+ * any cell can be. */
+static uint32_t clamp_distance(double d, uint32_t max)
+{
+    return !(d > 0) ? 0 : d >= (double)max ? max : (uint32_t)d;
 }
 
 /* _attackCells(grid, range, min, max, sight, fname) -> array of cell numbers
- * (y - 1) * width + x. The Lua wrapper has checked min, max and sight (nil,
- * true or a function); fname names the caller in messages. */
+ * (y - 1) * width + x. The Lua wrapper has checked min, max (whole numbers
+ * >= 0) and sight (nil, true or a function); fname names the caller. */
 int astar_lua_attack_cells(lua_State *L)
 {
     const char *fname = luaL_checkstring(L, 6);
     LuaGrid *g = check_grid(L, fname);
     RangeHeader *h = check_range(L, method_arg(fname, 1));
-    uint32_t lo = (uint32_t)luaL_checknumber(L, 3), hi = (uint32_t)luaL_checknumber(L, 4);
-    uint32_t w = astar_grid_width(g->grid);
-    AstarRangeCell *cells = range_cells(h);
-    Sight sight;
-    Scratch *s;
-    AstarError e;
-    size_t n, k;
-    int aborted;
+    uint32_t w = astar_grid_width(g->grid), far = w + astar_grid_height(g->grid);
+    double lo = luaL_checknumber(L, 3), hi = luaL_checknumber(L, 4);
+    AstarRangeCell *cells = range_cells(h), *from;
+    RangeQuery q;
+    size_t k;
 
     if (h->width != w || h->height != astar_grid_height(g->grid))
         return arg_error(L, 1, fname, NULL, "range was made on another grid");
-    sight.L = L;
-    sight.grid = g->grid;
-    sight.function = lua_isfunction(L, 5) ? 5 : 0;
-    /* sources: the stop cells, moved to the front of a copy on the stack */
-    n = 0;
-    {
-        AstarRangeCell *from = (AstarRangeCell *)lua_newuserdata(L, h->n * sizeof *from);
-        for (k = 0; k < h->n; k++)
-            if (is_stop(&cells[k]))
-                from[n++] = cells[k];
-        s = push_scratch(L);
-        s->busy = 1;
-        e = astar_range_attack(s->range, g->grid, from, n, lo, hi,
-                               lua_toboolean(L, 5) ? lua_sight : NULL, &sight, &aborted);
-        s->busy = 0;
-    }
-    if (aborted)
-        return lua_error(L);
-    if (e != ASTAR_OK)
-        return raise_error(L, "not enough memory");
-    n = astar_range_count(s->range);
-    lua_createtable(L, (int)n, 0);
-    for (k = 0; k < n; k++) {
-        AstarRangeCell c;
-        astar_range_get(s->range, k, &c);
-        lua_pushinteger(L, (lua_Integer)c.y * w + c.x + 1);
-        lua_rawseti(L, -2, (int)k + 1);
-    }
-    return 1;
+    memset(&q, 0, sizeof q);
+    lua_settop(L, 6);
+    /* sources: the stop cells, copied (the range is the caller's) */
+    from = (AstarRangeCell *)lua_newuserdata(L, h->n * sizeof *from + 1);
+    for (k = 0; k < h->n; k++)
+        if (is_stop(&cells[k]))
+            from[q.nfrom++] = cells[k];
+    check_open(L, g);                  /* the allocation may have run finalizers */
+    q.names.fname = fname;
+    q.rule.L = L;
+    q.rule.g = g;
+    q.rule.width = w;
+    q.g = g;
+    q.from = from;
+    q.lo = clamp_distance(lo, far);
+    q.hi = clamp_distance(hi, far);
+    q.has_sight = lua_toboolean(L, 5);
+    q.sight = lua_isfunction(L, 5) ? 5 : 0;
+    q.callbacks = q.sight != 0;
+    q.run = run_attack;
+    q.push = push_attack;
+    return run_query(L, &q);
 }
 
 /* _lineOfSight(grid, x0, y0, x1, y1) -> boolean: the built-in rule. */

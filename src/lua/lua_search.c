@@ -3,12 +3,16 @@
  * Search; search:step(n) expands at most n nodes; search:result() returns
  * what findPath would; search:getExpanded() lists the cells expanded so far.
  *
- * A Search owns its scratch (allocated when it is created, freed by __gc) and
- * keeps its Grid alive through its uservalue, so dropping the grid while the
- * search lives is safe. Changing the grid while a search runs is an error at
- * the next step ("grid changed during search"); closing it (<close>) too.
+ * A Search takes scratch from its grid's pool (lease.c) while it runs and
+ * keeps its Grid alive through its uservalue {grid, finished}. When it
+ * finishes, its path, stats and expanded cells are copied into a userdata
+ * (finished) and the scratch goes back to the pool, so the next search on
+ * the grid reuses it. Changing the grid while a search runs is an error at
+ * the next step ("grid changed during search"); closing it too. A write
+ * that changes nothing is not a change.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lua_grid.h"
@@ -23,13 +27,27 @@
 #define get_grid_ref lua_getfenv
 #endif
 
+/* What a finished search keeps: cells[] holds the path's (x, y) pairs from
+ * the start, then the expanded cells as y * width + x (0-based). */
 typedef struct {
-    AstarSearch *search;      /* NULL once released */
+    AstarStatus status;
+    double cost;
+    size_t expanded, touched;
+    size_t length, nexpanded;
+    int sorted;               /* the expanded cells are in row order */
+    uint32_t cells[];
+} Finished;
+
+typedef struct {
+    AstarSearch *search;      /* scratch while it runs; NULL once finished or released */
     LuaGrid *owner;           /* the Grid userdata, kept alive by the uservalue */
-    AstarGrid *grid;          /* owner->grid when the search began */
+    Finished *done;           /* once finished (kept alive by the uservalue) */
+    uint32_t width;
     int partial;
     int flat;                 /* opts.flat: the path as {x1, y1, x2, y2, ...} */
     int grid_changed;         /* the grid changed under it: every call fails */
+    int released;
+    unsigned steps;           /* bumped by every step (a finalizer may step it) */
     AstarStatus status;
 } LuaSearch;
 
@@ -39,17 +57,15 @@ static LuaSearch *check_search(lua_State *L, const char *fname)
     if (!s)
         raise_error(L, "calling '%s' on bad self (" SEARCH_TYPE " expected, got %s)", fname,
                    luaL_typename(L, 1));
-    else if (!s->search)
+    else if (s->released)
         raise_error(L, "attempt to use a released " SEARCH_TYPE);
     return s;
 }
 
-/* The core reads the grid on every step and to walk the path back; a closed
- * grid has been freed. A search whose grid changed stays failed. */
+/* A closed grid has been freed; a search whose grid changed stays failed. */
 static void check_grid_alive(lua_State *L, const LuaSearch *s)
 {
-    if (s->owner->grid != s->grid)
-        raise_error(L, "attempt to use a closed " GRID_TYPE);
+    check_open(L, s->owner);
     if (s->grid_changed)
         raise_error(L, "grid changed during search");
 }
@@ -63,30 +79,94 @@ static const char *status_name(AstarStatus status)
     }
 }
 
+/* Copies what the finished search at stack index idx will be asked for out
+ * of its scratch, and gives the scratch back to the grid's pool. The copy is
+ * allocated first; a finalizer that ran meanwhile may have released the
+ * search, finished it (a nested call) or closed the grid. */
+static void finish(lua_State *L, LuaSearch *s, int idx)
+{
+    AstarSearch *scratch = s->search;
+    int found = s->status == ASTAR_FOUND || s->status == ASTAR_PARTIAL;
+    size_t length = found ? astar_search_length(scratch) : 0, nexpanded, i;
+    const uint32_t *recorded;
+    AstarPathCursor at;
+    Finished *f;
+
+    nexpanded = astar_search_recorded(scratch, &recorded);
+    f = (Finished *)lua_newuserdata(L, sizeof *f + (2 * length + nexpanded) * sizeof(uint32_t));
+    if (s->search != scratch) {              /* released or finished meanwhile */
+        lua_pop(L, 1);
+        return;
+    }
+    s->search = NULL;
+    if (s->owner->closed) {                  /* the path's cells are gone */
+        pool_give(s->owner, scratch);
+        lua_pop(L, 1);
+        return;
+    }
+    f->status = s->status;
+    f->cost = found ? astar_search_cost(scratch) : 0.0;
+    f->expanded = astar_search_expanded(scratch);
+    f->touched = astar_search_touched(scratch);
+    f->length = length;
+    f->nexpanded = nexpanded;
+    f->sorted = 0;
+    if (found) {
+        astar_path_end(scratch, &at);
+        for (i = length; i >= 1; i--) {
+            f->cells[2 * i - 2] = at.x;
+            f->cells[2 * i - 1] = at.y;
+            if (i > 1)
+                astar_path_back(scratch, &at);
+        }
+    }
+    nexpanded = astar_search_recorded(scratch, &recorded);
+    for (i = 0; i < f->nexpanded; i++)
+        f->cells[2 * length + i] = astar_cell_y(scratch, recorded[i]) * s->width
+                                   + astar_cell_x(scratch, recorded[i]);
+    get_grid_ref(L, idx);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, 2);
+    lua_pop(L, 2);
+    s->done = f;
+    pool_give(s->owner, scratch);
+}
+
 int grid_new_search(lua_State *L)
 {
     Query q;
     LuaGrid *g = check_query(L, "newSearch", &q);
     LuaSearch *s;
+    AstarSearch *scratch;
+    size_t before = 0;
 
     s = (LuaSearch *)lua_newuserdata(L, sizeof *s);
     memset(s, 0, sizeof *s);
     luaL_getmetatable(L, SEARCH_TYPE);
     lua_setmetatable(L, -2);
-    lua_createtable(L, 1, 0);          /* {grid}: keeps the grid alive */
+    s->owner = g;
+    lua_createtable(L, 2, 0);          /* {grid, finished}: keeps the grid alive */
     lua_pushvalue(L, 1);
     lua_rawseti(L, -2, 1);
     set_grid_ref(L, -2);
-    s->owner = g;
-    s->grid = g->grid;
+    check_open(L, g);                  /* the allocations may have run finalizers */
+    scratch = pool_take(g);
+    if (scratch)
+        before = astar_search_memory(scratch);
+    else if (!(scratch = astar_search_new()))
+        return raise_error(L, "not enough memory");
+    s->search = scratch;               /* owned by s from here: its __gc gives it back */
+    s->width = astar_grid_width(g->grid);
     s->partial = q.options.partial;
     s->flat = q.output.flat;
-    s->search = astar_search_new();
-    if (!s->search)
+    astar_search_record(scratch, 1);
+    if (astar_search_begin(scratch, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options) != ASTAR_OK)
         return raise_error(L, "not enough memory");
-    if (astar_search_begin(s->search, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options) != ASTAR_OK)
-        return raise_error(L, "not enough memory");
-    s->status = astar_search_status(s->search);
+    s->status = astar_search_status(scratch);
+    before = astar_search_memory(scratch) - before;
+    if (s->status != ASTAR_SEARCHING)
+        finish(L, s, lua_gettop(L));
+    gc_note(L, before);
     return 1;
 }
 
@@ -96,7 +176,7 @@ static int search_step(lua_State *L)
     LuaSearch *s = check_search(L, "step");
     Arg a = method_arg("step", 1);
     double n = check_number(L, a, NULL);
-    size_t budget;
+    size_t budget, before, grown = 0;
     AstarError error;
     char buf[32];
 
@@ -104,9 +184,11 @@ static int search_step(lua_State *L)
         return arg_error(L, a.number, a.fname, NULL,
                          "n must be a whole number >= 1 or math.huge, got %s",
                          number_text(buf, sizeof buf, n));
-    budget = n >= (double)((size_t)-1) ? 0 : (size_t)n;   /* 0: no limit */
+    budget = n >= 4294967296.0 ? 0 : (size_t)n;   /* 0: no limit */
     if (s->status == ASTAR_SEARCHING || s->grid_changed) {
         check_grid_alive(L, s);
+        before = astar_search_memory(s->search);
+        s->steps++;
         s->status = astar_search_step(s->search, budget, &error);
         if (error == ASTAR_EGRIDCHANGED) {
             s->grid_changed = 1;
@@ -114,8 +196,12 @@ static int search_step(lua_State *L)
         }
         if (error != ASTAR_OK)
             return raise_error(L, "not enough memory");
+        grown = astar_search_memory(s->search) - before;
+        if (s->status != ASTAR_SEARCHING)
+            finish(L, s, 1);
     }
     lua_pushstring(L, status_name(s->status));
+    gc_note(L, grown);
     return 1;
 }
 
@@ -125,11 +211,27 @@ static int search_get_status(lua_State *L)
     return 1;
 }
 
+/* A finished search's path, read from its copy. */
+static void finished_cell(PathReader *r, size_t i, uint32_t *x, uint32_t *y)
+{
+    const Finished *f = (const Finished *)r->source;
+    *x = f->cells[2 * i - 2];
+    *y = f->cells[2 * i - 1];
+}
+
+static int finished_valid(PathReader *r)
+{
+    (void)r;
+    return 1;                          /* the copy is the search's own */
+}
+
 /* The same results as findPath: path, cost [, reached] or nil, reason. */
 static int search_result(lua_State *L)
 {
     LuaSearch *s = check_search(L, "result");
+    PathReader reader;
     PathOutput out;
+    Finished *f;
 
     if (s->grid_changed)
         check_grid_alive(L, s);
@@ -137,42 +239,86 @@ static int search_result(lua_State *L)
         return raise_error(L, "search still running: step it until it returns "
                               "'found' or 'unreachable'");
     if (s->status == ASTAR_FOUND || s->status == ASTAR_PARTIAL)
-        check_grid_alive(L, s);   /* the path is read from the grid's cells */
-    out.flat = s->flat;
-    out.into = 0;
-    return push_result(L, s->search, s->status, s->partial, out);
+        check_grid_alive(L, s);   /* as before the copy: a closed grid's path is gone */
+    f = s->done;
+    if (!f)
+        return raise_error(L, "attempt to use a closed " GRID_TYPE);
+    if (f->status == ASTAR_FOUND || f->status == ASTAR_PARTIAL) {
+        memset(&reader, 0, sizeof reader);
+        reader.n = f->length;
+        reader.cell = finished_cell;
+        reader.valid = finished_valid;
+        reader.source = f;
+        out.flat = s->flat;
+        out.into = 0;
+        push_path(L, &reader, out);
+    }
+    return push_outcome(L, f->status, f->cost, s->partial);
 }
 
 /* {expanded =, touched =} so far, as grid:getSearchStats() for findPath. */
 static int search_get_stats(lua_State *L)
 {
-    return push_stats(L, check_search(L, "getStats")->search);
+    LuaSearch *s = check_search(L, "getStats");
+    size_t expanded = s->done ? s->done->expanded : s->search ? astar_search_expanded(s->search) : 0;
+    size_t touched = s->done ? s->done->touched : s->search ? astar_search_touched(s->search) : 0;
+    return push_stats(L, expanded, touched);
 }
 
-/* The cells expanded so far, {x =, y =} in row order: a scan of every cell
- * of the grid (O(width * height)), for visualisations. The cells stay valid
- * if the grid changed; a closed grid has been freed. */
+static int compare_cells(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The cells expanded so far, {x =, y =} in row order. While the search runs
+ * they are copied out of its scratch first (a finalizer may step or release
+ * it while tables are made); once finished, its copy is sorted in place. */
 static int search_get_expanded(lua_State *L)
 {
     LuaSearch *s = check_search(L, "getExpanded");
-    uint32_t w, h, x, y;
-    int n = 0;
+    const uint32_t *recorded;
+    uint32_t *cells;
+    size_t n, i;
+    unsigned steps;
 
-    if (s->owner->grid != s->grid)
-        return raise_error(L, "attempt to use a closed " GRID_TYPE);
-    w = astar_grid_width(s->grid);
-    h = astar_grid_height(s->grid);
-    lua_createtable(L, (int)astar_search_expanded(s->search), 0);
-    for (y = 0; y < h; y++)
-        for (x = 0; x < w; x++)
-            if (astar_search_expanded_cell(s->search, x, y)) {
-                lua_createtable(L, 0, 2);
-                lua_pushinteger(L, (lua_Integer)x + 1);
-                lua_setfield(L, -2, "x");
-                lua_pushinteger(L, (lua_Integer)y + 1);
-                lua_setfield(L, -2, "y");
-                lua_rawseti(L, -2, ++n);
-            }
+    for (;;) {
+        check_open(L, s->owner);
+        if (s->released)
+            return raise_error(L, "attempt to use a released " SEARCH_TYPE);
+        if (s->done) {
+            Finished *f = s->done;
+            cells = f->cells + 2 * f->length;
+            n = f->nexpanded;
+            if (!f->sorted)
+                qsort(cells, n, sizeof *cells, compare_cells);
+            f->sorted = 1;
+            break;
+        }
+        if (!s->search)                /* closed while it finished */
+            return raise_error(L, "attempt to use a closed " GRID_TYPE);
+        steps = s->steps;
+        n = astar_search_recorded(s->search, NULL);
+        lua_settop(L, 1);
+        cells = (uint32_t *)lua_newuserdata(L, n * sizeof *cells + 1);
+        if (s->steps != steps || !s->search || s->released || s->owner->closed)
+            continue;                  /* changed by a finalizer: look again */
+        astar_search_recorded(s->search, &recorded);
+        for (i = 0; i < n; i++)
+            cells[i] = astar_cell_y(s->search, recorded[i]) * s->width
+                       + astar_cell_x(s->search, recorded[i]);
+        qsort(cells, n, sizeof *cells, compare_cells);
+        break;
+    }
+    lua_createtable(L, (int)n, 0);
+    for (i = 0; i < n; i++) {
+        lua_createtable(L, 0, 2);
+        lua_pushinteger(L, (lua_Integer)(cells[i] % s->width) + 1);
+        lua_setfield(L, -2, "x");
+        lua_pushinteger(L, (lua_Integer)(cells[i] / s->width) + 1);
+        lua_setfield(L, -2, "y");
+        lua_rawseti(L, -2, (int)i + 1);
+    }
     return 1;
 }
 
@@ -187,17 +333,21 @@ static int search_get_grid(lua_State *L)
 static int search_tostring(lua_State *L)
 {
     LuaSearch *s = (LuaSearch *)luaL_checkudata(L, 1, SEARCH_TYPE);
-    lua_pushfstring(L, SEARCH_TYPE " (%s)",
-                    s->search ? status_name(s->status) : "released");
+    lua_pushfstring(L, SEARCH_TYPE " (%s)", s->released ? "released" : status_name(s->status));
     return 1;
 }
 
-/* __gc and __close: frees the scratch; safe to call twice. */
+/* __gc and __close: gives the scratch back to the grid's pool; safe to call
+ * twice. The grid's userdata outlives this call (the uservalue holds it). */
 static int search_release(lua_State *L)
 {
     LuaSearch *s = (LuaSearch *)luaL_checkudata(L, 1, SEARCH_TYPE);
-    astar_search_free(s->search);
-    s->search = NULL;
+    s->released = 1;
+    if (s->search) {
+        AstarSearch *scratch = s->search;
+        s->search = NULL;
+        pool_give(s->owner, scratch);
+    }
     return 0;
 }
 
