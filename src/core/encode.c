@@ -227,9 +227,9 @@ static AstarError check_header(const unsigned char *p, size_t length, uint64_t *
     expected = HEADER_SIZE + body_size(*cells, (flags & FLAG_COSTS) != 0) + CHECKSUM_SIZE;
     if (length != expected) {
         if (size)
-            snprintf(message, size, "%s (%lu bytes, expected %.0f)",
+            snprintf(message, size, "%s (%.0f bytes, expected %.0f)",
                      length < expected ? "truncated" : "trailing bytes",
-                     (unsigned long)length, (double)expected);
+                     (double)length, (double)expected);   /* long is 32 bits on Windows */
         return ASTAR_EPARSE;
     }
     if (fnv1a(FNV_OFFSET, p, length - CHECKSUM_SIZE) != get_u32(p + length - CHECKSUM_SIZE))
