@@ -41,6 +41,7 @@ ASTAR_INLINE AstarStatus loop(AstarSearch *s, size_t max_expansions, AstarError 
     const uint32_t goal = s->goal;
     const int partial = s->options.partial;
     const int recording = s->recording;
+    const int extra = partial || recording;   /* one test per expansion for both */
     size_t budget = max_expansions;
     double fc = s->ties_f;
 
@@ -68,14 +69,18 @@ ASTAR_INLINE AstarStatus loop(AstarSearch *s, size_t max_expansions, AstarError 
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;
         }
-        if (recording && search_record(s, c) != ASTAR_OK) {
-            *error = ASTAR_ENOMEM;
-            return ASTAR_NO_PATH;
-        }
         stamp[c] |= STAMP_CLOSED;
         s->expanded++;
-        if (partial)
-            astar_search_note_closest(s, c);
+        if (extra) {
+            if (partial)
+                astar_search_note_closest(s, c);
+            if (recording && search_record(s, c) != ASTAR_OK) {
+                stamp[c] &= (uint16_t)~STAMP_CLOSED;   /* reported iff recorded */
+                s->expanded--;
+                *error = ASTAR_ENOMEM;
+                return ASTAR_NO_PATH;
+            }
+        }
         gc = g[c];
         cy = search_row(s, c);
         cx = (int)(c - (uint32_t)cy * (uint32_t)w);
