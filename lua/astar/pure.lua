@@ -37,6 +37,14 @@ local core = {
   _attackCells = R.attack_cells,
   _lineOfSight = R.line_of_sight,
 }
+
+-- _gridVersion(grid) -> the grid's change counter (only real changes move
+-- it): dangerZone starts again when a callback or a finalizer changed the
+-- grid between its enemies.
+function core._gridVersion(...)
+  local grid = ...
+  return G.check_grid("_gridVersion", select("#", ...), grid)._version
+end
 methods.encode = E.encode
 
 function core.new(...)

@@ -12,15 +12,26 @@
 -- Errors are raised with level 0 ("bad argument #N to 'name' (...)" with no
 -- position prefix), the same text as the C binding's on every Lua version;
 -- arguments are counted as in the method call (the grid is not counted).
+--
+-- Options tables are read raw (next, rawget: __index and __pairs are
+-- ignored), as the backends read theirs; an enemy's fields are read once
+-- each, before any search. Callbacks may do anything (README, Robustness): the
+-- primitives deal with what happens during one of them, and dangerZone
+-- starts again when the grid changed between them.
 local core = require "astar"   -- the active backend's functions and Grid
 
 local floor, huge = math.floor, math.huge
 local sort = table.sort
-local format = string.format
+local format, gsub, sub = string.format, string.gsub, string.sub
+local next, rawget, tonumber = next, rawget, tonumber
 
 local Grid = core.Grid
 local getDimensions = Grid.getDimensions
 local attackCells = core._attackCells
+local movementRange = core._movementRange
+-- the grid's change counter, where the backend has one
+local gridVersion = core._gridVersion or function() return 0 end
+local MAX_RESTARTS = 3
 
 local tactics = {}
 
@@ -28,12 +39,24 @@ local function argError(n, fname, msg, ...)
   error(format("bad argument #%d to '%s' (%s)", n, fname, format(msg, ...)), 0)
 end
 
--- numbers as the C binding prints them (%.14g, nan, inf)
+-- numbers as the C binding prints them: %.14g, or %.17g when that does not
+-- read back as the same number; nan, inf, -inf
 local function numText(v)
+  v = v * 1.0   -- a float (-0.0 stays -0.0)
   if v ~= v then return "nan" end
   if v == huge then return "inf" end
   if v == -huge then return "-inf" end
-  return format("%.14g", v)
+  local s = format("%.14g", v)
+  if tonumber(s) ~= v then s = format("%.17g", v) end
+  return s
+end
+
+-- a user's string in a message, as the C binding quotes it: at most 40
+-- bytes, bytes outside printable ASCII as '?', "..." when cut
+local function quoted(str)
+  local shown = gsub(sub(str, 1, 40), "[^\32-\126]", "?")
+  if #str > 40 then shown = shown .. "..." end
+  return shown
 end
 
 local function checkGrid(grid, fname)
@@ -83,13 +106,21 @@ end
 local function checkOptions(opts, n, fname, known)
   if opts == nil then return {} end
   if type(opts) ~= "table" then argError(n, fname, "table expected, got %s", type(opts)) end
-  for k in pairs(opts) do
+  for k in next, opts do
     if type(k) ~= "string" then
       argError(n, fname, "option names must be strings, got %s", type(k))
     end
-    if not known[k] then argError(n, fname, "unknown option '%s'", k) end
+    if not known[k] then argError(n, fname, "unknown option '%s'", quoted(k)) end
   end
   return opts
+end
+
+-- A distance past width + height reaches every cell of the grid: cut there,
+-- so no backend loops over 2^53 rows. Whole numbers (integers on 5.3+).
+local toint = math.tointeger or function(v) return v end
+local function clampDistance(v, w, h)
+  if v > w + h then v = w + h end
+  return toint(v) or v
 end
 
 -- ---- result objects: sets of cells keyed by (y - 1) * width + x -------------
@@ -179,37 +210,26 @@ function tactics.attackRange(grid, range, minRange, maxRange, opts)
   end
   checkRanges(minRange, maxRange, 2, fname, "")
   opts = checkOptions(opts, 4, fname, ATTACK_OPTIONS)
-  local sight = checkSight(opts.lineOfSight, 4, fname)
-  return newArea(w, h, attackCells(grid, range, minRange, maxRange, sight, fname))
+  local sight = checkSight(rawget(opts, "lineOfSight"), 4, fname)
+  return newArea(w, h, attackCells(grid, range, clampDistance(minRange, w, h),
+    clampDistance(maxRange, w, h), sight, fname))
 end
 
 local RULES = { "cost", "blocked", "occupied", "zoc" }
 local ZONE_OPTIONS = { cost = true, blocked = true, occupied = true, zoc = true, lineOfSight = true }
+-- what _movementRange's messages say about a rule from opts (argument #2)
+local SHARED = {}
+for _, name in ipairs(RULES) do SHARED[name] = { 2, "opts." .. name } end
 
--- The movement rules for one enemy: its own fields over the shared options.
-local function enemyRules(enemy, opts, i)
-  local rules
-  for _, name in ipairs(RULES) do
-    local v = enemy[name]
-    if v == nil then v = opts[name] end
-    if v ~= nil then
-      if type(v) ~= "function" and type(v) ~= "table" then
-        local where = enemy[name] ~= nil and format("enemies[%d].%s", i, name) or "opts." .. name
-        argError(enemy[name] ~= nil and 1 or 2, "dangerZone", "%s: function or table expected, got %s",
-          where, type(v))
-      end
-      rules = rules or {}
-      rules[name] = v
-    end
-  end
-  return rules
-end
-
-local function checkEnemy(e, i, w, h)
+-- Reads enemies[i] once into a plain record {x, y, move, minRange, maxRange,
+-- rules, where}: its own cost / blocked / occupied / zoc over opts' (read
+-- raw), and for each rule the argument number and label of messages about it
+-- (enemies[i].cost is argument #1, opts.cost argument #2).
+local function readEnemy(e, i, w, h, opts)
   local fname = "dangerZone"
   if type(e) ~= "table" then argError(1, fname, "enemies[%d]: table expected, got %s", i, type(e)) end
-  local function coord(name, max)
-    local v = e[name]
+  local x, y, move, lo, hi = e.x, e.y, e.move, e.minRange, e.maxRange
+  local function coord(name, v, max)
     if type(v) ~= "number" then
       argError(1, fname, "enemies[%d].%s: number expected, got %s", i, name, type(v))
     end
@@ -217,15 +237,35 @@ local function checkEnemy(e, i, w, h)
       argError(1, fname, "enemies[%d].%s out of range 1..%d, got %s", i, name, max, numText(v))
     end
   end
-  coord("x", w)
-  coord("y", h)
-  if type(e.move) ~= "number" then
-    argError(1, fname, "enemies[%d].move: number expected, got %s", i, type(e.move))
+  coord("x", x, w)
+  coord("y", y, h)
+  if type(move) ~= "number" then
+    argError(1, fname, "enemies[%d].move: number expected, got %s", i, type(move))
   end
-  if e.move ~= e.move or e.move < 0 then
-    argError(1, fname, "enemies[%d].move must be a number >= 0, got %s", i, numText(e.move))
+  if move ~= move or move < 0 then
+    argError(1, fname, "enemies[%d].move must be a number >= 0, got %s", i, numText(move))
   end
-  checkRanges(e.minRange, e.maxRange, 1, fname, format("enemies[%d].", i))
+  checkRanges(lo, hi, 1, fname, format("enemies[%d].", i))
+  local rules, where
+  for _, name in ipairs(RULES) do
+    local v, label = e[name], nil
+    if v == nil then
+      v, label = rawget(opts, name), SHARED[name]
+    elseif type(v) == "function" or type(v) == "table" then
+      label = { 1, format("enemies[%d].%s", i, name) }
+    else
+      argError(1, fname, "enemies[%d].%s: function or table expected, got %s", i, name, type(v))
+    end
+    if v ~= nil then
+      if type(v) ~= "function" and type(v) ~= "table" then
+        argError(2, fname, "opts.%s: function or table expected, got %s", name, type(v))
+      end
+      rules, where = rules or {}, where or {}
+      rules[name], where[name] = v, label
+    end
+  end
+  return { x = x, y = y, move = move, minRange = clampDistance(lo, w, h),
+    maxRange = clampDistance(hi, w, h), rules = rules, where = where }
 end
 
 --- tactics.dangerZone(grid, enemies [, opts]) -> danger zone
@@ -236,30 +276,37 @@ function tactics.dangerZone(grid, enemies, opts)
   local w, h = checkGrid(grid, fname)
   if type(enemies) ~= "table" then argError(1, fname, "table expected, got %s", type(enemies)) end
   opts = checkOptions(opts, 2, fname, ZONE_OPTIONS)
-  local sight = checkSight(opts.lineOfSight, 2, fname)
+  local sight = checkSight(rawget(opts, "lineOfSight"), 2, fname)
   local n = #enemies
-  local rules = {}
-  for i = 1, n do
-    checkEnemy(enemies[i], i, w, h)
-    rules[i] = enemyRules(enemies[i], opts, i)
-  end
-  local count, list = {}, {}
-  for i = 1, n do
-    local e = enemies[i]
-    local range = tactics.movementRange(grid, e.x, e.y, e.move, rules[i])
-    local hit = attackCells(grid, range, e.minRange, e.maxRange, sight, fname)
-    for j = 1, #hit do
-      local k = hit[j]
-      local c = count[k]
-      if c then
-        count[k] = c + 1
-      else
-        count[k] = 1
-        list[#list + 1] = k
+  local list = {}
+  for i = 1, n do list[i] = readEnemy(enemies[i], i, w, h, opts) end
+  -- The zone must be the one of a single state of the grid: when a callback
+  -- (or a finalizer) changed it while the enemies were done one by one, all
+  -- of them are done again (each primitive also starts again by itself when
+  -- the grid changes during its own run).
+  for _ = 0, MAX_RESTARTS do
+    local version = gridVersion(grid)
+    local count, cells = {}, {}
+    for i = 1, n do
+      local e = list[i]
+      local range = movementRange(grid, e.x, e.y, e.move, e.rules, fname, e.where)
+      local hit = attackCells(grid, range, e.minRange, e.maxRange, sight, fname)
+      for j = 1, #hit do
+        local k = hit[j]
+        local c = count[k]
+        if c then
+          count[k] = c + 1
+        else
+          count[k] = 1
+          cells[#cells + 1] = k
+        end
       end
     end
+    if gridVersion(grid) == version then
+      return setmetatable({ _width = w, _height = h, _list = cells, _count = count }, Zone)
+    end
   end
-  return setmetatable({ _width = w, _height = h, _list = list, _count = count }, Zone)
+  error("grid changed during " .. fname, 0)
 end
 
 --- tactics.lineOfSight(grid, x1, y1, x2, y2) -> boolean: the built-in rule

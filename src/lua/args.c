@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
@@ -12,7 +13,9 @@ const char *const DIAGONAL_NAMES[] = {
 const char *const HEURISTIC_NAMES[] = {
     "manhattan", "octile", "euclidean", "chebyshev", "dijkstra", NULL};
 
-/* Formats a number the same way on every Lua: %.14g, nan, inf, -inf. */
+/* Formats a number the same way on every Lua: %.14g, or %.17g when that does
+ * not read back as the same number (1e15 + 0.125 is 1000000000000000.1, not
+ * 1e+15); nan, inf, -inf. buf needs 25 bytes for every double. */
 const char *number_text(char *buf, size_t size, double v)
 {
     if (v != v)
@@ -20,6 +23,8 @@ const char *number_text(char *buf, size_t size, double v)
     if (isinf(v))
         return v > 0 ? "inf" : "-inf";
     snprintf(buf, size, "%.14g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, size, "%.17g", v);
     return buf;
 }
 

@@ -19,12 +19,17 @@ end
 M.DIAGONAL_INDEX = index_of(M.DIAGONAL_NAMES)
 M.HEURISTIC_INDEX = index_of(M.HEURISTIC_NAMES)
 
--- %.14g, nan, inf, -inf: the same on every Lua (args.c number_text).
+-- %.14g, or %.17g when that does not read back as the same number; nan, inf,
+-- -inf: the same on every Lua (args.c number_text). An integer is printed as
+-- the double C receives (math.maxinteger as 2^63).
 local function number_text(v)
+  v = v * 1.0   -- a float (-0.0 stays -0.0)
   if v ~= v then return "nan" end
   if v == huge then return "inf" end
   if v == -huge then return "-inf" end
-  return format("%.14g", v)
+  local s = format("%.14g", v)
+  if tonumber(s) ~= v then s = format("%.17g", v) end
+  return s
 end
 M.number_text = number_text
 

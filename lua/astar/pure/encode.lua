@@ -148,9 +148,24 @@ end
 
 -- ---- encode -------------------------------------------------------------------
 
+local encode_once
+
+-- A finalizer run by one of encode's allocations may change or close the
+-- grid: the bytes would then mix two states, so encode starts again (at most
+-- G.MAX_RESTARTS times) or raises.
 function M.encode(...)
   local self = ...
   G.check_grid("encode", select("#", ...), self)
+  for _ = 0, G.MAX_RESTARTS do
+    local version = self._version
+    local s = encode_once(self)
+    if not self._open then error("grid closed during encode", 0) end
+    if self._version == version then return s end
+  end
+  error("grid changed during encode", 0)
+end
+
+function encode_once(self)
   local w, h, stride = self._w, self._h, self._stride
   local open, cost = self._open, self._cost
   local has_costs = false

@@ -9,6 +9,10 @@ local M = {}
 M.MAX_SIDE = 65535
 M.MAX_CELLS = 268435456   -- 2^28, written out so it is an integer on Lua 5.3+
 M.MAX_COST = 1e15
+-- A query that finds the grid changed under it (by one of its callbacks or a
+-- finalizer) starts again at most this many times, then raises
+-- "grid changed during <function>".
+M.MAX_RESTARTS = 3
 
 local toint = math.tointeger or function(v) return v end
 M.toint = toint
@@ -38,6 +42,7 @@ function M.new(width, height)
     _heuristic_chosen = false,  -- until setHeuristic: follows the diagonal mode
     _weight = 1.0,
     _search = nil,              -- findPath's scratch, made on first use
+    _expanded = 0, _touched = 0, -- the last findPath's statistics
   }, M.META)
 end
 
@@ -45,8 +50,12 @@ function M.index(grid, x, y)
   return y * grid._stride + x + 1
 end
 
+-- A write that changes nothing is not a change: the version (which running
+-- searches and ranges watch) only moves when a cell really changes.
 function M.set_walkable(grid, i, walkable)
-  grid._open[i] = walkable
+  local open = grid._open
+  if open[i] == walkable then return end
+  open[i] = walkable
   grid._version = grid._version + 1
 end
 
@@ -69,19 +78,25 @@ local function recount_min_cost(grid)
   grid._min_cost, grid._min_count = lowest, count
 end
 
--- cost is a float in (0, MAX_COST].
+-- cost is a float in (0, MAX_COST]. The cost layer is filled before it is
+-- attached: a finalizer run by its allocations sees the grid as it was.
 function M.set_cost(grid, i, cost)
   local costs = grid._cost
   if not costs then
     if cost == 1 then return end
     costs = {}
     for k = 1, grid._cells do costs[k] = 1.0 end
-    grid._cost = costs
+    if not grid._open then return end   -- closed by a finalizer: too late to write
+    if grid._cost then
+      costs = grid._cost        -- a finalizer made one meanwhile
+    else
+      grid._cost = costs
+    end
   end
   local old = costs[i]
+  if cost == old then return end
   costs[i] = cost
   grid._version = grid._version + 1
-  if cost == old then return end
   local min = grid._min_cost
   if cost < min then
     grid._min_cost, grid._min_count = cost, 1

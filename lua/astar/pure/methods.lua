@@ -9,7 +9,7 @@ local S = require "astar.pure.search"
 local M = {}   -- the methods: astar.Grid
 
 local META = G.META
-local getmetatable, select, type, pairs = getmetatable, select, type, pairs
+local getmetatable, select, type, next = getmetatable, select, type, next
 local format = string.format
 local toint = G.toint
 local check_index, check_boolean, check_number = A.check_index, A.check_boolean, A.check_number
@@ -76,8 +76,11 @@ function M.setWalkable(...)
     i = check_cell("setWalkable", nargs, self, x, y)
     check_boolean(walkable, nargs > 3, 3, "setWalkable")
   end
-  self._open[i] = walkable
-  self._version = self._version + 1
+  local open = self._open
+  if open[i] ~= walkable then   -- a write that changes nothing is not a change
+    open[i] = walkable
+    self._version = self._version + 1
+  end
 end
 
 function M.isWalkable(...)
@@ -150,6 +153,7 @@ end
 
 -- Reads an options table (argument `num` of fname) over the grid's settings:
 -- diagonal, heuristic, weight, partial, flat, into, algorithm. Returns the settings.
+-- The table is read raw (next), as lua_next does: __index and __pairs are ignored.
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
@@ -160,7 +164,7 @@ local function read_options(self, fname, num, opts, present)
     type_error(num, fname, nil, "table", opts, present)
   end
   if opts then
-    for key, v in pairs(opts) do
+    for key, v in next, opts do
       if type(key) ~= "string" then
         arg_error(num, fname, nil, "option names must be strings, got " .. type(key))
       end
@@ -222,20 +226,37 @@ local function check_ends(fname, nargs, self, sx, sy, gx, gy)
 end
 G.check_ends = check_ends
 
+-- A finalizer (__gc of some object) can run at any allocation, even inside
+-- findPath, and do anything: search the same grid, change it, close it. So
+-- findPath takes the grid's scratch for itself while it runs (a nested
+-- findPath finds none and makes a scratch of its own), checks after the
+-- search that the grid is still open and unchanged (else it searches again,
+-- at most MAX_RESTARTS times), and builds its result from scratch nobody else
+-- can touch. A query interrupted by an error just loses the scratch: the next
+-- one makes a new one.
+local MAX_RESTARTS = G.MAX_RESTARTS
+
 function M.findPath(...)
   local self, sx, sy, gx, gy, opts = ...
   local nargs = select("#", ...)
   local start, goal = check_ends("findPath", nargs, self, sx, sy, gx, gy)
   local o = read_options(self, "findPath", 5, opts, nargs > 5)
   local s = self._search
-  if not s then
-    s = S.new(self._cells)
-    self._search = s
+  self._search = nil
+  if not s then s = S.new(self._cells) end
+  local status
+  local restarts = 0
+  while true do
+    if not self._open then error("grid closed during findPath", 0) end
+    S.begin(s, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
+    status = S.step(s, 0)
+    if status ~= S.GRID_CHANGED then break end
+    if restarts == MAX_RESTARTS then error("grid changed during findPath", 0) end
+    restarts = restarts + 1
   end
-  S.begin(s, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
-  local status = S.step(s, 0)
+  if not self._open then error("grid closed during findPath", 0) end
+  local path, cost
   if status == S.FOUND or status == S.PARTIAL then
-    local path, cost
     if o.into then
       path, cost = S.path_into(s, o.into, o.flat)
     elseif o.flat then
@@ -243,18 +264,19 @@ function M.findPath(...)
     else
       path, cost = S.path(s)
     end
-    if not o.partial then return path, cost end
-    return path, cost, status == S.FOUND
   end
-  return nil, status   -- "goal is blocked" or "no path"
+  -- the scratch goes back (and the statistics are this query's) only now
+  self._expanded, self._touched = s.expanded, s.touched
+  if self._open then self._search = s end
+  if not path then return nil, status end   -- "goal is blocked" or "no path"
+  if not o.partial then return path, cost end
+  return path, cost, status == S.FOUND
 end
 
 function M.getSearchStats(...)
   local self = ...
   check_grid("getSearchStats", select("#", ...), self)
-  local s = self._search
-  if not s then return { expanded = 0, touched = 0 } end
-  return { expanded = s.expanded, touched = s.touched }
+  return { expanded = self._expanded, touched = self._touched }
 end
 
 return M

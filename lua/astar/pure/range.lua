@@ -4,16 +4,22 @@
 -- lua/astar/tactics.lua. Same argument checks, messages, rule order, result
 -- order (the same 4-ary heap, so ties settle in the same order) and results.
 --
--- Each query keeps its scratch in fresh tables, so a query made from inside
--- a rule callback needs nothing special, and a callback's error simply
--- propagates unchanged (nothing is left half-done in shared state).
+-- The game's functions may do anything (README, Robustness): each query keeps
+-- its scratch in fresh tables, so a query made from inside a callback (or a
+-- finalizer) has its own; a callback's error propagates unchanged (nothing is
+-- left half-done in shared state); callbacks are called through a C function
+-- (string.gsub), so a yield in one is the same error as on the C backend;
+-- after each callback the grid is checked: closed raises "grid closed during
+-- <fname>", changed starts the query again (at most G.MAX_RESTARTS times, then
+-- "grid changed during <fname>"). A change made by a finalizer is found at
+-- the end of a run, with the same outcome.
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 
 local M = {}
 
 local floor, huge = math.floor, math.huge
-local format = string.format
+local format, gsub = string.format, string.gsub
 local getmetatable, setmetatable, select, type, rawget, next =
   getmetatable, setmetatable, select, type, rawget, next
 local toint = G.toint
@@ -115,30 +121,101 @@ RANGE.__tostring = function(self)
   return format("astar.Range (%d cells from %d,%d)", self._n, self._x[1], self._y[1])
 end
 
+-- ---- calling the game's functions -------------------------------------------------
+
+-- A caller of rule functions f(x, y) for one query. f is called by
+-- string.gsub, a C function that calls it with lua_call: a yield inside f is
+-- then the error Lua gives for a yield across a C-call boundary, exactly as
+-- when the C backend calls it with lua_pcall, and errors pass unchanged. Each
+-- query makes its own (nested queries must not share these upvalues).
+local function rule_caller()
+  local f, a, b, result
+  local function call() result = f(a, b) end
+  return function(fn, x, y)
+    f, a, b = fn, x, y
+    gsub("", "", call)
+    return result
+  end
+end
+
+-- The same for line-of-sight functions f(fromX, fromY, toX, toY).
+local function sight_caller()
+  local f, a, b, c, d, result
+  local function call() result = f(a, b, c, d) end
+  return function(fn, fx, fy, tx, ty)
+    f, a, b, c, d = fn, fx, fy, tx, ty
+    gsub("", "", call)
+    return result
+  end
+end
+
+-- After one of the game's functions ran during query q: a closed grid
+-- raises, a changed one is noted (the run is abandoned and started again).
+local function check_grid_after(q)
+  local grid = q.grid
+  if not grid._open then error("grid closed during " .. q.fname, 0) end
+  if grid._version ~= q.version then q.changed = true end
+end
+
+-- The run was abandoned because the grid changed: one more restart, or the error.
+local function restart(q)
+  if q.restarts == G.MAX_RESTARTS then error("grid changed during " .. q.fname, 0) end
+  q.restarts = q.restarts + 1
+  q.changed = false
+end
+
 -- ---- the rules: Lua callbacks or tables ---------------------------------------
 
--- Reads opts (argument 4 of movementRange): nil, or {blocked, cost, occupied,
--- zoc} as given. Checks names first (lua_next order), then types in rule order.
-local function read_rule(opts, present)
+-- The argument number and the label used in messages about rule `name`:
+-- where[name] = {argn, label} (read raw; dangerZone passes its own; each part
+-- that is not a number / a string keeps its default), else argument 4,
+-- "opts.<name>" (lua_range.c read_names).
+local DEFAULT_ARGN = { blocked = 4, cost = 4, occupied = 4, zoc = 4 }
+local DEFAULT_LABEL = { blocked = "opts.blocked", cost = "opts.cost", occupied = "opts.occupied",
+  zoc = "opts.zoc" }
+
+local function rule_label(where, name)
+  local num, label = 4, DEFAULT_LABEL[name]
+  local w = rawget(where, name)
+  if type(w) == "table" then
+    local n, l = rawget(w, 1), rawget(w, 2)
+    if type(n) == "number" then num = toint(floor(n)) or n end
+    if type(l) == "string" then label = l end
+  end
+  return num, label
+end
+
+-- Reads opts (argument 4 of fname): nil, or {blocked, cost, occupied, zoc}
+-- as given, read raw (next, rawget). Checks names first (lua_next order),
+-- then types in rule order. Returns the rule (nil when empty).
+local function read_rule(opts, present, fname, where)
   if opts == nil then return nil end
-  if type(opts) ~= "table" then type_error(4, "movementRange", nil, "table", opts, present) end
+  if type(opts) ~= "table" then type_error(4, fname, nil, "table", opts, present) end
   for key in next, opts do
     if type(key) ~= "string" then
-      arg_error(4, "movementRange", nil, "option names must be strings, got " .. type(key))
+      arg_error(4, fname, nil, "option names must be strings, got " .. type(key))
     end
-    if not RULE_KNOWN[A.quoted(key)] then
-      arg_error(4, "movementRange", nil, "unknown option '" .. A.quoted(key) .. "'")
+    if not RULE_KNOWN[key] then
+      arg_error(4, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
     end
   end
-  local rule, used = {}, false
+  if type(where) ~= "table" then where = nil end
+  local rule, used = { argn = DEFAULT_ARGN, label = DEFAULT_LABEL }, false
+  if where then rule.argn, rule.label = {}, {} end
   for _, name in ipairs(RULE_NAMES) do
-    local v = opts[name]
+    local v = rawget(opts, name)
+    local num, label = 4, DEFAULT_LABEL[name]
+    if where then
+      num, label = rule_label(where, name)
+      rule.argn[name], rule.label[name] = num, label
+    end
     if v ~= nil then
       if type(v) ~= "function" and type(v) ~= "table" then
-        arg_error(4, "movementRange", nil,
-          format("opts.%s: function or table expected, got %s", name, type(v)))
+        arg_error(num, fname, nil,
+          format("%s: function or table expected, got %s", label, type(v)))
       end
       rule[name] = v
+      if type(v) == "function" then rule.calls = true end
       used = true
     end
   end
@@ -146,59 +223,67 @@ local function read_rule(opts, present)
 end
 
 -- What rule r (a table or a function) says about cell (x, y) with key k.
-local function ask(r, k, x, y)
+local function ask(q, r, k, x, y)
   if type(r) == "table" then return rawget(r, k) end
-  return r(x, y)
+  local v = q.call(r, x, y)
+  check_grid_after(q)
+  return v
 end
 
-local COST_ERROR = "opts.cost gave %s for (%d, %d); "
+local COST_ERROR = "%s gave %s for (%d, %d); "
   .. "expected a positive number up to 1e15, nil, false or math.huge"
 
 -- The entry cost of walkable cell (x, y) (huge: impassable) and its flags;
 -- lua_range.c lua_rule: blocked, cost, occupied, zoc, each asked once.
-local function apply_rule(rule, k, x, y, grid_cost)
+-- Returns nil when a callback changed the grid.
+local function apply_rule(q, rule, k, x, y, grid_cost)
   local r = rule.blocked
-  if r and ask(r, k, x, y) then return huge, 0 end
+  if r then
+    local v = ask(q, r, k, x, y)
+    if q.changed then return nil end
+    if v then return huge, 0 end
+  end
   local cost = grid_cost
   r = rule.cost
   if r then
-    local v = ask(r, k, x, y)
+    local v = ask(q, r, k, x, y)
+    if q.changed then return nil end
     if v == nil or v == false then return huge, 0 end
     if type(v) == "number" then
-      cost = v + 0.0
+      cost = v * 1.0   -- a float; -0.0 stays -0.0 for the message
       if not ((cost > 0 and cost <= G.MAX_COST) or cost == huge) then
-        arg_error(4, "movementRange", nil, format(COST_ERROR, A.number_text(cost), x, y))
+        arg_error(rule.argn.cost, q.fname, nil,
+          format(COST_ERROR, rule.label.cost, A.number_text(cost), x, y))
       end
       if cost == huge then return huge, 0 end
     else
-      arg_error(4, "movementRange", nil, format(COST_ERROR, type(v), x, y))
+      arg_error(rule.argn.cost, q.fname, nil, format(COST_ERROR, rule.label.cost, type(v), x, y))
     end
   end
   local flags = 0
   r = rule.occupied
-  if r and ask(r, k, x, y) then flags = NO_STOP end
+  if r then
+    local v = ask(q, r, k, x, y)
+    if q.changed then return nil end
+    if v then flags = NO_STOP end
+  end
   r = rule.zoc
-  if r and ask(r, k, x, y) then flags = flags + ENDS_MOVE end
+  if r then
+    local v = ask(q, r, k, x, y)
+    if q.changed then return nil end
+    if v then flags = flags + ENDS_MOVE end
+  end
   return cost, flags
 end
 
 -- ---- movementRange --------------------------------------------------------------
 
---- _movementRange(grid, x, y, move [, opts]) -> astar.Range
-function M.movement_range(...)
-  local grid, x, y, move, opts = ...
-  local nargs = select("#", ...)
-  local fname = "movementRange"
-  G.check_grid(fname, nargs, grid)
+-- One run of the search from cell (x, y); returns the Range, or nil when the
+-- grid changed under it (the caller starts again).
+local function run_range(q, x, y, move, rule)
+  local grid = q.grid
+  q.version = grid._version
   local w, h = grid._w, grid._h
-  x = toint(A.check_index(x, nargs > 1, 1, fname, "x", w))
-  y = toint(A.check_index(y, nargs > 2, 2, fname, "y", h))
-  A.check_number(move, nargs > 3, 3, fname)
-  if not (move >= 0) then
-    arg_error(3, fname, nil, "move must be a number >= 0, got " .. A.number_text(move))
-  end
-  local rule = read_rule(opts, nargs > 4)
-
   local stride, open, grid_costs = grid._stride, grid._open, grid._cost
   local offset = { 1, -1, stride, -stride }   -- range.c DX / DY order
   local start = y * stride + x + 1
@@ -246,7 +331,10 @@ function M.movement_range(...)
               if rule then
                 local nx = (nb - 1) % stride
                 local ny = floor((nb - 1) / stride)
-                c, flags[nb] = apply_rule(rule, (ny - 1) * w + nx, nx, ny, grid_cost)
+                local f
+                c, f = apply_rule(q, rule, (ny - 1) * w + nx, nx, ny, grid_cost)
+                if c == nil then return nil end
+                flags[nb] = f
               else
                 c, flags[nb] = grid_cost, 0
               end
@@ -275,6 +363,9 @@ function M.movement_range(...)
       end
     end
   end
+  -- a finalizer may have closed or changed the grid while the tables grew
+  check_grid_after(q)
+  if q.changed then return nil end
 
   local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
   for k = 1, count do
@@ -291,13 +382,39 @@ function M.movement_range(...)
     _stop = stop, _parent = parents, _slot = keys }, RANGE)
 end
 
+--- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
+-- fname (default "movementRange") names the caller in every message; where
+-- gives per rule the argument number and label for messages (rule_label).
+function M.movement_range(...)
+  local grid, x, y, move, opts, fname, where = ...
+  local nargs = select("#", ...)
+  if type(fname) ~= "string" then fname = "movementRange" end
+  G.check_grid(fname, nargs, grid)
+  local w, h = grid._w, grid._h
+  x = toint(A.check_index(x, nargs > 1, 1, fname, "x", w))
+  y = toint(A.check_index(y, nargs > 2, 2, fname, "y", h))
+  A.check_number(move, nargs > 3, 3, fname)
+  if not (move >= 0) then
+    arg_error(3, fname, nil, "move must be a number >= 0, got " .. A.number_text(move))
+  end
+  local rule = read_rule(opts, nargs > 4, fname, where)
+  local q = { grid = grid, fname = fname, version = 0, changed = false, restarts = 0,
+    call = rule and rule.calls and rule_caller() }
+  while true do
+    -- read_rule and the last run allocate: a finalizer may have closed the grid
+    if not grid._open then error("grid closed during " .. fname, 0) end
+    local range = run_range(q, x, y, move, rule)
+    if range then return range end
+    restart(q)
+  end
+end
+
 -- ---- line of sight ----------------------------------------------------------------
 
 -- range.c astar_line_of_sight on 1-based cells: walks the cells the segment
 -- between the centres crosses, leaving each through the side it meets first
 -- (a corner when both at once); only the end cells may be walls.
-local function sees(grid, x0, y0, x1, y1)
-  local open, stride = grid._open, grid._stride
+local function sees(open, stride, x0, y0, x1, y1)
   local nx, ny = x1 - x0, y1 - y0
   local sx, sy = 1, 1
   if nx < 0 then nx, sx = -nx, -1 end
@@ -328,29 +445,19 @@ function M.line_of_sight(...)
   y0 = A.check_index(y0, nargs > 2, 2, fname, "y1", h)
   x1 = A.check_index(x1, nargs > 3, 3, fname, "x2", w)
   y1 = A.check_index(y1, nargs > 4, 4, fname, "y2", h)
-  return sees(grid, x0, y0, x1, y1)
+  return sees(grid._open, grid._stride, x0, y0, x1, y1)
 end
 
 -- ---- attack cells -----------------------------------------------------------------
 
---- _attackCells(grid, range, min, max, sight, fname) -> array of cell keys
--- (y - 1) * width + x, in the order found (range.c astar_range_attack). The
--- caller (tactics.lua) has checked min, max and sight (nil, true or a function).
-function M.attack_cells(...)
-  local grid, range, lo, hi, sight, fname = ...
-  local nargs = select("#", ...)
-  G.check_grid(fname, nargs, grid)
-  if getmetatable(range) ~= RANGE or type(range) ~= "table" then
-    type_error(1, fname, nil, "astar.Range", range, nargs > 1)
-  end
+-- One run of astar_range_attack; returns the list, or nil when the grid
+-- changed under it. sight: nil, the built-in rule (true) or a function.
+local function run_attack(q, range, lo, hi, sight)
+  local grid = q.grid
+  q.version = grid._version
   local w, h = grid._w, grid._h
-  if range._w ~= w or range._h ~= h then
-    arg_error(1, fname, nil, "range was made on another grid")
-  end
-  lo, hi = toint(lo) or lo, toint(hi) or hi   -- callbacks get integers, as from C
-  if sight ~= nil and sight ~= false and type(sight) ~= "function" then
-    sight = function(fx, fy, tx, ty) return sees(grid, fx, fy, tx, ty) end
-  end
+  local open, stride = grid._open, grid._stride
+  local call = q.call
   local xs, ys, stop = range._x, range._y, range._stop
   local marked, out, count = {}, {}, 0
   for i = 1, range._n do
@@ -370,10 +477,20 @@ function M.attack_cells(...)
           else
             local tx, ty = cx + dx, cy + dy
             local key = (ty - 1) * w + tx
-            if not marked[key] and (not sight or sight(cx, cy, tx, ty)) then
-              marked[key] = true
-              count = count + 1
-              out[count] = key
+            if not marked[key] then
+              local seen = true
+              if sight == true then
+                seen = sees(open, stride, cx, cy, tx, ty)
+              elseif sight then
+                seen = call(sight, cx, cy, tx, ty)
+                check_grid_after(q)
+                if q.changed then return nil end
+              end
+              if seen then
+                marked[key] = true
+                count = count + 1
+                out[count] = key
+              end
             end
             dx = dx + 1
           end
@@ -381,7 +498,48 @@ function M.attack_cells(...)
       end
     end
   end
+  check_grid_after(q)                          -- a finalizer, while the tables grew
+  if q.changed then return nil end
   return out
+end
+
+--- _attackCells(grid, range, min, max, sight, fname) -> array of cell keys
+-- (y - 1) * width + x, in the order found (range.c astar_range_attack). The
+-- caller (tactics.lua) has checked min and max (whole numbers >= 0) and sight
+-- (nil, a boolean or a function); distances beyond width + height mean the
+-- whole grid and are cut there, so no loop runs over a huge number of rows.
+function M.attack_cells(...)
+  local grid, range, lo, hi, sight, fname = ...
+  local nargs = select("#", ...)
+  if type(fname) ~= "string" then type_error(6, "_attackCells", nil, "string", fname, nargs > 5) end
+  G.check_grid(fname, nargs, grid)
+  if getmetatable(range) ~= RANGE or type(range) ~= "table" then
+    type_error(1, fname, nil, "astar.Range", range, nargs > 1)
+  end
+  local w, h = grid._w, grid._h
+  if range._w ~= w or range._h ~= h then
+    arg_error(1, fname, nil, "range was made on another grid")
+  end
+  A.check_number(lo, nargs > 2, 2, fname)
+  A.check_number(hi, nargs > 3, 3, fname)
+  local far = w + h                            -- beyond any distance on the grid
+  if not (lo <= far) then lo = far end         -- nan too
+  if not (hi <= far) then hi = far end
+  if lo < 0 then lo = 0 end
+  lo, hi = toint(floor(lo)), toint(floor(hi))   -- callbacks get integers, as from C
+  if sight == false then
+    sight = nil
+  elseif sight ~= nil and type(sight) ~= "function" then
+    sight = true                               -- the built-in rule
+  end
+  local q = { grid = grid, fname = fname, version = 0, changed = false, restarts = 0,
+    call = type(sight) == "function" and sight_caller() or nil }
+  while true do
+    if not grid._open then error("grid closed during " .. fname, 0) end
+    local out = run_attack(q, range, lo, hi, sight)
+    if out then return out end
+    restart(q)
+  end
 end
 
 return M

@@ -10,6 +10,9 @@
 -- bumps the generation instead of clearing the arrays.
 local M = {}
 
+local H_SCALE_MAX = 1e300
+M.H_SCALE_MAX = H_SCALE_MAX
+
 local toint = math.tointeger or function(v) return v end
 
 local sqrt = math.sqrt
@@ -100,7 +103,11 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   local stride = grid._stride
   local gx = (goal - 1) % stride
   s.goal_x, s.goal_y = gx, (goal - 1 - gx) / stride
-  s.h_scale = weight * grid._min_cost
+  -- weight * lowest cost, capped so that no key becomes inf or nan (1e300 *
+  -- a grid's longest distance is still finite; search.c does the same)
+  local h_scale = weight * grid._min_cost
+  if h_scale > H_SCALE_MAX then h_scale = H_SCALE_MAX end
+  s.h_scale = h_scale
   s.n, s.tn, s.ties_f, s.expanded, s.touched = 0, 0, -1.0, 0, 1
   s.g[start] = 0.0
   s.stamp[start] = 2 * generation
@@ -117,16 +124,30 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   return s.status
 end
 
+-- The search found the grid changed: it is over (status "no path" after the
+-- GRID_CHANGED it returns).
+local function changed(s)
+  s.n, s.tn = 0, 0
+  s.status = M.NO_PATH
+  return M.GRID_CHANGED
+end
+
+local run
+
 -- Expands at most `budget` cells (nil or 0: no limit; stale open-list entries
--- do not count), as astar_search_step does, and returns the status.
+-- do not count), as astar_search_step does, and returns the status. A change
+-- to the grid before or during the call (a finalizer can run at any
+-- allocation) makes it GRID_CHANGED: the cells it read may be a mix.
 function M.step(s, budget)
   if s.status ~= M.SEARCHING then return s.status end
   local grid = s.grid
-  if grid._version ~= s.version then
-    s.n, s.tn = 0, 0
-    s.status = M.NO_PATH
-    return M.GRID_CHANGED
-  end
+  if grid._version ~= s.version or not grid._open then return changed(s) end
+  local status = run(s, grid, budget)
+  if grid._version ~= s.version then return changed(s) end
+  return status
+end
+
+function run(s, grid, budget)
   if not budget or budget == 0 then budget = -1 end
 
   local open, cost = grid._open, grid._cost

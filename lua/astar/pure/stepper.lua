@@ -39,6 +39,8 @@ function methods.newSearch(...)
   local start, goal = G.check_ends("newSearch", nargs, self, sx, sy, gx, gy)
   local o = G.read_options(self, "newSearch", 5, opts, nargs > 5)
   local scratch = S.new(self._cells)
+  -- a finalizer run by those allocations may have closed the grid
+  if not self._open then error("grid closed during newSearch", 0) end
   local status = S.begin(scratch, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
   return setmetatable({
     _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat, _status = status,
@@ -60,6 +62,13 @@ function SearchMethods.step(...)
   if self._status == S.SEARCHING or self._grid_changed then
     check_grid_alive(self)
     local status = S.step(self._scratch, n)
+    if not self._grid._open then   -- closed by a finalizer while it ran
+      if status == S.GRID_CHANGED then
+        self._grid_changed, status = true, S.NO_PATH
+      end
+      self._status = status
+      error("grid closed during step", 0)
+    end
     if status == S.GRID_CHANGED then
       self._grid_changed, self._status = true, S.NO_PATH
       error("grid changed during search", 0)
