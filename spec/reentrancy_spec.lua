@@ -1,0 +1,937 @@
+-- Re-entrancy (issue 10, README Robustness): the game's callbacks and
+-- finalizers may do anything in the middle of a call, and the call still
+-- gives the right answer or a clear error, never a crash or a wrong answer.
+--
+-- 1. The callback matrix: every kind of callback (movementRange's cost,
+--    blocked, occupied and zoc functions, attackRange's lineOfSight function,
+--    dangerZone's rules and lineOfSight) times every action (a nested query on
+--    the same grid, changing the grid once or on every call, closing it, a
+--    full collection, errors with values that are not strings, a yield).
+--    Answers are checked against the independent references of
+--    spec/helpers/ on the grid as it is at the end (a mirror the actions keep).
+-- 2. Finalizer-armed loops: objects whose __gc does one of those things to
+--    the same grid, with the collector made so eager that it runs at almost
+--    every allocation, while every API function that allocates is called;
+--    every answer is checked against the reference for a state the grid was in
+--    during the call, or the error must be one the contract allows.
+-- 3. Writes that change nothing: they abort no stepped search and restart no
+--    range.
+local astar = require "astar"
+local tactics = require "astar.tactics"
+local ref = require "helpers.tactics_reference"
+local R = require "helpers.reference"
+
+local unpack = unpack or table.unpack -- luacheck: ignore 143
+local pack = table.pack or function(...) return { n = select("#", ...), ... } end
+
+-- ---- the map and its references -------------------------------------------------
+
+local PICTURE = {
+  ".........",
+  "..#..2...",
+  "..#..2#..",
+  ".....3#..",
+  ".##......",
+  "...2..#..",
+  ".........",
+}
+local W, H = 9, 7
+local TEXT = table.concat(PICTURE, "\n")
+
+-- {w, h, wall = {[y][x] = true}, cost = {[y][x] = n}} from the picture
+local function parseMap()
+  local m = { w = W, h = H, wall = {}, cost = {} }
+  for y = 1, H do
+    m.wall[y], m.cost[y] = {}, {}
+    for x = 1, W do
+      local c = PICTURE[y]:sub(x, x)
+      m.wall[y][x] = c == "#"
+      m.cost[y][x] = tonumber(c) or 1
+    end
+  end
+  return m
+end
+
+local function copyMap(m)
+  local c = { w = m.w, h = m.h, wall = {}, cost = {} }
+  for y = 1, m.h do
+    c.wall[y], c.cost[y] = {}, {}
+    for x = 1, m.w do c.wall[y][x], c.cost[y][x] = m.wall[y][x], m.cost[y][x] end
+  end
+  return c
+end
+
+-- the same map as a description for helpers/reference.lua
+local function desc(m)
+  return { w = m.w, h = m.h, walkable = function(x, y) return not m.wall[y][x] end,
+    cost = function(x, y) return m.cost[y][x] end }
+end
+
+-- Checks that the grid holds exactly map m (walls and costs).
+local function sameAsMap(grid, m)
+  for y = 1, m.h do
+    for x = 1, m.w do
+      if grid:isWalkable(x, y) == m.wall[y][x] or grid:getCost(x, y) ~= m.cost[y][x] then
+        return false
+      end
+    end
+  end
+  return true
+end
+
+local function build() return astar.fromString(TEXT) end
+
+-- the game's rules, as pure functions of the cell
+local function costOf(x, y) return 1 + (x * 7 + y * 3) % 3 end
+local function blockedOf(x, y) return (x == 6 and y == 4) or (x == 1 and y == 4) end
+local function occupiedOf(x, y) return (x + y) % 4 == 0 end
+local function zocOf(x, y) return x == 6 and y <= 3 end
+-- a line-of-sight rule that depends on the grid: the target must be walkable
+local function pattern(fx, tx, ty) return (fx + tx + ty) % 5 ~= 0 end
+local function refSight(m)
+  return function(fx, _, tx, ty) return not m.wall[ty][tx] and pattern(fx, tx, ty) end
+end
+
+local SX, SY, MOVE = 4, 3, 4
+local ENEMY1 = { x = 2, y = 6, move = 2, minRange = 1, maxRange = 1 }
+local ENEMY2 = { x = 8, y = 2, move = 2, minRange = 1, maxRange = 2 }
+
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+
+-- Maps that never change keep their references here (the finalizer loops
+-- ask the same questions many times): FROZEN[map] = {[question] = answer}.
+local FROZEN = setmetatable({}, { __mode = "k" })
+local function memo(m, key, compute)
+  local cache = FROZEN[m]
+  if not cache then return compute() end
+  local v = cache[key]
+  if v == nil then
+    v = compute()
+    cache[key] = v
+  end
+  return v
+end
+
+local function rulesKey(rules)
+  return tostring(rules.cost) .. tostring(rules.blocked) .. tostring(rules.occupied) .. tostring(rules.zoc)
+end
+
+local function movement(m, sx, sy, move, rules)
+  local r = memo(m, ("mv %d %d %s %s"):format(sx, sy, tostring(move), rulesKey(rules)), function()
+    return { ref.movement(m, sx, sy, move, rules) }
+  end)
+  return r[1], r[2]
+end
+
+-- nil, or what is wrong with `range` against the reference on map m.
+local function rangeMismatch(range, m, sx, sy, move, rules)
+  local dist, stop = movement(m, sx, sy, move, rules)
+  local entry = rules.cost or function(x, y) return m.cost[y][x] end
+  local nstop = 0
+  for y = 1, m.h do
+    for x = 1, m.w do
+      local want, got = dist[y][x], range:costTo(x, y)
+      if (want == nil) ~= (got == nil) or (want and not R.close(want, got)) then
+        return ("costTo(%d, %d) = %s, the reference says %s"):format(x, y, tostring(got), tostring(want))
+      end
+      if (stop[y][x] == true) ~= range:contains(x, y) then
+        return ("contains(%d, %d) = %s"):format(x, y, tostring(range:contains(x, y)))
+      end
+      if stop[y][x] then
+        nstop = nstop + 1
+        local path = range:pathTo(x, y)
+        if type(path) ~= "table" or path[1].x ~= sx or path[1].y ~= sy
+          or path[#path].x ~= x or path[#path].y ~= y then
+          return ("pathTo(%d, %d) does not join the start to the cell"):format(x, y)
+        end
+        local sum = 0
+        for i = 2, #path do
+          local a, b = path[i - 1], path[i]
+          if math.abs(a.x - b.x) + math.abs(a.y - b.y) ~= 1 or m.wall[b.y][b.x] then
+            return ("pathTo(%d, %d): bad step %d"):format(x, y, i)
+          end
+          sum = sum + entry(b.x, b.y)
+        end
+        if not R.close(sum, want) then return ("pathTo(%d, %d) costs %s"):format(x, y, sum) end
+      end
+    end
+  end
+  if #range:cells() ~= nstop then return "cells() has " .. #range:cells() .. " cells" end
+  return nil
+end
+
+-- the stop cells of the reference, for attack areas
+local function stopCells(m, sx, sy, move, rules)
+  local _, stop = movement(m, sx, sy, move, rules or {})
+  return stop
+end
+
+local function areaMismatch(area, m, stop, lo, hi, sight)
+  local hit = memo(m, ("at %s %d %d %s"):format(tostring(stop), lo, hi, tostring(sight)), function()
+    return ref.attack(m, stop, lo, hi, sight)
+  end)
+  local n = 0
+  for y = 1, m.h do
+    for x = 1, m.w do
+      if (hit[y][x] == true) ~= area:contains(x, y) then
+        return ("contains(%d, %d) = %s"):format(x, y, tostring(area:contains(x, y)))
+      end
+      if hit[y][x] then n = n + 1 end
+    end
+  end
+  if area:size() ~= n then return "size() = " .. area:size() .. ", the reference says " .. n end
+  return nil
+end
+
+-- enemies: {x, y, move, minRange, maxRange, rules = {...}} with plain rules
+local function zoneMismatch(zone, m, enemies, sight)
+  local want, n = {}, 0
+  for y = 1, m.h do
+    want[y] = {}
+    for x = 1, m.w do want[y][x] = 0 end
+  end
+  for _, e in ipairs(enemies) do
+    local stop = stopCells(m, e.x, e.y, e.move, e.rules)
+    local hit = memo(m, ("at %s %d %d %s"):format(tostring(stop), e.minRange, e.maxRange, tostring(sight)),
+      function() return ref.attack(m, stop, e.minRange, e.maxRange, sight) end)
+    for y = 1, m.h do
+      for x = 1, m.w do
+        if hit[y][x] then want[y][x] = want[y][x] + 1 end
+      end
+    end
+  end
+  for y = 1, m.h do
+    for x = 1, m.w do
+      if want[y][x] ~= zone:count(x, y) then
+        return ("count(%d, %d) = %d, the reference says %d"):format(x, y, zone:count(x, y), want[y][x])
+      end
+      if want[y][x] > 0 then n = n + 1 end
+    end
+  end
+  if zone:size() ~= n then return "size() = " .. zone:size() end
+  return nil
+end
+
+-- nil, or what is wrong with a path and cost from (sx, sy) to (gx, gy) on map m
+-- (the grid's default settings: no-obstacles, octile, weight 1: optimal).
+local function pathMismatch(path, cost, m, sx, sy, gx, gy)
+  if type(path) ~= "table" then return "no path: " .. tostring(cost) end
+  local d = desc(m)
+  local sum, why = R.validate(d, "no-obstacles", path, sx, sy, gx, gy)
+  if not sum then return why end
+  if not R.close(sum, cost) then return ("the path costs %s, findPath says %s"):format(sum, cost) end
+  local best = memo(m, ("dj %d %d"):format(sx, sy), function()
+    return R.dijkstra(d, "no-obstacles", sx, sy)
+  end)[gx][gy]
+  if not R.close(best, cost) then return ("cost %s, the optimum is %s"):format(cost, best) end
+  return nil
+end
+
+-- {x1, y1, ...} -> {{x =, y =}, ...}
+local function points(flat)
+  local out = {}
+  for i = 1, #flat, 2 do out[#out + 1] = { x = flat[i], y = flat[i + 1] } end
+  return out
+end
+
+-- The error Lua gives for a yield across a C-call boundary on this version,
+-- raised from yielder (LuaJIT puts the position of the yielding function in
+-- front): table.sort calls its comparator through lua_call.
+local function yielder() coroutine.yield("paused") end
+local YIELD_ERROR = (function()
+  local co = coroutine.create(function()
+    table.sort({ 3, 2, 1 }, function() yielder() return false end)
+  end)
+  local ok, err = coroutine.resume(co)
+  assert(not ok and type(err) == "string" and err:find("yield across", 1, true), tostring(err))
+  return err
+end)()
+
+-- ---- 1. the callback matrix -------------------------------------------------------
+
+-- Each kind runs the user's call with callback f and checks the answer on map
+-- m: the answer of the callback itself is plain(grid, args...), then the
+-- action runs. cell(args...) is the cell the action "change once" walls.
+local KINDS = {
+  {
+    name = "movementRange cost function", fname = "movementRange",
+    plain = function(_, x, y) return costOf(x, y) end,
+    run = function(grid, f) return grid:movementRange(SX, SY, MOVE, { cost = f }) end,
+    check = function(r, m) return rangeMismatch(r, m, SX, SY, MOVE, { cost = costOf }) end,
+    cell = function(x, y) return x, y end,
+  },
+  {
+    name = "movementRange blocked function", fname = "movementRange",
+    plain = function(_, x, y) return blockedOf(x, y) end,
+    run = function(grid, f) return grid:movementRange(SX, SY, MOVE, { blocked = f }) end,
+    check = function(r, m) return rangeMismatch(r, m, SX, SY, MOVE, { blocked = blockedOf }) end,
+    cell = function(x, y) return x, y end,
+  },
+  {
+    name = "movementRange occupied function", fname = "movementRange",
+    plain = function(_, x, y) return occupiedOf(x, y) end,
+    run = function(grid, f) return grid:movementRange(SX, SY, MOVE, { occupied = f }) end,
+    check = function(r, m) return rangeMismatch(r, m, SX, SY, MOVE, { occupied = occupiedOf }) end,
+    cell = function(x, y) return x, y end,
+  },
+  {
+    name = "movementRange zoc function", fname = "movementRange",
+    plain = function(_, x, y) return zocOf(x, y) end,
+    run = function(grid, f) return tactics.movementRange(grid, SX, SY, MOVE, { zoc = f }) end,
+    check = function(r, m) return rangeMismatch(r, m, SX, SY, MOVE, { zoc = zocOf }) end,
+    cell = function(x, y) return x, y end,
+  },
+  {
+    -- the range is made first, on the grid as it is then
+    name = "attackRange lineOfSight function", fname = "attackRange",
+    plain = function(grid, fx, _, tx, ty) return grid:isWalkable(tx, ty) and pattern(fx, tx, ty) end,
+    prepare = function(grid) return grid:movementRange(SX, SY, 1) end,
+    run = function(grid, f, range) return grid:attackRange(range, 1, 2, { lineOfSight = f }) end,
+    check = function(area, m, initial)
+      return areaMismatch(area, m, stopCells(initial, SX, SY, 1), 1, 2, refSight(m))
+    end,
+    cell = function(_, _, tx, ty) return tx, ty end,
+  },
+  {
+    -- enemy 2's own blocked rule; a change made there also moves enemy 1's
+    -- area, done before it: dangerZone must start again
+    name = "dangerZone rule function", fname = "dangerZone",
+    plain = function(_, x, y) return blockedOf(x, y) end,
+    run = function(grid, f)
+      local e2 = copy(ENEMY2)
+      e2.blocked = f
+      return grid:dangerZone({ copy(ENEMY1), e2 }, { cost = costOf })
+    end,
+    check = function(zone, m)
+      local e1, e2 = copy(ENEMY1), copy(ENEMY2)
+      e1.rules, e2.rules = { cost = costOf }, { cost = costOf, blocked = blockedOf }
+      return zoneMismatch(zone, m, { e1, e2 })
+    end,
+    cell = function() return ENEMY1.x + 1, ENEMY1.y end,
+  },
+  {
+    -- asked first about enemy 1, whose movement is done by then
+    name = "dangerZone lineOfSight function", fname = "dangerZone",
+    plain = function(grid, fx, _, tx, ty) return grid:isWalkable(tx, ty) and pattern(fx, tx, ty) end,
+    run = function(grid, f)
+      return tactics.dangerZone(grid, { copy(ENEMY1), copy(ENEMY2) }, { lineOfSight = f })
+    end,
+    check = function(zone, m) return zoneMismatch(zone, m, { ENEMY1, ENEMY2 }, refSight(m)) end,
+    cell = function() return ENEMY1.x + 1, ENEMY1.y end,
+  },
+}
+
+local TOGGLE_X, TOGGLE_Y = 9, 7   -- the cell "change on every call" flips
+local MARKER = setmetatable({}, { __tostring = function() return "the marker table" end })
+
+-- What a nested query must answer: on the grid as it is (the mirror).
+local function nestedFindPath(ctx)
+  local path, cost = ctx.grid:findPath(1, 1, W, H)
+  return pathMismatch(path, cost, ctx.mirror, 1, 1, W, H)
+end
+local function nestedRange(ctx)
+  local r = ctx.grid:movementRange(1, 1, 3, { cost = function(x, y) return costOf(x, y) end })
+  return rangeMismatch(r, ctx.mirror, 1, 1, 3, { cost = costOf })
+end
+local function nestedSearch(ctx)
+  local s = ctx.grid:newSearch(W, H, 1, 1)
+  local n = 0
+  while s:step(3) == "searching" do n = n + 1 end
+  local path, cost = s:result()
+  return pathMismatch(path, cost, ctx.mirror, W, H, 1, 1)
+end
+
+-- The actions: act(ctx, args...) runs inside the callback after its answer
+-- is computed; expect(ctx, ok, result) checks the outcome of the user's call.
+local ACTIONS = {
+  {
+    name = "a nested findPath", limit = 6, nested = true,
+    act = function(ctx) ctx.nested[#ctx.nested + 1] = nestedFindPath(ctx) or false end,
+  },
+  {
+    name = "a nested movementRange", limit = 6, nested = true,
+    act = function(ctx) ctx.nested[#ctx.nested + 1] = nestedRange(ctx) or false end,
+  },
+  {
+    name = "a nested newSearch, step and result", limit = 6, nested = true,
+    act = function(ctx) ctx.nested[#ctx.nested + 1] = nestedSearch(ctx) or false end,
+  },
+  {
+    name = "changing the grid once", changes = true, limit = 1,
+    act = function(ctx, ...)
+      local x, y = ctx.kind.cell(...)
+      assert(ctx.grid:isWalkable(x, y), "the change must be a real one")
+      ctx.grid:setWalkable(x, y, false)
+      ctx.mirror.wall[y][x] = true
+    end,
+  },
+  {
+    name = "changing the grid on every call",
+    act = function(ctx)
+      local open = ctx.grid:isWalkable(TOGGLE_X, TOGGLE_Y)
+      ctx.grid:setWalkable(TOGGLE_X, TOGGLE_Y, not open)
+      ctx.mirror.wall[TOGGLE_Y][TOGGLE_X] = open
+    end,
+    error = function(kind) return "grid changed during " .. kind.fname end,
+  },
+  {
+    name = "closing the grid", closes = true, limit = 1,
+    act = function(ctx) getmetatable(ctx.grid).__close(ctx.grid) end,
+    error = function(kind) return "grid closed during " .. kind.fname end,
+  },
+  {
+    name = 'collectgarbage("collect")', limit = 3,
+    act = function() collectgarbage("collect") end,
+  },
+  {
+    name = "an error with a table", from = 3,
+    act = function() error(MARKER) end,
+    error = function() return MARKER end,
+  },
+  {
+    name = "an error with a number", from = 3,
+    act = function() error(42, 0) end,
+    error = function() return 42 end,
+  },
+  {
+    name = "an error with false", from = 3,
+    act = function() error(false) end,
+    error = function() return false end,
+  },
+  {
+    name = "coroutine.yield", from = 2, yields = true,
+    act = function() yielder() end,
+    error = function() return YIELD_ERROR end,
+  },
+}
+
+describe("callbacks that do anything", function()
+  for _, kind in ipairs(KINDS) do
+    for _, action in ipairs(ACTIONS) do
+      it(kind.name .. " x " .. action.name, function()
+        local grid = build()
+        local ctx = { grid = grid, mirror = parseMap(), kind = kind, calls = 0, nested = {} }
+        local initial = copyMap(ctx.mirror)
+        local prepared = kind.prepare and kind.prepare(grid)
+        local f = function(...)
+          ctx.calls = ctx.calls + 1
+          local answer = kind.plain(grid, ...)
+          local n = ctx.calls - (action.from or 1) + 1
+          if n >= 1 and (not action.limit or n <= action.limit) then action.act(ctx, ...) end
+          return answer
+        end
+        local ok, result
+        if action.yields then
+          local co = coroutine.create(function() return kind.run(grid, f, prepared) end)
+          ok, result = coroutine.resume(co)
+          assert.are.equal("dead", coroutine.status(co))
+        else
+          ok, result = pcall(kind.run, grid, f, prepared)
+        end
+        assert.is_true(ctx.calls >= (action.from or 1), "the callback was called " .. ctx.calls .. " times")
+
+        if action.error then
+          assert.is_false(ok, "the call succeeded")
+          local want = action.error(kind)
+          assert(rawequal(want, result), ("expected the error %s, got %s (a %s)"):format(
+            tostring(want), tostring(result), type(result)))
+          if math.type then assert.are.equal(math.type(want), math.type(result)) end
+        else
+          assert(ok, tostring(result))
+          local wrong = kind.check(result, ctx.mirror, initial)
+          assert(not wrong, wrong)
+          if action.changes then
+            -- the change mattered: the answer on the grid as it was is another one
+            assert(kind.check(result, initial, initial), "the change did not change the answer")
+          end
+        end
+        for i, bad in ipairs(ctx.nested) do
+          assert(not bad, ("nested query %d: %s"):format(i, tostring(bad)))
+        end
+        if action.nested then
+          assert.are.equal(math.min(ctx.calls, action.limit), #ctx.nested)
+        end
+
+        if action.closes then
+          assert.are.equal("attempt to use a closed astar.Grid", select(2, pcall(grid.getWidth, grid)))
+        else
+          -- the grid is what the actions made it, and still answers right
+          assert.is_true(sameAsMap(grid, ctx.mirror))
+          local path, cost = grid:findPath(1, 1, W, H)
+          local wrong = pathMismatch(path, cost, ctx.mirror, 1, 1, W, H)
+          assert(not wrong, wrong)
+          local again = kind.run(grid, function(...) return kind.plain(grid, ...) end, prepared)
+          wrong = kind.check(again, ctx.mirror, initial)
+          assert(not wrong, wrong)
+        end
+      end)
+    end
+  end
+
+  it("starts again at most 3 times: a 4th change in one call is an error", function()
+    -- the cell next to the start is asked about first in every run; changing
+    -- some other cell while it is asked makes one restart per change
+    for changes = 1, 5 do
+      local grid = build()
+      local mirror = parseMap()
+      local made, runs = 0, 0
+      local function cost(x, y)
+        if x == SX + 1 and y == SY then
+          runs = runs + 1
+          if made < changes then
+            made = made + 1
+            grid:setCost(1, 7, made + 1)   -- always a new cost: a real change
+            mirror.cost[7][1] = made + 1
+          end
+        end
+        return costOf(x, y)
+      end
+      local ok, r = pcall(grid.movementRange, grid, SX, SY, MOVE, { cost = cost })
+      if changes <= 3 then
+        assert(ok, tostring(r))
+        assert.are.equal(changes + 1, runs)
+        local wrong = rangeMismatch(r, mirror, SX, SY, MOVE, { cost = costOf })
+        assert(not wrong, wrong)
+      else
+        assert.are.same({ false, "grid changed during movementRange" }, { ok, r })
+        assert.are.equal(4, runs)
+      end
+    end
+  end)
+
+  it("asks the callbacks again after a restart", function()
+    local grid = build()
+    local asked, first = {}, true
+    local r = grid:movementRange(SX, SY, MOVE, { cost = function(x, y)
+      local k = (y - 1) * W + x
+      asked[k] = (asked[k] or 0) + 1
+      if first then
+        first = false
+        grid:setWalkable(TOGGLE_X, TOGGLE_Y, false)   -- far away: the answer stays the same
+      end
+      return costOf(x, y)
+    end })
+    local again = {}
+    local plain = grid:movementRange(SX, SY, MOVE, { cost = function(x, y)
+      local k = (y - 1) * W + x
+      again[k] = (again[k] or 0) + 1
+      return costOf(x, y)
+    end })
+    assert.are.same(plain:cells(), r:cells())
+    local firstCell = (SY - 1) * W + SX + 1
+    assert.is_true(asked[firstCell] >= 2)   -- asked in the run that was abandoned, then again
+    for k, n in pairs(again) do assert.is_true(asked[k] >= n) end
+  end)
+end)
+
+-- ---- 2. finalizers ------------------------------------------------------------------
+
+local V54 = _VERSION == "Lua 5.4"
+local GC_MODES = V54 and { "incremental", "generational" } or { "incremental" }
+local newproxy = newproxy -- luacheck: ignore 113 (Lua 5.1 and LuaJIT)
+
+-- The collector made to run at almost every allocation; returns the undo.
+-- New settings apply from the next cycle on: a full collection starts one.
+local function eagerCollector(mode)
+  local undo
+  if V54 then
+    if mode == "generational" then
+      collectgarbage("generational", 1, 1)          -- a minor collection every 1% of growth
+    else
+      collectgarbage("incremental", 1, 1000, 1)     -- no pause, a big step every few bytes
+    end
+    undo = function()
+      collectgarbage("generational", 20, 100)       -- the defaults of 5.4
+      collectgarbage("incremental", 200, 100, 13)
+    end
+  else
+    local pause = collectgarbage("setpause", 0)
+    local stepmul = collectgarbage("setstepmul", 1000)
+    undo = function()
+      collectgarbage("setpause", pause)
+      collectgarbage("setstepmul", stepmul)
+    end
+  end
+  collectgarbage("collect")
+  return undo
+end
+
+-- An object whose finalizer calls f; nothing refers to it.
+local function arm(f)
+  if newproxy then
+    local p = newproxy(true)
+    getmetatable(p).__gc = f
+  else
+    setmetatable({}, { __gc = f })
+  end
+end
+
+-- In generational mode a minor collection comes after the heap grew by 1%:
+-- wait for one (a sentinel's finalizer tells), then move the collector's debt
+-- to within about 1 KB of the next, so that it comes inside the next call.
+local function nearNextCollection()
+  local fired = false
+  arm(function() fired = true end)
+  local n = 0
+  while not fired and n < 1e6 do
+    local _ = { n }
+    n = n + 1
+  end
+  local k = math.floor(collectgarbage("count") / 100) - 1
+  if k > 0 then collectgarbage("step", k) end
+end
+
+-- The two states the finalizers flip the grid between: the cell (4, 4) open
+-- (state 0) or a wall (state 1). Everything the calls are checked against.
+local FLIP_X, FLIP_Y = 4, 4
+local MAPS = { [0] = parseMap() }
+MAPS[1] = copyMap(MAPS[0])
+MAPS[1].wall[FLIP_Y][FLIP_X] = true
+local ENCODED = {}
+for s = 0, 1 do
+  local g = build()
+  g:setWalkable(FLIP_X, FLIP_Y, s == 0)
+  ENCODED[s] = g:encode()
+end
+local MOVINGAI = "type octile\nheight " .. H .. "\nwidth " .. W .. "\nmap\n"
+  .. TEXT:gsub("[1-9]", "."):gsub("#", "@") .. "\n"
+local UNIFORM = parseMap()
+for y = 1, H do for x = 1, W do UNIFORM.cost[y][x] = 1 end end
+local EMPTY = { w = W, h = H, wall = {}, cost = {} }
+for y = 1, H do
+  EMPTY.wall[y], EMPTY.cost[y] = {}, {}
+  for x = 1, W do EMPTY.wall[y][x], EMPTY.cost[y][x] = false, 1 end
+end
+FROZEN[MAPS[0]], FROZEN[MAPS[1]] = {}, {}
+-- the built-in line of sight on each of them, one function per map (memo keys)
+local SIGHT = {}
+for s = 0, 1 do SIGHT[MAPS[s]] = function(...) return ref.lineOfSight(MAPS[s], ...) end end
+local BLOCKED = {}   -- movementRange's blocked rule as a table
+for y = 1, H do for x = 1, W do if blockedOf(x, y) then BLOCKED[(y - 1) * W + x] = true end end end
+
+-- The errors a call may raise when a finalizer closed (closed) or changed
+-- (changed) its grid while it ran.
+local function allowedError(err, closed, changed)
+  if type(err) ~= "string" then return false end
+  if closed and (err == "attempt to use a closed astar.Grid" or err:find("^grid closed during %a+$")) then
+    return true
+  end
+  return changed and err:find("^grid changed during %a+$") ~= nil
+end
+
+-- The finalizers' actions on env.grid (whatever grid that is when they run).
+-- They cannot raise: what goes wrong is written to env.failures.
+local function nestedCheck(env, name, query)
+  local g = env.grid
+  local flips = env.flips[g] or 0
+  local ok, wrong = pcall(query, g, MAPS[flips % 2])
+  -- only the picture grids have known answers (not setCost's fresh grid,
+  -- whose cost may or may not be written yet), and only if nothing moved
+  if not env.picture[g] or (env.flips[g] or 0) ~= flips then return end
+  if not ok then
+    if not allowedError(wrong, env.closed[g], false) then
+      env.failures[#env.failures + 1] = name .. " in a finalizer raised " .. tostring(wrong)
+    end
+  elseif wrong then
+    env.failures[#env.failures + 1] = name .. " in a finalizer: " .. wrong
+  end
+end
+
+local FINALIZERS = {
+  { name = "a nested findPath", run = function(env)
+    nestedCheck(env, "findPath", function(g, m)
+      local path, cost = g:findPath(1, 1, W, H)
+      return pathMismatch(path, cost, m, 1, 1, W, H)
+    end)
+  end },
+  { name = "a nested movementRange", run = function(env)
+    nestedCheck(env, "movementRange", function(g, m)
+      return rangeMismatch(g:movementRange(2, 2, 3, { cost = costOf }), m, 2, 2, 3, { cost = costOf })
+    end)
+  end },
+  { name = "a setWalkable that changes the grid", changes = true, run = function(env)
+    local g = env.grid
+    if env.closed[g] then return end
+    local open = g:isWalkable(FLIP_X, FLIP_Y)
+    g:setWalkable(FLIP_X, FLIP_Y, not open)
+    env.flips[g] = (env.flips[g] or 0) + 1
+  end },
+  { name = "closing the grid", closes = true, run = function(env)
+    local g = env.grid
+    getmetatable(g).__close(g)
+    env.closed[g] = true
+  end },
+  { name = 'collectgarbage("collect")', run = function() collectgarbage("collect") end },
+}
+
+-- Runs fn(...) as a call on grid g; returns true and its results, or false
+-- after an error the contract allows. Any other error is a failure.
+local function attempt(env, g, fn, ...)
+  local flips = env.flips[g] or 0
+  env.inCall = true
+  local r = pack(pcall(fn, ...))
+  env.inCall = false
+  if r[1] then return unpack(r, 1, r.n) end
+  if not allowedError(r[2], env.closed[g], (env.flips[g] or 0) ~= flips) then
+    env.failures[#env.failures + 1] = "raised " .. tostring(r[2])
+  end
+  return false
+end
+
+-- The states grid g may have had during a call that started at `flips`.
+local function states(env, g, flips)
+  if (env.flips[g] or 0) == flips then return { flips % 2 } end
+  return { 0, 1 }
+end
+
+-- nil when some state passes check(map), else the first complaint.
+local function anyState(list, check)
+  local first
+  for _, s in ipairs(list) do
+    local wrong = check(MAPS[s], s)
+    if not wrong then return nil end
+    first = first or wrong
+  end
+  return first
+end
+
+local function gridMismatch(g, m)
+  if g:getWidth() ~= W or g:getHeight() ~= H then return "wrong size" end
+  if not sameAsMap(g, m) then return "wrong cells" end
+  return nil
+end
+
+-- Every API function that allocates: call(env, g) makes the call on grid g
+-- and returns nil or what is wrong.
+local CALLS = {
+  { "astar.new", function(env)
+    local ok, g = attempt(env, env.grid, astar.new, W, H)
+    return ok and gridMismatch(g, EMPTY)
+  end },
+  { "astar.fromString", function(env)
+    local ok, g = attempt(env, env.grid, astar.fromString, TEXT)
+    return ok and gridMismatch(g, MAPS[0])
+  end },
+  { "astar.fromMovingAI", function(env)
+    local ok, g = attempt(env, env.grid, astar.fromMovingAI, MOVINGAI)
+    return ok and gridMismatch(g, UNIFORM)
+  end },
+  { "astar.decode", function(env)
+    local ok, g = attempt(env, env.grid, astar.decode, ENCODED[1])
+    return ok and gridMismatch(g, MAPS[1])
+  end },
+  { "grid:encode", function(env, g)
+    local flips = env.flips[g] or 0
+    local ok, s = attempt(env, g, g.encode, g)
+    return ok and anyState(states(env, g, flips), function(_, state)
+      return s ~= ENCODED[state] and "not the encoding of the grid" or nil
+    end)
+  end },
+  { "grid:findPath", function(env, g)
+    local flips = env.flips[g] or 0
+    local ok, path, cost = attempt(env, g, g.findPath, g, 1, 1, W, H)
+    return ok and anyState(states(env, g, flips), function(m)
+      return pathMismatch(path, cost, m, 1, 1, W, H)
+    end)
+  end },
+  { "grid:findPath flat", function(env, g)
+    local flips = env.flips[g] or 0
+    local ok, flat, cost = attempt(env, g, g.findPath, g, 1, 1, W, H, { flat = true })
+    return ok and anyState(states(env, g, flips), function(m)
+      return pathMismatch(points(flat), cost, m, 1, 1, W, H)
+    end)
+  end },
+  { "grid:findPath into", function(env, g)
+    local flips = env.flips[g] or 0
+    local into = { { x = 0, y = 0 }, "junk", 5 }
+    local ok, path, cost = attempt(env, g, g.findPath, g, W, H, 1, 1, { into = into })
+    if ok and path ~= into then return "did not fill opts.into" end
+    return ok and anyState(states(env, g, flips), function(m)
+      return pathMismatch(path, cost, m, W, H, 1, 1)
+    end)
+  end },
+  { "grid:newSearch, step, result", function(env, g)
+    local flips = env.flips[g] or 0
+    local ok, path, cost = attempt(env, g, function()
+      local s = g:newSearch(1, 1, W, H)
+      while s:step(2) == "searching" do end
+      return s:result()
+    end)
+    return ok and anyState(states(env, g, flips), function(m)
+      return pathMismatch(path, cost, m, 1, 1, W, H)
+    end)
+  end },
+  { "search:getExpanded", function(env, g)
+    local ok, cells, stats = attempt(env, g, function()
+      local s = g:newSearch(W, 1, 1, H, { algorithm = "astar" })
+      while s:step(3) == "searching" do end
+      return s:getExpanded(), s:getStats()
+    end)
+    if not ok then return nil end
+    if #cells ~= stats.expanded then return #cells .. " cells, " .. stats.expanded .. " expanded" end
+    local seen = {}
+    for _, c in ipairs(cells) do
+      local k = (c.y - 1) * W + c.x
+      if c.x < 1 or c.x > W or c.y < 1 or c.y > H or seen[k] then return "bad cell list" end
+      seen[k] = true
+    end
+    return nil
+  end },
+  { "grid:getSearchStats", function(env, g)
+    local ok, stats = attempt(env, g, function()
+      g:findPath(1, 1, W, H)
+      return g:getSearchStats()
+    end)
+    if ok and not (stats.expanded >= 1 and stats.touched >= stats.expanded) then
+      return "stats " .. stats.expanded .. ", " .. stats.touched
+    end
+    return nil
+  end },
+  { "grid:movementRange", function(env, g)
+    local flips = env.flips[g] or 0
+    local ok, r = attempt(env, g, g.movementRange, g, SX, SY, MOVE, { blocked = BLOCKED })
+    return ok and anyState(states(env, g, flips), function(m)
+      return rangeMismatch(r, m, SX, SY, MOVE, { blocked = blockedOf })
+    end)
+  end },
+  { "range:cells and pathTo", function(env)
+    local r = env.range   -- made on a grid nothing touches
+    local ok, wrong = attempt(env, env.grid, rangeMismatch, r, MAPS[0], 1, 1, 3, {})
+    return ok and wrong or nil
+  end },
+  { "grid:attackRange", function(env, g)
+    local flips = env.flips[g] or 0
+    local ok, area = attempt(env, g, g.attackRange, g, env.range, 1, 2, { lineOfSight = true })
+    return ok and anyState(states(env, g, flips), function(m)
+      return areaMismatch(area, m, env.rangeStop, 1, 2, SIGHT[m])
+    end)
+  end },
+  { "grid:dangerZone", function(env, g)
+    local flips = env.flips[g] or 0
+    local ok, zone = attempt(env, g, g.dangerZone, g, { ENEMY1, ENEMY2 }, { lineOfSight = true })
+    return ok and anyState(states(env, g, flips), function(m)
+      return zoneMismatch(zone, m, { ENEMY1, ENEMY2 }, SIGHT[m])
+    end)
+  end },
+  { "grid:setCost (the first cost)", function(env, g)
+    local fresh = astar.new(W, H)
+    env.grid = fresh          -- the finalizers work on this one meanwhile
+    local ok = attempt(env, fresh, fresh.setCost, fresh, 3, 5, 7)
+    env.grid = g
+    if not ok or env.closed[fresh] then return nil end
+    for y = 1, H do
+      for x = 1, W do
+        if fresh:getCost(x, y) ~= ((x == 3 and y == 5) and 7 or 1) then return "wrong costs" end
+      end
+    end
+    return nil
+  end },
+}
+
+describe("finalizers that do anything, with an eager collector", function()
+  local ROUNDS, MAX_ROUNDS = 2, 12
+  for _, mode in ipairs(GC_MODES) do
+    for _, fin in ipairs(FINALIZERS) do
+      it(mode .. " collector, finalizers doing " .. fin.name, function()
+        local range = astar.fromString(TEXT):movementRange(1, 1, 3)
+        local env = { grid = build(), flips = {}, closed = {}, failures = {}, inCall = false,
+          inside = 0, range = range, rangeStop = stopCells(MAPS[0], 1, 1, 3), active = true,
+          picture = setmetatable({}, { __mode = "k" }) }
+        env.picture[env.grid] = true
+        local function finalizer()
+          if not env.active then return end
+          if env.inCall then env.inside = env.inside + 1 end
+          fin.run(env)
+        end
+        local undo = eagerCollector(mode)
+        finally(function()
+          env.active = false
+          undo()
+          collectgarbage("collect")
+          collectgarbage("collect")
+        end)
+        -- at least ROUNDS rounds, more (up to MAX_ROUNDS) until finalizers
+        -- have run inside calls (how soon depends on the heap's size)
+        local round = 0
+        while round < ROUNDS or (env.inside == 0 and round < MAX_ROUNDS) do
+          round = round + 1
+          for _, call in ipairs(CALLS) do
+            -- a grid to replace a closed one, made first: making it allocates
+            local spare = build()
+            env.picture[spare] = true
+            if mode == "generational" then nearNextCollection() end
+            if env.closed[env.grid] then env.grid = spare end   -- closed meanwhile
+            for _ = 1, 4 do arm(finalizer) end
+            local g = env.grid
+            local wrong = call[2](env, g)
+            if wrong then
+              env.failures[#env.failures + 1] = ("round %d, %s: %s"):format(round, call[1], wrong)
+            end
+          end
+        end
+        env.active = false
+        assert.are.same({}, env.failures)
+        -- the finalizers did run inside the calls
+        assert.is_true(env.inside > 0, "no finalizer ran inside a call")
+      end)
+    end
+  end
+end)
+
+-- ---- 3. writes that change nothing ----------------------------------------------------
+
+describe("writes that change nothing", function()
+  for _, costs in ipairs({ false, true }) do
+    local label = costs and "with a cost layer" or "without a cost layer"
+
+    it("restart no range, " .. label, function()
+      local grid = costs and build() or astar.new(W, H)
+      local calls = 0
+      local plain = grid:movementRange(SX, SY, MOVE, { cost = function(x, y)
+        calls = calls + 1
+        return costOf(x, y)
+      end })
+      local alone = calls
+      calls = 0
+      local r = grid:movementRange(SX, SY, MOVE, { cost = function(x, y)
+        calls = calls + 1
+        grid:setWalkable(x, y, grid:isWalkable(x, y))
+        grid:setCost(x, y, grid:getCost(x, y))
+        return costOf(x, y)
+      end })
+      assert.are.equal(alone, calls)
+      assert.are.same(plain:cells(), r:cells())
+      calls = 0
+      local zone = grid:dangerZone({ ENEMY1, ENEMY2 }, { lineOfSight = function(_, _, tx, ty)
+        calls = calls + 1
+        grid:setWalkable(tx, ty, grid:isWalkable(tx, ty))
+        grid:setCost(tx, ty, grid:getCost(tx, ty))
+        return true
+      end })
+      local seen = calls
+      calls = 0
+      local same = grid:dangerZone({ ENEMY1, ENEMY2 }, { lineOfSight = function()
+        calls = calls + 1
+        return true
+      end })
+      assert.are.equal(calls, seen)
+      assert.are.same(same:cells(), zone:cells())
+    end)
+
+    it("abort no stepped search, " .. label, function()
+      local grid = costs and build() or astar.new(W, H)
+      local expected = pack(grid:findPath(1, 1, W, H))
+      local search = grid:newSearch(1, 1, W, H)
+      while search:step(1) == "searching" do
+        grid:setWalkable(2, 1, grid:isWalkable(2, 1))
+        grid:setCost(5, 2, grid:getCost(5, 2))
+        grid:setCost(1, 1, grid:getCost(1, 1))
+      end
+      assert.are.same(expected, pack(search:result()))
+    end)
+  end
+end)
