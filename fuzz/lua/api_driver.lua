@@ -1,0 +1,2208 @@
+-- The Lua API fuzzer's driver (issue 10), run by fuzz/lua/api_fuzz.c.
+--
+-- The input bytes are decoded into a small Lua program (M.decode): grids made
+-- with new, fromString and decode, cell and settings changes, findPath with
+-- options, stepped searches, movement ranges, attack ranges and danger zones
+-- whose rules are callbacks, encode / decode, closes, dropped references,
+-- collectgarbage in every mode, and finalizers (__gc) planted to run in the
+-- middle of later calls. Callbacks and finalizers act at moments chosen by
+-- the input: nested queries on the same grid, real and no-op changes, closes,
+-- errors with values of every type, yields, collections.
+--
+-- The program calls the API only through H (below): every call is made under
+-- pcall and its outcome is checked against a mirror of every grid kept here
+-- (cells and settings, one snapshot per change) and independent references
+-- (Dijkstra for findPath and stepped searches, a bounded 4-direction Dijkstra
+-- with the rules for movementRange, plain loops for attackRange and
+-- dangerZone, an exact line-of-sight test):
+--   - a valid call on an open grid during which nothing happened must give
+--     the reference's answer (optimal cost at weight 1, valid paths whose cost
+--     is the sum of their steps, the same cells and costs in ranges);
+--   - a call with a bad argument must raise "bad argument #..." or
+--     "calling '...' on bad self";
+--   - a call on a closed grid must raise "attempt to use a closed astar.Grid";
+--   - with the robustness contract on (flags.contract, the default), calls
+--     whose callbacks or finalizers acted are held to it (issue 10): the
+--     callback's error value unchanged, "grid closed during <fname>",
+--     restarts after a change ("grid changed during <fname>" only after 3),
+--     the yield error, options read raw; otherwise an answer correct for the
+--     grid as it was at some moment of the call.
+-- A failed check ends the run with a message (the harness aborts, so
+-- libFuzzer keeps the input).
+--
+-- Replay outside the fuzzer (any build of the module, e.g. make's):
+--   LUA_PATH="lua/?.lua;lua/?/init.lua;fuzz/lua/?.lua;;" LUA_CPATH="build/5.4/?.so;;" \
+--     lua5.4 fuzz/lua/api_driver.lua INPUT            run an input
+--     lua5.4 fuzz/lua/api_driver.lua --print INPUT    print its program
+--     lua5.4 fuzz/lua/api_driver.lua --program FILE   run a (hand-edited) program
+--   (--no-contract or ASTAR_FUZZ_CONTRACT=0: see api_fuzz.c)
+local M = {}
+
+local floor, huge = math.floor, math.huge
+local mtype = math.type
+local format, concat = string.format, table.concat
+local pack, unpack = table.pack, table.unpack
+local SQRT2 = math.sqrt(2)
+
+local DIAG = { "never", "always", "one-obstacle", "no-obstacles" }
+local HEUR = { "manhattan", "octile", "euclidean", "chebyshev", "dijkstra" }
+local ALGO = { "auto", "astar", "jps" }
+local IS_DIAG, IS_HEUR, IS_ALGO = {}, {}, {}
+for _, v in ipairs(DIAG) do IS_DIAG[v] = true end
+for _, v in ipairs(HEUR) do IS_HEUR[v] = true end
+for _, v in ipairs(ALGO) do IS_ALGO[v] = true end
+local MAX_COST = 1e15
+
+local CLOSED_USE = "attempt to use a closed astar.Grid"
+local RELEASED = "attempt to use a released astar.Search"
+local YIELD_ERRORS = {
+  ["attempt to yield across a C-call boundary"] = true,
+  ["attempt to yield from outside a coroutine"] = true,
+}
+
+-- ---- literals: values as Lua source ------------------------------------------
+
+local lit
+
+local function number_lit(v)
+  if v ~= v then return "(0/0)" end
+  if v == huge then return "math.huge" end
+  if v == -huge then return "-math.huge" end
+  if mtype(v) == "integer" then
+    if v == math.mininteger then return "math.mininteger" end
+    if v == math.maxinteger then return "math.maxinteger" end
+    return tostring(v)
+  end
+  local s
+  for digits = 14, 17 do
+    s = format("%." .. digits .. "g", v)
+    if tonumber(s) == v then break end
+  end
+  if not s:find("[%.eEni]") then s = s .. ".0" end
+  return s
+end
+
+-- A value marked as raw source text (slot references, H.fn(...) calls).
+local Src = {}
+local function src(text) return setmetatable({ text = text }, Src) end
+
+local function is_ident(k) return type(k) == "string" and k:find("^[%a_][%w_]*$") ~= nil end
+
+function lit(v)
+  local t = type(v)
+  if t == "number" then return number_lit(v) end
+  if t == "string" then return (format("%q", v):gsub("\\\n", "\\n")) end
+  if t == "table" then
+    if getmetatable(v) == Src then return v.text end
+    local parts, n = {}, #v
+    for i = 1, n do parts[#parts + 1] = lit(v[i]) end
+    local keys = {}
+    for k in pairs(v) do
+      if not (mtype(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+    end
+    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    for _, k in ipairs(keys) do
+      local key = is_ident(k) and k or "[" .. lit(k) .. "]"
+      parts[#parts + 1] = key .. " = " .. lit(v[k])
+    end
+    return "{" .. concat(parts, ", ") .. "}"
+  end
+  return tostring(v)
+end
+
+-- ---- the decoder: bytes -> program -----------------------------------------
+
+local MAX_OPS = 64
+
+local COSTS = { 1, 1, 2, 3, 0.5, 9, 1e15, 4.9406564584124654e-324, 0.1, 1e-9, 7.25, 1e15 + 0.125,
+  123456.789, 1.0000000000000002, 4, 1 }
+local BAD_COSTS = { 0, -1, 0 / 0, huge, 2e15, "2", src("nil"), true }
+local WEIGHTS = { 1, 1.5, 2, 10, 1e30, 1e300 }
+local BAD_WEIGHTS = { 0.5, huge, 0 / 0, "2", -1 }
+local MOVES = { 0, 1, 2, 3, 4, 5, 8, 13, 1.5, 2.5, huge, 1e300, 30, 6 }
+local BAD_MOVES = { -1, 0 / 0, "5", -huge }
+local RANGES = { 0, 1, 1, 2, 2, 3, 4, 6, 2 ^ 32, 2 ^ 53, math.maxinteger, 2 ^ 31, 40, 1 }
+local BAD_RANGES = { -1, 1.5, huge, 0 / 0, "1" }
+local STEPS = { 1, 1, 2, 3, 5, 10, 100, huge }
+local BAD_STEPS = { 0, 1.5, -1, 0 / 0, "1" }
+local THROWN = { "boom", src("{}"), src("nil"), false, 42, 1.5, src("G[1]"), src("print"),
+  "grid closed during movementRange", src("coroutine.running()"), src("setmetatable({}, {})"), true }
+
+function M.decode(input)
+  local pos, n = 1, #input
+  local function b()
+    if pos > n then return 0 end
+    local v = input:byte(pos)
+    pos = pos + 1
+    return v
+  end
+  local function pick(t) return t[b() % #t + 1] end
+  local dims = {}
+  local live = { S = {}, R = {} }
+  -- a slot number, mostly one that was assigned (dims for grids, live.S, live.R)
+  local function slot_of(t)
+    local v = b()
+    local k = v % 4 + 1
+    if v >= 224 then return k end
+    for i = 0, 3 do
+      local j = (k + i - 1) % 4 + 1
+      if t[j] then return j end
+    end
+    return k
+  end
+  local function slot() return slot_of(dims) end
+  local function sslot() return slot_of(live.S) end
+  local function rslot() return slot_of(live.R) end
+  local function dim(k)
+    local d = dims[k]
+    if d then return d[1], d[2] end
+    return 8, 8
+  end
+  -- a coordinate in 1..max, now and then a bad one
+  local function coord(max)
+    local v = b()
+    if v < 248 then return v % max + 1 end
+    return ({ 0, max + 1, 1.5, 0 / 0, "1", src("nil"), -1, 2 ^ 53 })[v - 247]
+  end
+  local function size()
+    local v = b()
+    if v < 150 then return 1 + v % 8 end
+    if v < 250 then return 1 + v % 32 end
+    return ({ 0, -1, 1.5, 0 / 0, "8", 70000 })[v - 249]
+  end
+  local function maybe_bad(good, bad, odds)
+    local v = b()
+    if v < 256 - (odds or 8) then return good[v % #good + 1] end
+    return bad[v % #bad + 1]
+  end
+
+  local gen_action, gen_rules
+
+  local function path_opts(k, into_ok)
+    local flags = b()
+    if flags < 40 then return nil end
+    if flags >= 252 then return ({ 1, "opts", true, src("G[" .. k .. "]") })[flags - 251] end
+    local o = {}
+    local f2 = b()
+    if flags & 1 ~= 0 then o.diagonal = maybe_bad(DIAG, { "diag", 1, "" }, 4) end
+    if flags & 2 ~= 0 then o.heuristic = maybe_bad(HEUR, { "astar", 2 }, 4) end
+    if flags & 4 ~= 0 then o.weight = maybe_bad(WEIGHTS, BAD_WEIGHTS, 6) end
+    if flags & 8 ~= 0 then o.partial = maybe_bad({ true, false }, { 1, "yes" }, 4) end
+    if flags & 16 ~= 0 then o.flat = maybe_bad({ true, false }, { 0 }, 4) end
+    if flags & 32 ~= 0 and into_ok ~= false then
+      o.into = f2 & 1 ~= 0 and src("V[" .. (f2 >> 1 & 3) + 1 .. "]") or {}
+    end
+    if flags & 64 ~= 0 then o.algorithm = maybe_bad(ALGO, { "dijkstra", 3 }, 4) end
+    if f2 >= 240 then o[({ "diagnoal", 1, "Weight", "into2" })[f2 % 4 + 1]] = true end
+    if flags & 128 ~= 0 and f2 & 8 ~= 0 then
+      return src("H.trap(" .. lit(o) .. ")")
+    end
+    return o
+  end
+
+  local ROLES = { "blocked", "cost", "occupied", "zoc" }
+
+  local function rule(role, k, nest)
+    local seed, dens = b() * 256 + b(), b() % 16
+    if b() % 3 == 0 then
+      return src(format("H.tbl(%q, %d, %d, G[%d])", role, seed, dens, k))
+    end
+    local trig = {}
+    local nt = b() % 6
+    if nt > 3 then nt = 0 end
+    for _ = 1, nt do
+      local at = 1 + b() % 24
+      local a = gen_action(k, nest + 1)
+      if a then trig[#trig + 1] = { at, a } end
+    end
+    return src(format("H.fn(%q, %d, %d, %s)", role, seed, dens, #trig > 0 and lit(trig) or "nil"))
+  end
+
+  function gen_rules(k, nest, roles_only)
+    local flags = b()
+    if flags < 48 and not roles_only then return nil end
+    local o = {}
+    for i, role in ipairs(ROLES) do
+      if flags & (1 << (i - 1)) ~= 0 then o[role] = rule(role, k, nest) end
+    end
+    if flags >= 250 and not roles_only then o[({ "cost", "zoc", "foo", 1, "blocked", "cost" })[flags - 249]] = 7 end
+    if flags & 16 ~= 0 and flags & 32 ~= 0 and not roles_only then return src("H.trap(" .. lit(o) .. ")") end
+    return o
+  end
+
+  local function sight(k, nest)
+    local v = b() % 8
+    if v < 3 then return nil end
+    if v == 3 then return true end
+    if v == 4 then return false end
+    if v == 5 and b() > 240 then return 1 end
+    return rule("sight", k, nest)
+  end
+
+  local function enemies(k, nest)
+    local list = {}
+    local w, h = dim(k)
+    for _ = 1, b() % 4 do
+      local e = { x = coord(w), y = coord(h), move = maybe_bad(MOVES, BAD_MOVES, 4),
+        minRange = maybe_bad(RANGES, BAD_RANGES, 4), maxRange = maybe_bad(RANGES, BAD_RANGES, 4) }
+      if type(e.minRange) == "number" and type(e.maxRange) == "number" and e.minRange > e.maxRange
+          and b() % 4 ~= 0 then
+        e.minRange, e.maxRange = e.maxRange, e.minRange
+      end
+      local own = b()
+      if own >= 192 then
+        local r = gen_rules(k, nest, true)
+        for role, v in pairs(r) do e[role] = v end
+      end
+      list[#list + 1] = e
+    end
+    return list
+  end
+
+  local function zone_opts(k, nest)
+    local o = gen_rules(k, nest, true)
+    local s = sight(k, nest)
+    if s ~= nil then o.lineOfSight = s end
+    if b() > 250 then o.range = 1 end
+    if next(o) == nil and b() % 2 == 0 then return nil end
+    return o
+  end
+
+  local function range_pair()
+    local lo, hi = maybe_bad(RANGES, BAD_RANGES, 6), maybe_bad(RANGES, BAD_RANGES, 6)
+    if type(lo) == "number" and type(hi) == "number" and lo > hi and b() % 8 ~= 0 then lo, hi = hi, lo end
+    return lo, hi
+  end
+
+  -- An action for a callback or a finalizer, on grid slot k mostly.
+  function gen_action(k, nest)
+    if nest > 2 then return nil end
+    local kind = b() % 22
+    local g = b() % 4 == 0 and slot() or k
+    local w, h = dim(g)
+    if kind <= 1 then
+      return { "findPath", g, coord(w), coord(h), coord(w), coord(h), path_opts(g, false) }
+    elseif kind == 2 then
+      return { "range", g, coord(w), coord(h), pick(MOVES), gen_rules(g, nest) }
+    elseif kind == 3 then
+      return { "search", g, coord(w), coord(h), coord(w), coord(h), pick(STEPS) }
+    elseif kind == 4 then
+      local lo, hi = range_pair()
+      return { "attack", g, rslot(), lo, hi, sight(g, nest) }
+    elseif kind == 5 then
+      return { "danger", g, enemies(g, nest), zone_opts(g, nest) }
+    elseif kind <= 7 then
+      return { "wall", g, coord(w), coord(h), b() % 2 == 0 }
+    elseif kind <= 9 then
+      return { "cost", g, coord(w), coord(h), pick(COSTS) }
+    elseif kind == 10 then
+      return { "diag", g, pick(DIAG), pick(HEUR) }
+    elseif kind <= 12 then
+      return { "close", g, b() % 4 }
+    elseif kind == 13 then
+      return { "drop", g }
+    elseif kind == 14 then
+      return { "throw", pick(THROWN) }
+    elseif kind == 15 then
+      return { "yield" }
+    elseif kind == 16 then
+      return { "gc", pick({ "collect", "step", "count", "incremental", "generational" }) }
+    elseif kind == 17 then
+      return { "encode", g }
+    elseif kind == 18 then
+      return { "step", sslot(), pick(STEPS), b() % 3 == 0 }
+    elseif kind == 19 then
+      local a = gen_action(k, nest + 1)
+      return a and { "bomb", a, 1 + b() % 4 } or { "gc", "step" }
+    elseif kind == 20 then
+      return { "new", g, 1 + b() % 8, 1 + b() % 8 }
+    end
+    return { "rangeQuery", rslot(), coord(w), coord(h) }
+  end
+
+  local lines = { "local H, G, S, R, V = ...", "H.gc(\"incremental\", " .. b() % 4 * 50 .. ", " ..
+    100 + b() % 4 * 300 .. ", " .. b() % 4 .. ")" }
+  do
+    local w, h = 1 + b() % 12, 1 + b() % 12
+    dims[1] = { w, h }
+    lines[#lines + 1] = format("G[1] = H.new(%d, %d)", w, h)
+  end
+
+  local function gen_text_grid()
+    local w, h = 1 + b() % 32, 1 + b() % 32
+    if b() < 160 then w, h = 1 + w % 8, 1 + h % 8 end
+    local seed, dens, variant = b() * 256 + b(), b() % 6, b() % 16
+    local s = seed
+    local rows = {}
+    for y = 1, h do
+      local row = {}
+      for x = 1, w do
+        s = (s * 1103515245 + 12345) % 2147483648
+        local r = s >> 16
+        if r % 16 < dens then row[x] = "#"
+        elseif r % 16 >= 13 then row[x] = tostring(1 + (r >> 4) % 9)
+        else row[x] = "." end
+      end
+      if variant == 0 and y == h and w > 1 then row[w] = nil end
+      if variant == 3 and y == 1 then row[1] = "x" end
+      rows[y] = concat(row)
+    end
+    local nl = variant == 1 and "\r\n" or "\n"
+    local text = concat(rows, nl)
+    if variant == 2 or variant == 1 then text = text .. nl end
+    if variant == 4 then text = "" end
+    return text, w, h
+  end
+
+  local function statement(depth)
+    local op = b() % 40
+    local k = op <= 5 and b() % 4 + 1 or slot()
+    local w, h = dim(k)
+    local G = "G[" .. k .. "]"
+    if op <= 2 then
+      local sw, sh = size(), size()
+      if type(sw) == "number" and type(sh) == "number" and sw >= 1 and sw <= 32 and sh >= 1 and sh <= 32
+          and sw == floor(sw) and sh == floor(sh) then
+        dims[k] = { sw, sh }
+      end
+      return format("%s = H.new(%s, %s)", G, lit(sw), lit(sh))
+    elseif op == 3 then
+      local text, tw, th = gen_text_grid()
+      dims[k] = { tw, th }
+      return format("%s = H.fromString(%s)", G, lit(text))
+    elseif op == 4 then
+      local len = b() % 48
+      local bytes = input:sub(pos, pos + len - 1)
+      pos = pos + len
+      return format("%s = H.decode(%s)", G, lit(bytes))
+    elseif op == 5 then
+      local from = slot()
+      dims[k] = dims[from]
+      return format("%s = H.reencode(G[%d], %d, %d, %d)", G, from, b(), b(), b() % 4)
+    elseif op <= 8 then
+      local v = maybe_bad({ true, false }, { src("nil"), 1, "true" }, 6)
+      return format("H.setWalkable(%s, %s, %s, %s)", G, lit(coord(w)), lit(coord(h)), lit(v))
+    elseif op <= 10 then
+      return format("H.setCost(%s, %s, %s, %s)", G, lit(coord(w)), lit(coord(h)),
+        lit(maybe_bad(COSTS, BAD_COSTS, 10)))
+    elseif op == 11 then
+      if b() % 2 == 0 then
+        return format("H.setDiagonal(%s, %s)", G, lit(maybe_bad(DIAG, { "diag", 3, src("nil") }, 6)))
+      end
+      local weight = b() % 3 == 0 and ", " .. lit(maybe_bad(WEIGHTS, BAD_WEIGHTS, 10)) or ""
+      return format("H.setHeuristic(%s, %s%s)", G, lit(maybe_bad(HEUR, { "astar", 1 }, 6)), weight)
+    elseif op <= 15 then
+      return format("V[%d] = H.findPath(%s, %s, %s, %s, %s, %s)", b() % 4 + 1, G, lit(coord(w)), lit(coord(h)),
+        lit(coord(w)), lit(coord(h)), lit(path_opts(k)))
+    elseif op <= 17 then
+      local j = b() % 4 + 1
+      live.S[j] = true
+      return format("S[%d] = H.newSearch(%s, %s, %s, %s, %s, %s)", j, G, lit(coord(w)), lit(coord(h)),
+        lit(coord(w)), lit(coord(h)), lit(path_opts(k, b() > 240)))
+    elseif op <= 19 then
+      return format("H.step(S[%d], %s)", sslot(), lit(maybe_bad(STEPS, BAD_STEPS, 6)))
+    elseif op == 20 then
+      return format("V[%d] = H.result(S[%d])", b() % 4 + 1, sslot())
+    elseif op == 21 then
+      return format("H.searchInfo(S[%d])", sslot())
+    elseif op <= 24 then
+      local j = b() % 4 + 1
+      live.R[j] = true
+      return format("R[%d] = H.movementRange(%s, %s, %s, %s, %s)", j, G, lit(coord(w)), lit(coord(h)),
+        lit(maybe_bad(MOVES, BAD_MOVES, 6)), lit(gen_rules(k, 0)))
+    elseif op == 25 then
+      local lo, hi = range_pair()
+      local s = sight(k, 0)
+      local opts = s ~= nil and { lineOfSight = s } or nil
+      if b() > 250 then opts = { range = 2 } end
+      return format("V[%d] = H.attackRange(%s, R[%d], %s, %s, %s)", b() % 4 + 1, G, rslot(), lit(lo), lit(hi),
+        lit(opts))
+    elseif op == 26 then
+      return format("V[%d] = H.dangerZone(%s, %s, %s)", b() % 4 + 1, G, lit(enemies(k, 0)), lit(zone_opts(k, 0)))
+    elseif op == 27 then
+      return format("H.rangeQuery(R[%d], %s, %s)", rslot(), lit(coord(w)), lit(coord(h)))
+    elseif op == 28 then
+      return format("V[%d] = H.encode(%s)", b() % 4 + 1, G)
+    elseif op == 29 then
+      return format("H.close(%s, %d)", G, b() % 4)
+    elseif op == 30 then
+      return format("H.closeSearch(S[%d], %d)", sslot(), b() % 3)
+    elseif op == 31 then
+      local t = b() % 4
+      return format("%s[%d] = nil", ({ "G", "S", "R", "V" })[t + 1], k)
+    elseif op == 32 then
+      local mode = b() % 6
+      if mode == 0 then return "H.gc(\"collect\")" end
+      if mode == 1 then return format("H.gc(\"step\", %d)", b() % 8) end
+      if mode == 2 then
+        return format("H.gc(\"incremental\", %d, %d, %d)", b() % 4 * 40, 100 + b() % 8 * 100, b() % 6)
+      end
+      if mode == 3 then return format("H.gc(\"generational\", %d, %d)", 1 + b() % 20, 1 + b() % 100) end
+      if mode == 4 then return "H.gc(\"stop\")" end
+      return "H.gc(\"restart\")"
+    elseif op <= 34 then
+      local a = gen_action(k, 0)
+      if not a then return "H.gc(\"step\", 0)" end
+      local hold = ({ "nil", G, "S[" .. sslot() .. "]", "R[" .. rslot() .. "]" })[b() % 4 + 1]
+      return format("H.bomb(%s, %d, %s)", lit(a), 1 + b() % 6, hold)
+    elseif op == 35 and depth == 0 then
+      return "H.co(function()\n  " .. statement(1) .. "\nend)"
+    elseif op == 36 then
+      return format("H.getters(%s, %s, %s, %s, %s)", G, lit(coord(w)), lit(coord(h)), lit(coord(w)), lit(coord(h)))
+    elseif op == 37 then
+      return format("H.act(%s)", lit(gen_action(k, 0) or { "gc", "step" }))
+    end
+    return format("V[%d] = H.findPath(%s, %s, %s, %s, %s, %s)", b() % 4 + 1, G, lit(coord(w)), lit(coord(h)),
+      lit(coord(w)), lit(coord(h)), lit(path_opts(k)))
+  end
+
+  local ops = 0
+  while pos <= n and ops < MAX_OPS do
+    lines[#lines + 1] = statement(0)
+    ops = ops + 1
+  end
+  return concat(lines, "\n") .. "\n"
+end
+
+-- ---- references ---------------------------------------------------------------
+
+-- A snapshot of a grid: { w, h, walk = {[i] = bool}, cost = {[i] = number},
+-- diag, heur, hchosen (true, false or "unknown"), weight, kind }, i = (y - 1) * w + x.
+
+local function default_heuristic(diag) return diag == "never" and "manhattan" or "octile" end
+
+local function open_at(s, x, y)
+  return x >= 1 and y >= 1 and x <= s.w and y <= s.h and s.walk[(y - 1) * s.w + x]
+end
+
+local function diagonal_ok(s, diag, x, y, dx, dy)
+  if not open_at(s, x + dx, y + dy) then return false end
+  if dx == 0 or dy == 0 then return true end
+  if diag == "always" then return true end
+  if diag == "one-obstacle" then return open_at(s, x + dx, y) or open_at(s, x, y + dy) end
+  if diag == "no-obstacles" then return open_at(s, x + dx, y) and open_at(s, x, y + dy) end
+  return false
+end
+
+local function heap()
+  local hk, hi, hn = {}, {}, 0
+  local H = {}
+  function H.push(k, i)
+    hn = hn + 1
+    local p = hn
+    while p > 1 do
+      local parent = p // 2
+      if hk[parent] <= k then break end
+      hk[p], hi[p] = hk[parent], hi[parent]
+      p = parent
+    end
+    hk[p], hi[p] = k, i
+  end
+  function H.pop()
+    local k, i = hk[1], hi[1]
+    local lk, li = hk[hn], hi[hn]
+    hk[hn], hi[hn] = nil, nil
+    hn = hn - 1
+    if hn > 0 then
+      local p = 1
+      while true do
+        local c = p * 2
+        if c > hn then break end
+        if c + 1 <= hn and hk[c + 1] < hk[c] then c = c + 1 end
+        if hk[c] >= lk then break end
+        hk[p], hi[p] = hk[c], hi[c]
+        p = c
+      end
+      hk[p], hi[p] = lk, li
+    end
+    return k, i
+  end
+  function H.size() return hn end
+  return H
+end
+
+local STEPS8 = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } }
+
+-- Dijkstra over the snapshot: dist[i] for every reachable cell (kept in
+-- the snapshot, which never changes).
+local function ref_dijkstra(s, diag, sx, sy)
+  local key = diag .. sx .. "," .. sy
+  s.dists = s.dists or {}
+  if s.dists[key] then return s.dists[key] end
+  local w = s.w
+  local dist, done = {}, {}
+  local q = heap()
+  local start = (sy - 1) * w + sx
+  dist[start] = 0
+  q.push(0, start)
+  local nsteps = diag == "never" and 4 or 8
+  while q.size() > 0 do
+    local d, i = q.pop()
+    if not done[i] and d == dist[i] then
+      done[i] = true
+      local x = (i - 1) % w + 1
+      local y = (i - x) // w + 1
+      for k = 1, nsteps do
+        local dx, dy = STEPS8[k][1], STEPS8[k][2]
+        if diagonal_ok(s, diag, x, y, dx, dy) then
+          local j = (y + dy - 1) * w + x + dx
+          if not done[j] then
+            local c = s.cost[j]
+            local nd = d + (k > 4 and SQRT2 * c or c)
+            if dist[j] == nil or nd < dist[j] then
+              dist[j] = nd
+              q.push(nd, j)
+            end
+          end
+        end
+      end
+    end
+  end
+  s.dists[key] = dist
+  return dist
+end
+
+local function close_to(a, b)
+  return a == b or math.abs(a - b) <= 1e-9 * math.abs(b) + 1e-300
+end
+
+-- The value a rule gives for a cell: a pure function of (seed, dens, x, y).
+local function mix(seed, a, b, c, d)
+  local v = seed * 2654435761 + a * 40503 + b * 2246822519 + (c or 0) * 3266489917 + (d or 0) * 668265263
+  v = (v ~ (v >> 15)) * 2246822519
+  v = v ~ (v >> 13)
+  return (v >> 3) & 0xffffff
+end
+
+local RULE_COSTS = { 1, 1, 1, 2, 3, 0.5, 1e15, 1.5, 4, 7, huge, 1e-9 }
+local RULE_WEIRD = { 0, -1, 0 / 0, "1", true, {}, 2e15, -huge }
+local FLAG_TRUE = { true, true, true, 1, 0, "no", {} }
+local FLAG_FALSE = { false, false, nil, false }
+
+local function rule_value(role, seed, dens, x, y, x2, y2)
+  local v = mix(seed, x, y, x2, y2)
+  if role == "cost" then
+    if v % 16 < dens // 3 then return FLAG_FALSE[v // 16 % 4 + 1] end
+    if dens >= 14 and v % 97 == 0 then return RULE_WEIRD[v // 97 % #RULE_WEIRD + 1] end
+    return RULE_COSTS[v // 16 % #RULE_COSTS + 1]
+  end
+  local on = v % 16 < (role == "sight" and 16 - dens or dens // 2)
+  if on then return FLAG_TRUE[v // 16 % #FLAG_TRUE + 1] end
+  return FLAG_FALSE[v // 16 % #FLAG_FALSE + 1]
+end
+
+local fninfo = setmetatable({}, { __mode = "k" })   -- rule function -> {role, seed, dens}
+
+-- The value of a rule (function or table) for a cell of a grid of width w.
+local function rule_at(r, w, x, y, x2, y2)
+  if type(r) == "table" then return rawget(r, (y - 1) * w + x) end
+  local fi = fninfo[r]
+  return rule_value(fi[1], fi[2], fi[3], x, y, x2, y2)
+end
+
+local function valid_rule_cost(v)
+  return v == nil or v == false or v == huge or (type(v) == "number" and v > 0 and v <= MAX_COST)
+end
+
+-- movementRange's reference on a snapshot: dist[i], stop[i]; weird = true
+-- when a rule gives an invalid cost for a cell it is asked about.
+local function ref_range(s, sx, sy, move, rules)
+  local w, h = s.w, s.h
+  local start = (sy - 1) * w + sx
+  local entry, zoc, occ = {}, {}, {}
+  local weird = false
+  local function enter(j, x, y)
+    local e = entry[j]
+    if e ~= nil then return e end
+    e = s.cost[j]
+    if rules.blocked and rule_at(rules.blocked, w, x, y) then
+      e = huge
+    elseif rules.cost then
+      local v = rule_at(rules.cost, w, x, y)
+      if not valid_rule_cost(v) then
+        weird = true
+        v = nil
+      end
+      e = v or huge
+    end
+    if e ~= huge then
+      occ[j] = rules.occupied and rule_at(rules.occupied, w, x, y) and true or false
+      zoc[j] = rules.zoc and rule_at(rules.zoc, w, x, y) and true or false
+    end
+    entry[j] = e
+    return e
+  end
+  local dist, done = { [start] = 0 }, {}
+  local q = heap()
+  q.push(0, start)
+  while q.size() > 0 and not weird do
+    local d, i = q.pop()
+    if not done[i] and d == dist[i] then
+      done[i] = true
+      if i == start or not zoc[i] then
+        local x = (i - 1) % w + 1
+        local y = (i - x) // w + 1
+        for k = 1, 4 do
+          local nx, ny = x + STEPS8[k][1], y + STEPS8[k][2]
+          local j = (ny - 1) * w + nx
+          if nx >= 1 and ny >= 1 and nx <= w and ny <= h and s.walk[j] and j ~= start then
+            local c = enter(j, nx, ny)
+            if weird then break end
+            local nd = d + c
+            if c ~= huge and nd <= move and not done[j] and (dist[j] == nil or nd < dist[j]) then
+              dist[j] = nd
+              q.push(nd, j)
+            end
+          end
+        end
+      end
+    end
+  end
+  local stop = {}
+  for i in pairs(dist) do stop[i] = i == start or not occ[i] end
+  return { dist = dist, stop = stop, weird = weird, entry = entry, zoc = zoc, w = w, h = h,
+    sx = sx, sy = sy, start = start }
+end
+
+-- Does the segment between the centres of (x0, y0) and (x1, y1) cross the
+-- open square of (cx, cy)? Exact, with integer fractions.
+local function crosses(x0, y0, x1, y1, cx, cy)
+  local lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 1
+  local function clip(p0, d, c)
+    if d == 0 then return 2 * math.abs(p0 - c) < 1 end
+    local a, b, den = 2 * (c - p0) - 1, 2 * (c - p0) + 1, 2 * d
+    if den < 0 then a, b, den = -b, -a, -den end
+    if a * lo_d > lo_n * den then lo_n, lo_d = a, den end
+    if b * hi_d < hi_n * den then hi_n, hi_d = b, den end
+    return true
+  end
+  if not clip(x0, x1 - x0, cx) or not clip(y0, y1 - y0, cy) then return false end
+  return lo_n * hi_d < hi_n * lo_d
+end
+
+local function ref_sight(s, x0, y0, x1, y1)
+  for y = math.min(y0, y1), math.max(y0, y1) do
+    for x = math.min(x0, x1), math.max(x0, x1) do
+      if not s.walk[(y - 1) * s.w + x] and not (x == x0 and y == y0) and not (x == x1 and y == y1)
+          and crosses(x0, y0, x1, y1, x, y) then
+        return false
+      end
+    end
+  end
+  return true
+end
+
+-- attackRange's reference: hit[i] = true; nil when too costly to compute.
+local function ref_attack(s, stops, lo, hi, sight)
+  local w, h = s.w, s.h
+  local work = #stops * w * h * (sight == true and 8 or 1)
+  if work > 40000 then return nil end
+  local hit = {}
+  for _, c in ipairs(stops) do
+    for ty = 1, h do
+      for tx = 1, w do
+        local j = (ty - 1) * w + tx
+        local d = math.abs(tx - c.x) + math.abs(ty - c.y)
+        if not hit[j] and d >= lo and d <= hi then
+          local ok = true
+          if sight == true then ok = ref_sight(s, c.x, c.y, tx, ty)
+          elseif sight then ok = rule_at(sight, w, c.x, c.y, tx, ty) and true or false end
+          if ok then hit[j] = true end
+        end
+      end
+    end
+  end
+  return hit
+end
+
+-- ---- the runtime ------------------------------------------------------------
+
+local H = {}
+local A, T, Grid
+local G, S, R, V = {}, {}, {}, {}
+local info = setmetatable({}, { __mode = "k" })    -- grid -> { hist = {snapshots}, closed }
+local sinfo = setmetatable({}, { __mode = "k" })   -- search -> what it was made with
+local rinfo = setmetatable({}, { __mode = "k" })   -- range -> its reference result
+local events = {}
+-- quiet is 0 only while the API's own code runs (inside api() below):
+-- finalizers act then, and otherwise plant themselves again, so the driver's
+-- bookkeeping between a call and its mirror update is never disturbed.
+local depth, quiet, in_fin = 0, 1, 0
+local budget = 0
+local failure
+local strict = true
+local closing = false
+
+local function fail(msg, ...)
+  if not failure then
+    failure = "api_fuzz check failed: " .. format(msg, ...) .. "\n" .. debug.traceback("", 2)
+  end
+  error(failure, 0)
+end
+
+local function event(kind, fields)
+  fields.kind = kind
+  fields.lvl = in_fin
+  fields.depth = depth
+  events[#events + 1] = fields
+end
+
+local function cur(gi) return gi.hist[#gi.hist] end
+
+local function new_snapshot(w, h)
+  local walk, cost = {}, {}
+  for i = 1, w * h do
+    walk[i] = true
+    cost[i] = 1
+  end
+  return { w = w, h = h, walk = walk, cost = cost, diag = "no-obstacles", heur = "octile",
+    hchosen = false, weight = 1, kind = "init" }
+end
+
+local function copy_snapshot(s, kind)
+  local t = {}
+  for k, v in pairs(s) do t[k] = v end
+  t.kind, t.dists = kind, nil
+  return t
+end
+
+local function is_grid(g) return info[g] ~= nil end
+
+local grids = 0
+local function register(g, snap)
+  grids = grids + 1
+  info[g] = { hist = { snap }, closed = false, id = grids }
+  return g
+end
+
+-- A call's arguments as text, for failure messages.
+local function describe(v, level)
+  level = level or 0
+  if info[v] then return "grid#" .. info[v].id end
+  if fninfo[v] then return format("H.fn(%q, %d, %d)", fninfo[v][1], fninfo[v][2], fninfo[v][3]) end
+  local t = type(v)
+  if t == "table" and level < 3 then
+    local parts = {}
+    for k, x in next, v do   -- raw: no metamethod of a trap runs
+      parts[#parts + 1] = (type(k) == "string" and k or "[" .. describe(k, level + 1) .. "]") .. " = "
+        .. describe(x, level + 1)
+    end
+    table.sort(parts)
+    return "{" .. concat(parts, ", ") .. "}"
+  end
+  if t == "number" or t == "string" or t == "boolean" or t == "nil" then return lit(v) end
+  return t
+end
+
+local function call_text(fname, ...)
+  local parts = {}
+  for i = 1, select("#", ...) do parts[i] = describe((select(i, ...))) end
+  return format("%s(%s) [depth %d%s]", fname, concat(parts, ", "), depth, in_fin > 0 and ", in a finalizer" or "")
+end
+
+-- Reads a grid's cells back through the API (a grid nobody else holds yet).
+local function readback(g)
+  quiet = quiet + 1
+  local w, h = Grid.getDimensions(g)
+  local walk, cost = {}, {}
+  for y = 1, h do
+    for x = 1, w do
+      local i = (y - 1) * w + x
+      walk[i] = Grid.isWalkable(g, x, y)
+      cost[i] = Grid.getCost(g, x, y)
+    end
+  end
+  local heur, weight = Grid.getHeuristic(g)
+  local diag = Grid.getDiagonal(g)
+  quiet = quiet - 1
+  local chosen = "unknown"
+  if weight ~= 1 or heur ~= default_heuristic(diag) then chosen = true end
+  return { w = w, h = h, walk = walk, cost = cost, diag = diag, heur = heur, hchosen = chosen,
+    weight = weight, kind = "init" }
+end
+
+local function same_cells(a, b)
+  if a.w ~= b.w or a.h ~= b.h then return false end
+  for i = 1, a.w * a.h do
+    if a.walk[i] ~= b.walk[i] or a.cost[i] ~= b.cost[i] then return false end
+  end
+  return true
+end
+
+local function leave(...)
+  quiet = 1
+  return ...
+end
+
+local function enter(f, ...)
+  quiet = 0
+  return leave(f(...))
+end
+
+-- Calls f(...) under pcall one level deeper; returns the packed results and
+-- the number of events before the call.
+local function api(f, ...)
+  depth = depth + 1
+  local ev0, q = #events, quiet
+  local r = pack(pcall(enter, f, ...))
+  quiet = q
+  depth = depth - 1
+  if failure then error(failure, 0) end
+  return r, ev0
+end
+
+-- What happened during a call made at depth d on grid g since event ev0
+-- (called right after the call: in_fin is the call's own level, and events
+-- at a deeper level came from finalizers).
+local function happened(ev0, g, d)
+  local w = { thrown = {}, changes = 0, last_change = nil }
+  for i = ev0 + 1, #events do
+    local e = events[i]
+    e.fin = e.lvl > in_fin
+    if e.kind == "throw" then
+      if e.depth == d and not e.fin then
+        w.thrown[#w.thrown + 1] = { e.value }   -- boxed: the value may be nil
+        w.cb = true
+      end
+    elseif e.kind == "yield" then
+      if e.depth == d and not e.fin then w.yield, w.cb = true, true end
+    elseif e.kind == "meta" then
+      if e.depth == d and not e.fin then w.meta = e.what end
+    elseif g ~= nil and e.g == g then
+      if e.kind == "close" then
+        w.closed = true
+        if e.fin then w.closed_fin = true else w.closed_cb = true end
+      elseif e.kind == "change" then
+        w.changed = true
+        if e.fin then
+          w.changed_fin = true
+        else
+          w.changes = w.changes + 1
+          w.last_change = e.snap
+        end
+      elseif e.kind == "settings" then
+        w.settings = true
+      end
+    end
+  end
+  w.disturbed = w.closed or w.changed or w.settings or w.cb or w.meta
+  return w
+end
+
+local function is_bad_message(e)
+  return type(e) == "string" and (e:find("^bad argument #%d+ to '") ~= nil or e:find("^calling '") ~= nil)
+end
+
+local function show(v)
+  if type(v) == "string" then return format("%q", v) end
+  return tostring(v)
+end
+
+-- ---- argument validation (what the README accepts) --------------------------
+
+local function whole_in(v, lo, hi)
+  return type(v) == "number" and v == floor(v) and v >= lo and v <= hi
+end
+
+local function valid_weight(v) return type(v) == "number" and v >= 1 and v < huge end
+
+local SEARCH_STATUS = { searching = true, found = true, unreachable = true }
+
+local PATH_OPTION = { diagonal = true, heuristic = true, weight = true, partial = true, flat = true,
+  into = true, algorithm = true }
+
+-- findPath / newSearch options, read raw: the table or nil when bad.
+local function check_path_opts(o, fname)
+  if o == nil then return {} end
+  if type(o) ~= "table" then return nil end
+  local out = {}
+  for k, v in next, o do
+    if not PATH_OPTION[k] then return nil end
+    if k == "diagonal" and not IS_DIAG[v] then return nil end
+    if k == "heuristic" and not IS_HEUR[v] then return nil end
+    if k == "weight" and not valid_weight(v) then return nil end
+    if (k == "partial" or k == "flat") and type(v) ~= "boolean" then return nil end
+    if k == "into" and (fname ~= "findPath" or type(v) ~= "table") then return nil end
+    if k == "algorithm" and not IS_ALGO[v] then return nil end
+    out[k] = v
+  end
+  return out
+end
+
+-- The effective search settings of a query on snapshot s.
+local function effective(s, o)
+  local diag = o.diagonal or s.diag
+  local hs, weight
+  if o.heuristic then
+    hs, weight = { o.heuristic }, o.weight or 1
+  else
+    weight = o.weight or s.weight
+    if s.hchosen == true then hs = { s.heur }
+    elseif s.hchosen == false then hs = { default_heuristic(diag) }
+    else hs = { s.heur, default_heuristic(diag) } end
+  end
+  local admissible = true
+  for _, h in ipairs(hs) do
+    if h == "manhattan" and diag ~= "never" then admissible = false end
+  end
+  return { diag = diag, weight = weight, admissible = admissible, partial = o.partial == true,
+    flat = o.flat == true }
+end
+
+-- Reads a returned path into a list of {x, y}; nil and a message when malformed.
+local function read_path(p, flat)
+  if type(p) ~= "table" then return nil, "path is a " .. type(p) end
+  local out = {}
+  if flat then
+    local n = #p
+    if n % 2 ~= 0 or n < 2 then return nil, "flat path of length " .. n end
+    for i = 1, n, 2 do out[#out + 1] = { p[i], p[i + 1] } end
+  else
+    for i = 1, #p do
+      if type(p[i]) ~= "table" then return nil, "path[" .. i .. "] is a " .. type(p[i]) end
+      out[i] = { rawget(p[i], "x"), rawget(p[i], "y") }
+    end
+    if #out < 1 then return nil, "empty path" end
+  end
+  for i, c in ipairs(out) do
+    if mtype(c[1]) ~= "integer" or mtype(c[2]) ~= "integer" then
+      return nil, format("point %d is (%s, %s)", i, show(c[1]), show(c[2]))
+    end
+  end
+  return out
+end
+
+-- Checks a path on snapshot s; returns its summed cost or nil and a message.
+local function walk_path(s, e, pts, sx, sy)
+  local w, h = s.w, s.h
+  if pts[1][1] ~= sx or pts[1][2] ~= sy then
+    return nil, format("starts at (%d, %d), not (%d, %d)", pts[1][1], pts[1][2], sx, sy)
+  end
+  local sum = 0
+  for i = 2, #pts do
+    local x0, y0, x1, y1 = pts[i - 1][1], pts[i - 1][2], pts[i][1], pts[i][2]
+    local dx, dy = x1 - x0, y1 - y0
+    if x1 < 1 or y1 < 1 or x1 > w or y1 > h then return nil, format("point %d out of the grid", i) end
+    if math.abs(dx) > 1 or math.abs(dy) > 1 or (dx == 0 and dy == 0)
+        or not diagonal_ok(s, e.diag, x0, y0, dx, dy) then
+      return nil, format("illegal step %d (%d,%d)->(%d,%d) in mode %s", i, x0, y0, x1, y1, e.diag)
+    end
+    local c = s.cost[(y1 - 1) * w + x1]
+    sum = sum + (dx ~= 0 and dy ~= 0 and SQRT2 * c or c)
+  end
+  return sum
+end
+
+-- The optimal cost from (sx, sy) to every cell of snapshot s, by a Lua
+-- Dijkstra when the grid is small, else by the binding with heuristic
+-- "dijkstra" (cost to the goal only): returns a function i -> cost or nil.
+local function optimum(g, s, diag, sx, sy, gx, gy)
+  if s.w * s.h <= 300 then
+    local dist = ref_dijkstra(s, diag, sx, sy)
+    return dist[(gy - 1) * s.w + gx], true
+  end
+  quiet = quiet + 1
+  local ok, p, c = pcall(Grid.findPath, g, sx, sy, gx, gy,
+    { heuristic = "dijkstra", diagonal = diag, algorithm = "astar" })
+  quiet = quiet - 1
+  if not ok then fail("the reference query failed: %s", show(p)) end
+  if p == nil then return nil, c == "no path" end
+  return c, true
+end
+
+-- Checks findPath's results r (packed, after the pcall flag) for a query on
+-- snapshot s; returns nil when fine, else a message.
+local function path_answer(g, s, o, r, sx, sy, gx, gy, exact)
+  local e = effective(s, o)
+  local p, cost, reached = r[2], r[3], r[4]
+  local w = s.w
+  if p == nil then
+    if cost ~= "no path" and cost ~= "goal is blocked" then return "reason " .. show(cost) end
+    if r.n ~= 3 then return "nil result with " .. (r.n - 1) .. " values" end
+    if cost == "goal is blocked" and (s.walk[(gy - 1) * w + gx] or (sx == gx and sy == gy)) then
+      return "goal is blocked, but it is walkable"
+    end
+    if exact then
+      local opt = optimum(g, s, e.diag, sx, sy, gx, gy)
+      if opt then return format("no path (%s), but the goal is reachable at cost %.17g", cost, opt) end
+      if e.partial and s.walk[(gy - 1) * w + gx] then return "partial query gave no path" end
+    end
+    return nil
+  end
+  if r.n ~= (e.partial and 4 or 3) then return format("%d results", r.n - 1) end
+  if type(cost) ~= "number" then return "cost is a " .. type(cost) end
+  if o.into ~= nil and not rawequal(p, o.into) then return "opts.into was not returned" end
+  local pts, why = read_path(p, e.flat)
+  if not pts then return why end
+  local sum, why2 = walk_path(s, e, pts, sx, sy)
+  if not sum then return why2 end
+  if not close_to(cost, sum) then return format("cost %.17g, the path's steps sum to %.17g", cost, sum) end
+  local last = pts[#pts]
+  local at_goal = last[1] == gx and last[2] == gy
+  if e.partial then
+    if reached ~= at_goal then return "reached is " .. show(reached) end
+  elseif not at_goal then
+    return format("ends at (%d, %d), not at the goal", last[1], last[2])
+  end
+  if exact and at_goal then
+    local opt = optimum(g, s, e.diag, sx, sy, gx, gy)
+    if opt == nil then return "a path to a goal the reference cannot reach" end
+    if e.admissible and e.weight == 1 and not close_to(cost, opt) then
+      return format("cost %.17g, optimal %.17g", cost, opt)
+    end
+    if e.admissible and not (cost <= e.weight * opt * (1 + 1e-9) + 1e-300) then
+      return format("cost %.17g above %g x optimal %.17g", cost, e.weight, opt)
+    end
+  end
+  if exact and e.partial and not at_goal then
+    local opt = optimum(g, s, e.diag, sx, sy, gx, gy)
+    if opt ~= nil then return "a partial result, but the goal is reachable" end
+  end
+  return nil
+end
+
+-- ---- the checked calls ------------------------------------------------------
+
+local function check_error(fname, err, ok_list)
+  for i = 1, ok_list.n or #ok_list do
+    if rawequal(err, ok_list[i]) then return end
+  end
+  fail("%s raised %s", fname, show(err))
+end
+
+-- Outcome of a call on a grid that has no callbacks (only finalizers can
+-- act during it): returns "bad", "closed", "error", "disturbed" or "ok".
+local function common(fname, g, was_closed, valid, r, ev0, d)
+  local ok, err = r[1], r[2]
+  local w = happened(ev0, g, d)
+  if w.meta and strict then fail("%s used %s (options are read raw)", fname, w.meta) end
+  if was_closed then
+    if ok then fail("%s on a closed grid returned a result", fname) end
+    if err ~= CLOSED_USE and (strict or not w.disturbed) then
+      fail("%s on a closed grid raised %s", fname, show(err))
+    end
+    return "closed", w
+  end
+  if not valid then
+    if ok then fail("%s accepted bad arguments", fname) end
+    if not is_bad_message(err) and (strict or not w.disturbed) then fail("%s raised %s", fname, show(err)) end
+    return "bad", w
+  end
+  if not ok then
+    if w.disturbed then
+      if strict then
+        local accept = { n = 0 }
+        local function add(v)
+          accept.n = accept.n + 1
+          accept[accept.n] = v
+        end
+        if w.closed then
+          add("grid closed during " .. fname)
+          add(CLOSED_USE)
+        end
+        if w.changed then add("grid changed during " .. fname) end
+        for _, v in ipairs(w.thrown) do add(v[1]) end
+        check_error(fname, err, accept)
+      end
+      return "error", w
+    end
+    return "error", w
+  end
+  return w.disturbed and "disturbed" or "ok", w
+end
+
+-- A grid's record and whether it is closed, before a call.
+local function before(g)
+  local gi = info[g]
+  return gi, gi ~= nil and gi.closed
+end
+
+function H.new(w, h)
+  local r = api(A.new, w, h)
+  local valid = whole_in(w, 1, 65535) and whole_in(h, 1, 65535)
+  if not r[1] then
+    if valid then fail("new(%s, %s) raised %s", show(w), show(h), show(r[2])) end
+    if not is_bad_message(r[2]) then fail("new raised %s", show(r[2])) end
+    return nil
+  end
+  if not valid then fail("new(%s, %s) accepted bad arguments", show(w), show(h)) end
+  local g = r[2]
+  local snap = new_snapshot(w, h)
+  register(g, snap)
+  local rb = readback(g)
+  if not same_cells(rb, snap) or rb.diag ~= "no-obstacles" or rb.heur ~= "octile" or rb.weight ~= 1 then
+    fail("a new grid is not open with cost 1 everywhere")
+  end
+  return g
+end
+
+-- The grid fromString should give for text, or nil when the text is bad.
+local function parse_text(text)
+  local t = text:gsub("\r?\n$", "")
+  if t == "" then return nil end
+  local rows = {}
+  for line in (t .. "\n"):gmatch("(.-)\n") do rows[#rows + 1] = line:gsub("\r$", "") end
+  local w = #rows[1]
+  local s = { w = w, h = #rows, walk = {}, cost = {}, diag = "no-obstacles", heur = "octile",
+    hchosen = false, weight = 1, kind = "init" }
+  if w == 0 then return nil end
+  for y, row in ipairs(rows) do
+    if #row ~= w then return nil end
+    for x = 1, w do
+      local c = row:sub(x, x)
+      local i = (y - 1) * w + x
+      if c == "." then s.walk[i], s.cost[i] = true, 1
+      elseif c == "#" then s.walk[i], s.cost[i] = false, 1
+      elseif c:find("^[1-9]$") then s.walk[i], s.cost[i] = true, tonumber(c) + 0.0
+      else return nil end
+    end
+  end
+  return s
+end
+
+function H.fromString(text)
+  local r = api(A.fromString, text)
+  local want = parse_text(text)
+  if not r[1] then
+    if want then fail("fromString(%q) raised %s", text, show(r[2])) end
+    if not is_bad_message(r[2]) then fail("fromString raised %s", show(r[2])) end
+    return nil
+  end
+  if not want then fail("fromString accepted %q", text) end
+  local g = r[2]
+  local got = readback(g)
+  if not same_cells(got, want) then fail("fromString(%q) gave other cells", text) end
+  return register(g, want)
+end
+
+local function decoded(bytes, r)
+  if not r[1] then
+    local e = r[2]
+    if type(e) ~= "string" or not e:find("^bad argument #1 to 'decode' %(not an astar grid: ") then
+      fail("decode raised %s", show(e))
+    end
+    return nil
+  end
+  local g = r[2]
+  local ok, w, h = pcall(Grid.getDimensions, g)
+  if not ok or w * h > 4096 then
+    pcall(getmetatable(g).__close, g)
+    return nil
+  end
+  local snap = readback(g)
+  register(g, snap)
+  quiet = quiet + 1
+  local encoded, again = pcall(Grid.encode, g)
+  quiet = quiet - 1
+  if not encoded then fail("encode of a decoded grid raised %s", show(again)) end
+  if again ~= bytes then fail("decode then encode changed the bytes") end
+  return g, snap
+end
+
+function H.decode(bytes)
+  local r = api(A.decode, bytes)
+  return (decoded(bytes, r))
+end
+
+local function fnv(s)
+  local hsh = 2166136261
+  for i = 1, #s do hsh = ((hsh ~ s:byte(i)) * 16777619) & 0xffffffff end
+  return hsh
+end
+
+-- encode g, change byte `at` to `value` (mode 1: checksum repaired, 2: not,
+-- 3: cut at `at`; 0: unchanged) and decode.
+function H.reencode(g, at, value, mode)
+  local gi = info[g]
+  if not gi or gi.closed then return nil end
+  quiet = quiet + 1
+  local ok, bytes = pcall(Grid.encode, g)
+  quiet = quiet - 1
+  if not ok then fail("encode raised %s", show(bytes)) end
+  local n = #bytes
+  if mode == 1 or mode == 2 then
+    local i = at % n + 1
+    bytes = bytes:sub(1, i - 1) .. string.char(value) .. bytes:sub(i + 1)
+    if mode == 1 and n >= 4 then
+      local hsh = fnv(bytes:sub(1, n - 4))
+      bytes = bytes:sub(1, n - 4) .. string.pack("<I4", hsh)
+    end
+  elseif mode == 3 then
+    bytes = bytes:sub(1, at % n)
+  end
+  local r = api(A.decode, bytes)
+  local copy, snap = decoded(bytes, r)
+  if copy and mode == 0 then
+    local s = cur(gi)
+    if not same_cells(snap, s) or snap.diag ~= s.diag or snap.weight ~= s.weight then
+      fail("decode(encode(g)) differs from g")
+    end
+    local c = info[copy]
+    c.hist[1] = copy_snapshot(s, "init")
+  end
+  return copy
+end
+
+-- Records a cell write's effect on the mirror.
+local function write_cell(g, i, walk, cost)
+  local gi = info[g]
+  local s = cur(gi)
+  gi.writes = (gi.writes or 0) + 1
+  local nw, nc = walk, cost
+  if nw == nil then nw = s.walk[i] end
+  if nc == nil then nc = s.cost[i] end
+  if nw == s.walk[i] and nc == s.cost[i] then return end
+  local t = copy_snapshot(s, "cells")
+  t.walk, t.cost = table.move(s.walk, 1, s.w * s.h, 1, {}), table.move(s.cost, 1, s.w * s.h, 1, {})
+  t.walk[i], t.cost[i] = nw, nc
+  gi.hist[#gi.hist + 1] = t
+  event("change", { g = g, snap = #gi.hist })
+end
+
+local function cell_args(g, x, y)
+  local gi = info[g]
+  if not gi or gi.closed then return false end
+  local s = cur(gi)
+  return whole_in(x, 1, s.w) and whole_in(y, 1, s.h), s
+end
+
+function H.setWalkable(g, x, y, v)
+  local _, was_closed = before(g)
+  local valid, s = cell_args(g, x, y)
+  valid = valid and type(v) == "boolean"
+  local r, ev0 = api(Grid.setWalkable, g, x, y, v)
+  local how = common("setWalkable", g, was_closed, valid, r, ev0, depth + 1)
+  if how == "error" and not happened(ev0, g, depth + 1).disturbed then
+    fail("setWalkable raised %s", show(r[2]))
+  end
+  if r[1] and s and not info[g].closed then write_cell(g, (y - 1) * s.w + x, v, nil) end
+end
+
+function H.setCost(g, x, y, c)
+  local _, was_closed = before(g)
+  local valid, s = cell_args(g, x, y)
+  valid = valid and type(c) == "number" and c > 0 and c <= MAX_COST
+  local r, ev0 = api(Grid.setCost, g, x, y, c)
+  local how = common("setCost", g, was_closed, valid, r, ev0, depth + 1)
+  if how == "error" and not happened(ev0, g, depth + 1).disturbed then
+    fail("setCost raised %s", show(r[2]))
+  end
+  if r[1] and s and not info[g].closed then write_cell(g, (y - 1) * s.w + x, nil, c) end
+end
+
+local function write_settings(g, f)
+  local gi = info[g]
+  local t = copy_snapshot(cur(gi), "settings")
+  f(t)
+  gi.hist[#gi.hist + 1] = t
+  event("settings", { g = g })
+end
+
+function H.setDiagonal(g, mode)
+  local gi, was_closed = before(g)
+  local valid = gi and not gi.closed and IS_DIAG[mode]
+  local r, ev0 = api(Grid.setDiagonal, g, mode)
+  local how = common("setDiagonal", g, was_closed, valid, r, ev0, depth + 1)
+  if how == "error" and not happened(ev0, g, depth + 1).disturbed then
+    fail("setDiagonal raised %s", show(r[2]))
+  end
+  if r[1] and valid and not gi.closed then write_settings(g, function(t) t.diag = mode end) end
+end
+
+function H.setHeuristic(g, name, ...)
+  local gi, was_closed = before(g)
+  local weight = ...
+  local valid = gi and not gi.closed and IS_HEUR[name] and (weight == nil or valid_weight(weight))
+  local r, ev0 = api(Grid.setHeuristic, g, name, ...)
+  local how = common("setHeuristic", g, was_closed, valid, r, ev0, depth + 1)
+  if how == "error" and not happened(ev0, g, depth + 1).disturbed then
+    fail("setHeuristic raised %s", show(r[2]))
+  end
+  if r[1] and valid and not gi.closed then
+    write_settings(g, function(t) t.heur, t.hchosen, t.weight = name, true, weight or 1 end)
+  end
+end
+
+-- The snapshots a call that began at history index h0 may have seen.
+local function candidates(gi, h0, from)
+  local list = {}
+  for i = math.max(h0, from or 1), #gi.hist do list[#list + 1] = gi.hist[i] end
+  return list
+end
+
+-- A shallow copy of a table's array part, to see it left untouched.
+local function shallow(t)
+  if type(t) ~= "table" then return nil end
+  local c = { n = #t }
+  for i = 1, c.n do c[i] = rawget(t, i) end
+  return c
+end
+
+local function untouched(t, c)
+  if not c then return true end
+  if #t ~= c.n then return false end
+  for i = 1, c.n do
+    if not rawequal(rawget(t, i), c[i]) then return false end
+  end
+  return true
+end
+
+function H.findPath(g, sx, sy, gx, gy, opts)
+  local gi, was_closed = before(g)
+  local o = check_path_opts(opts, "findPath")
+  local valid = gi and not gi.closed and o ~= nil
+  local h0 = gi and #gi.hist
+  if valid then
+    local s = cur(gi)
+    valid = whole_in(sx, 1, s.w) and whole_in(sy, 1, s.h) and whole_in(gx, 1, s.w) and whole_in(gy, 1, s.h)
+  end
+  local into = o and o.into
+  local old = shallow(into)
+  local r, ev0 = api(Grid.findPath, g, sx, sy, gx, gy, opts)
+  local how, w = common("findPath", g, was_closed, valid, r, ev0, depth + 1)
+  if how == "bad" or how == "closed" then return nil end
+  if how == "error" then
+    if o.algorithm == "jps" and r[2] == "bad argument #5 to 'findPath' (opts.algorithm: jps needs uniform "
+        .. "costs and diagonal 'never' or 'no-obstacles')" then
+      return nil
+    end
+    if not w.disturbed then fail("findPath raised %s", show(r[2])) end
+    return nil
+  end
+  if how == "disturbed" and not strict then return r[2] end
+  if into and (r[2] == nil) and not untouched(into, old) then fail("findPath touched opts.into without a path") end
+  local why
+  for _, s in ipairs(candidates(gi, h0)) do
+    why = path_answer(g, s, o, r, sx, sy, gx, gy, how == "ok")
+    if not why then break end
+  end
+  if why then
+    fail("%s: %s", call_text("findPath", g, sx, sy, gx, gy, opts), why)
+  end
+  if into and r[2] ~= nil and not o.flat and old then
+    local n = #into
+    for i = 1, math.min(n, old.n) do
+      if type(old[i]) == "table" and not rawequal(into[i], old[i]) then
+        fail("findPath with opts.into replaced the point table at %d", i)
+      end
+    end
+  end
+  return r[2]
+end
+
+function H.newSearch(g, sx, sy, gx, gy, opts)
+  local gi, was_closed = before(g)
+  local o = check_path_opts(opts, "newSearch")
+  local valid = gi and not gi.closed and o ~= nil
+  if valid then
+    local s = cur(gi)
+    valid = whole_in(sx, 1, s.w) and whole_in(sy, 1, s.h) and whole_in(gx, 1, s.w) and whole_in(gy, 1, s.h)
+  end
+  local r, ev0 = api(Grid.newSearch, g, sx, sy, gx, gy, opts)
+  local how, w = common("newSearch", g, was_closed, valid, r, ev0, depth + 1)
+  if how == "bad" or how == "closed" then return nil end
+  if how == "error" then
+    if o.algorithm == "jps" and type(r[2]) == "string" and r[2]:find("opts.algorithm: jps needs", 1, true) then
+      return nil
+    end
+    if not w.disturbed then fail("newSearch raised %s", show(r[2])) end
+    return nil
+  end
+  local search = r[2]
+  local st = search:getStatus()   -- found at once when start == goal
+  if not SEARCH_STATUS[st] then fail("a new search's status is %s", show(st)) end
+  sinfo[search] = { g = g, h0 = #gi.hist, writes = gi.writes or 0, o = o, sx = sx, sy = sy, gx = gx, gy = gy,
+    status = st, disturbed = how ~= "ok", failed = nil, released = false }
+  return search
+end
+
+-- Has g had a cell change since history index h0?
+local function cells_changed(gi, h0)
+  for i = h0 + 1, #gi.hist do
+    if gi.hist[i].kind == "cells" then return true end
+  end
+  return false
+end
+
+function H.step(search, n)
+  local si = sinfo[search]
+  local valid = si ~= nil and not si.released and type(n) == "number"
+    and n >= 1 and (n == floor(n) or n == huge)
+  local r, ev0 = api(function(...) return search:step(...) end, n)
+  if not si then
+    if r[1] then fail("step on %s returned", show(search)) end
+    return
+  end
+  if si.released then
+    if r[1] or r[2] ~= RELEASED then fail("step on a released search: %s", show(r[2])) end
+    return
+  end
+  local gi = info[si.g]
+  local w = happened(ev0, si.g, depth + 1)
+  if not valid then
+    if r[1] or not is_bad_message(r[2]) then fail("step(%s) gave %s", show(n), show(r[2])) end
+    return
+  end
+  local running = si.status == "searching"
+  if running and gi.closed then
+    if r[1] then fail("a search stepped on a closed grid") end
+    if r[2] ~= CLOSED_USE and strict then fail("step on a closed grid raised %s", show(r[2])) end
+    return
+  end
+  -- (without the contract, a write that changed nothing may stop it too)
+  if running and (si.failed or cells_changed(gi, si.h0)
+      or (not strict and (gi.writes or 0) > si.writes and not r[1])) then
+    if r[1] then fail("a search went on after its grid changed") end
+    if r[2] ~= "grid changed during search" and not (w.disturbed and not strict) then
+      fail("step after a change raised %s", show(r[2]))
+    end
+    si.failed = true
+    return
+  end
+  if not r[1] then
+    if w.disturbed then return end
+    fail("step raised %s", show(r[2]))
+  end
+  if not SEARCH_STATUS[r[2]] then fail("step returned %s", show(r[2])) end
+  if not running and r[2] ~= si.status then fail("a finished search's step said %s", r[2]) end
+  si.status = r[2]
+end
+
+local function check_search_result(si, r)
+  local gi = info[si.g]
+  local s = gi.hist[si.h0]
+  -- the cells as they were when it ran (settings changes do not matter:
+  -- the options were fixed when it began)
+  local why = path_answer(si.g, s, si.o, r, si.sx, si.sy, si.gx, si.gy, not si.disturbed
+    and not cells_changed(gi, si.h0) and not gi.closed)
+  if why then fail("search result: %s", why) end
+  if si.status == "found" and r[2] == nil then fail("a found search has no path") end
+  if si.status == "unreachable" and r[2] ~= nil and not si.o.partial then
+    fail("an unreachable search has a path")
+  end
+end
+
+function H.result(search)
+  local si = sinfo[search]
+  local r = api(function() return search:result() end)
+  if not si then
+    if r[1] then fail("result on %s returned", show(search)) end
+    return nil
+  end
+  if si.released then
+    if r[1] or r[2] ~= RELEASED then fail("result on a released search: %s", show(r[2])) end
+    return nil
+  end
+  local gi = info[si.g]
+  if si.status == "searching" then
+    if r[1] then fail("result of a running search") end
+    if not (si.failed or gi.closed) and not r[2]:find("^search still running") then
+      fail("result of a running search raised %s", show(r[2]))
+    end
+    return nil
+  end
+  if not r[1] then
+    if gi.closed and (r[2] == CLOSED_USE or not strict) then return nil end
+    fail("result raised %s", show(r[2]))
+  end
+  if gi.closed and si.status == "found" then fail("result read the path of a closed grid") end
+  check_search_result(si, r)
+  return r[2]
+end
+
+function H.searchInfo(search)
+  local si = sinfo[search]
+  if not si then return end
+  if si.released then
+    local ok, text = pcall(tostring, search)
+    if not ok or text ~= "astar.Search (released)" then fail("tostring of a released search: %s", show(text)) end
+    return
+  end
+  local gi = info[si.g]
+  local r = api(function()
+    local st = search:getStatus()
+    local stats = search:getStats()
+    local grid = search:getGrid()
+    local name = tostring(search)
+    local ok, list = pcall(search.getExpanded, search)
+    return st, stats, grid, name, ok, list
+  end)
+  if not r[1] then fail("search methods raised %s", show(r[2])) end
+  local st, stats, grid, name, ok, list = unpack(r, 2, 7)
+  if st ~= si.status and not si.failed then
+    fail("getStatus says %s, step said %s", show(st), si.status)
+  end
+  if not rawequal(grid, si.g) then fail("getGrid is not the search's grid") end
+  if name ~= "astar.Search (" .. st .. ")" then fail("tostring(search) is %s", show(name)) end
+  if type(stats) ~= "table" or mtype(stats.expanded) ~= "integer" or mtype(stats.touched) ~= "integer" then
+    fail("getStats gave %s", show(stats))
+  end
+  if gi.closed then
+    if ok or list ~= CLOSED_USE then
+      if strict or ok then fail("getExpanded on a closed grid gave %s", show(list)) end
+    end
+    return
+  end
+  if not ok then fail("getExpanded raised %s", show(list)) end
+  if #list ~= stats.expanded then fail("getExpanded lists %d cells, getStats says %d", #list, stats.expanded) end
+  local s = gi.hist[si.h0]
+  local prev = 0
+  for i, c in ipairs(list) do
+    local k = (c.y - 1) * s.w + c.x
+    if c.x < 1 or c.y < 1 or c.x > s.w or c.y > s.h or k <= prev then
+      fail("getExpanded[%d] = (%s, %s) out of order or out of the grid", i, show(c.x), show(c.y))
+    end
+    prev = k
+  end
+end
+
+-- ---- rules, traps, finalizers ----------------------------------------------------
+
+local act
+
+local function triggers(trig, count)
+  for _, t in ipairs(trig) do
+    if t[1] == count then act(t[2]) end
+  end
+end
+
+function H.fn(role, seed, dens, trig)
+  local count = 0
+  local f = function(...)
+    count = count + 1
+    if trig then
+      local q = quiet
+      quiet = 1
+      local ok, err = pcall(triggers, trig, count)
+      quiet = q
+      if not ok then error(err, 0) end
+    end
+    return rule_value(role, seed, dens, ...)
+  end
+  fninfo[f] = { role, seed, dens }
+  return f
+end
+
+function H.tbl(role, seed, dens, g)
+  local t = {}
+  local gi = info[g]
+  local s = gi and cur(gi) or { w = 8, h = 8 }
+  for y = 1, s.h do
+    for x = 1, s.w do t[(y - 1) * s.w + x] = rule_value(role, seed, dens, x, y) end
+  end
+  if dens == 15 then
+    setmetatable(t, { __index = function() event("meta", { what = "a rule table's __index" }) return 1 end })
+  end
+  return t
+end
+
+-- An options table whose metamethods must not be used (options are read raw).
+function H.trap(t)
+  return setmetatable(t, {
+    __index = function() event("meta", { what = "its options' __index" }) return "never" end,
+    __pairs = function() event("meta", { what = "its options' __pairs" }) return next, {}, nil end,
+  })
+end
+
+function H.bomb(action, lives, hold)
+  local mt = {}
+  mt.__gc = function()
+    if closing then return end
+    if quiet == 0 then
+      in_fin = in_fin + 1
+      quiet = 1
+      local ok, err = pcall(act, action)
+      quiet = 0
+      in_fin = in_fin - 1
+      if not ok then error(err, 0) end
+    elseif lives > 1 then
+      H.bomb(action, lives - 1, hold)
+    end
+  end
+  setmetatable({ hold }, mt)
+end
+
+-- ---- tactics ------------------------------------------------------------------------
+
+local RULE_ROLE = { blocked = true, cost = true, occupied = true, zoc = true }
+
+local function valid_rules(o)
+  if o == nil then return {} end
+  if type(o) ~= "table" then return nil end
+  local out = {}
+  for k, v in next, o do
+    if not RULE_ROLE[k] or (type(v) ~= "function" and type(v) ~= "table") then return nil end
+    out[k] = v
+  end
+  return out
+end
+
+-- Checks a returned Range against ref; nil when fine, else a message.
+local function range_answer(range, ref)
+  if ref.weird then return "returned a range although a rule gave a bad cost" end
+  local w, h = ref.w, ref.h
+  local ok, msg = pcall(function()
+    local x, y = range:getStart()
+    if x ~= ref.sx or y ~= ref.sy then error(format("getStart is (%s, %s)", show(x), show(y)), 0) end
+    local gw, gh = range:getGridDimensions()
+    if gw ~= w or gh ~= h then error("getGridDimensions is wrong", 0) end
+    local stops = 0
+    for cy = 1, h do
+      for cx = 1, w do
+        local i = (cy - 1) * w + cx
+        local c, want = range:costTo(cx, cy), ref.dist[i]
+        if (c == nil) ~= (want == nil) or (c and not close_to(c, want)) then
+          error(format("costTo(%d, %d) = %s, reference %s", cx, cy, show(c), show(want)), 0)
+        end
+        local stop = ref.stop[i] == true
+        if range:contains(cx, cy) ~= stop then
+          error(format("contains(%d, %d) is %s", cx, cy, tostring(not stop)), 0)
+        end
+        if stop then stops = stops + 1 end
+      end
+    end
+    local cells = range:cells()
+    if #cells ~= stops then error(format("cells() has %d, reference %d", #cells, stops), 0) end
+    local last = -huge
+    for i, c in ipairs(cells) do
+      if not ref.stop[(c.y - 1) * w + c.x] or c.cost < last or not close_to(c.cost, ref.dist[(c.y - 1) * w + c.x]) then
+        error(format("cells()[%d] = (%s, %s, %s)", i, show(c.x), show(c.y), show(c.cost)), 0)
+      end
+      last = c.cost
+    end
+    for i = 1, math.min(#cells, 3) do
+      local c = cells[#cells + 1 - i]
+      local p = range:pathTo(c.x, c.y)
+      if type(p) ~= "table" or #p < 1 or p[1].x ~= ref.sx or p[1].y ~= ref.sy or p[#p].x ~= c.x or p[#p].y ~= c.y then
+        error(format("pathTo(%d, %d) does not go from the start to the cell", c.x, c.y), 0)
+      end
+      local sum = 0
+      for k = 2, #p do
+        local j = (p[k].y - 1) * w + p[k].x
+        if math.abs(p[k].x - p[k - 1].x) + math.abs(p[k].y - p[k - 1].y) ~= 1 or not ref.dist[j] then
+          error(format("pathTo(%d, %d): bad step %d", c.x, c.y, k), 0)
+        end
+        if k < #p and ref.zoc[j] then error(format("pathTo(%d, %d) crosses a zone of control", c.x, c.y), 0) end
+        sum = sum + ref.entry[j]
+      end
+      if not close_to(sum, c.cost) then
+        error(format("pathTo(%d, %d) costs %.17g, not %.17g", c.x, c.y, sum, c.cost), 0)
+      end
+    end
+  end)
+  if not ok then return msg end
+  return nil
+end
+
+-- The error a callback-taking call may raise, given what happened.
+local function callback_error_ok(fname, err, w)
+  for _, v in ipairs(w.thrown) do
+    if rawequal(err, v[1]) then return true end
+  end
+  if w.yield and YIELD_ERRORS[err] then return true end
+  if w.closed and (err == "grid closed during " .. fname or (w.closed_fin and err == CLOSED_USE)) then
+    return true
+  end
+  -- (at most 3 restarts: the error needs a 4th change)
+  if w.changed and err == "grid changed during " .. fname and (w.changed_fin or w.changes >= 4) then
+    return true
+  end
+  return false
+end
+
+-- The shared outcome logic of movementRange, attackRange and dangerZone:
+-- try(s) checks the answer on snapshot s (nil when fine, "weird" when the
+-- reference expects a bad-cost error, else a message).
+local function tactics_outcome(fname, g, was_closed, valid, r, ev0, h0, try, text)
+  local d = depth + 1
+  fname = fname
+  local gi = info[g]
+  local w = happened(ev0, g, d)
+  if w.meta and strict then fail("%s used %s (options are read raw)", text, w.meta) end
+  if was_closed then
+    if r[1] then fail("%s on a closed grid returned a result", fname) end
+    if r[2] ~= CLOSED_USE then fail("%s on a closed grid raised %s", fname, show(r[2])) end
+    return
+  end
+  if not valid then
+    if r[1] then fail("%s accepted bad arguments", text) end
+    if not is_bad_message(r[2]) and not w.disturbed then fail("%s raised %s", text, show(r[2])) end
+    return
+  end
+  if not strict and w.disturbed then return end
+  local from = nil
+  if w.last_change then from = w.last_change end
+  local list = candidates(gi, h0, from)
+  if not r[1] then
+    local err = r[2]
+    if callback_error_ok(fname, err, w) then return end
+    -- (the contract: the message names the function called; before it,
+    -- dangerZone's named movementRange)
+    local named = strict and fname or "%a+"
+    if type(err) == "string" and err:find("^bad argument #%d+ to '" .. named .. "' %(.*cost gave ") then
+      for _, s in ipairs(list) do
+        if try(s, true) == "weird" then return end
+      end
+      fail("%s raised %s, but no rule gives a bad cost", text, show(err))
+    end
+    fail("%s raised %s", text, show(err))
+  end
+  if #w.thrown > 0 then fail("%s returned although a callback raised %s", text, show(w.thrown[1][1])) end
+  if w.yield then fail("%s returned although a callback yielded", fname) end
+  if w.closed_cb then fail("%s returned although a callback closed the grid", fname) end
+  local why
+  for _, s in ipairs(list) do
+    why = try(s, false)
+    if not why then return end
+  end
+  fail("%s: %s", text, why == "weird" and "returned although a rule gave a bad cost" or why)
+end
+
+function H.movementRange(g, x, y, move, opts)
+  local gi, was_closed = before(g)
+  local rules = valid_rules(opts)
+  local valid = gi and not gi.closed and rules ~= nil and type(move) == "number" and move >= 0
+  local h0 = gi and #gi.hist
+  if valid then
+    local s = cur(gi)
+    valid = whole_in(x, 1, s.w) and whole_in(y, 1, s.h)
+  end
+  local text = call_text("movementRange", g, x, y, move, opts)
+  local r, ev0 = api(T.movementRange, g, x, y, move, opts)
+  local range = r[1] and r[2]
+  tactics_outcome("movementRange", g, was_closed, valid, r, ev0, h0, function(s, want_weird)
+    local ref = ref_range(s, x, y, move, rules)
+    if want_weird then return ref.weird and "weird" or "no" end
+    if ref.weird then return "weird" end
+    local why = range_answer(range, ref)
+    if not why then rinfo[range] = ref end
+    return why
+  end, text)
+  return range or nil
+end
+
+local function stop_cells(range)
+  local ok, cells = pcall(range.cells, range)
+  if not ok then return nil end
+  return cells
+end
+
+local function whole_range(v) return type(v) == "number" and v == floor(v) and v >= 0 and v < huge end
+
+function H.attackRange(g, range, lo, hi, opts)
+  local gi, was_closed = before(g)
+  local valid = gi and not gi.closed and whole_range(lo) and whole_range(hi) and hi >= lo
+  local sight
+  if opts ~= nil then
+    if type(opts) ~= "table" then valid = false
+    else
+      for k, v in next, opts do
+        if k ~= "lineOfSight" or (type(v) ~= "boolean" and type(v) ~= "function") then valid = false end
+      end
+      sight = rawget(opts, "lineOfSight")
+    end
+  end
+  local mt = (type(range) == "userdata" or type(range) == "table") and getmetatable(range)
+  local is_range = type(mt) == "table" and rawget(mt, "__name") == "astar.Range"
+  if valid then
+    local s = cur(gi)
+    if not is_range then valid = false
+    else
+      local rw, rh = range:getGridDimensions()
+      valid = rw == s.w and rh == s.h
+    end
+  end
+  local h0 = gi and #gi.hist
+  local stops = valid and stop_cells(range)
+  local text = call_text("attackRange", g, range, lo, hi, opts)
+  local r, ev0 = api(T.attackRange, g, range, lo, hi, opts)
+  tactics_outcome("attackRange", g, was_closed, valid, r, ev0, h0, function(s, want_weird)
+    if want_weird then return "no" end
+    local hit = ref_attack(s, stops, lo, hi, sight)
+    if not hit then return nil end
+    return (function()
+      local area = r[2]
+      local n = 0
+      for y = 1, s.h do
+        for x = 1, s.w do
+          local want = hit[(y - 1) * s.w + x] == true
+          if area:contains(x, y) ~= want then return format("contains(%d, %d) is %s", x, y, tostring(not want)) end
+          if want then n = n + 1 end
+        end
+      end
+      if area:size() ~= n then return format("size() is %d, reference %d", area:size(), n) end
+      if #area:cells() ~= n then return "cells() has the wrong length" end
+      return nil
+    end)()
+  end, text)
+  return r[1] and r[2] or nil
+end
+
+local ZONE_OPTION = { cost = true, blocked = true, occupied = true, zoc = true, lineOfSight = true }
+
+function H.dangerZone(g, enemies, opts)
+  local gi, was_closed = before(g)
+  local valid = gi and not gi.closed and type(enemies) == "table"
+  local sight
+  local shared = {}
+  if opts ~= nil then
+    if type(opts) ~= "table" then valid = false
+    else
+      for k, v in next, opts do
+        if not ZONE_OPTION[k] then valid = false
+        elseif k == "lineOfSight" then
+          if type(v) ~= "boolean" and type(v) ~= "function" then valid = false end
+          sight = v
+        elseif type(v) ~= "function" and type(v) ~= "table" then valid = false
+        else shared[k] = v end
+      end
+    end
+  end
+  local list = {}
+  if valid then
+    local s = cur(gi)
+    for i = 1, #enemies do
+      local e = enemies[i]
+      if type(e) ~= "table" or not whole_in(e.x, 1, s.w) or not whole_in(e.y, 1, s.h)
+          or type(e.move) ~= "number" or not (e.move >= 0) or not whole_range(e.minRange)
+          or not whole_range(e.maxRange) or e.maxRange < e.minRange then
+        valid = false
+        break
+      end
+      local rules = {}
+      for role in pairs(RULE_ROLE) do
+        local v = e[role]
+        if v == nil then v = shared[role] end
+        if v ~= nil and type(v) ~= "function" and type(v) ~= "table" then valid = false end
+        rules[role] = v
+      end
+      list[i] = { e = e, rules = rules }
+    end
+  end
+  local h0 = gi and #gi.hist
+  local text = call_text("dangerZone", g, enemies, opts)
+  local r, ev0 = api(T.dangerZone, g, enemies, opts)
+  tactics_outcome("dangerZone", g, was_closed, valid, r, ev0, h0, function(s, want_weird)
+    local count, refs = {}, {}
+    for i, it in ipairs(list) do
+      local e = it.e
+      refs[i] = ref_range(s, e.x, e.y, e.move, it.rules)
+      if refs[i].weird then return "weird" end
+    end
+    if want_weird then return "no" end
+    for i, it in ipairs(list) do
+      local e, ref = it.e, refs[i]
+      local stops = {}
+      for j in pairs(ref.stop) do
+        if ref.stop[j] then stops[#stops + 1] = { x = (j - 1) % s.w + 1, y = (j - 1) // s.w + 1 } end
+      end
+      table.sort(stops, function(a, b) return a.y * 100 + a.x < b.y * 100 + b.x end)
+      local hit = ref_attack(s, stops, e.minRange, e.maxRange, sight)
+      if not hit then return nil end
+      for j in pairs(hit) do count[j] = (count[j] or 0) + 1 end
+    end
+    local zone = r[2]
+    local n = 0
+    for y = 1, s.h do
+      for x = 1, s.w do
+        local want = count[(y - 1) * s.w + x] or 0
+        local got = zone:count(x, y)
+        if got ~= want then return format("count(%d, %d) is %s, reference %d", x, y, show(got), want) end
+        if want > 0 then n = n + 1 end
+      end
+    end
+    if zone:size() ~= n then return "size() is wrong" end
+    return nil
+  end, text)
+  return r[1] and r[2] or nil
+end
+
+function H.rangeQuery(range, x, y)
+  local ref = rinfo[range]
+  local r = api(function()
+    return range:contains(x, y), range:costTo(x, y), range:pathTo(x, y), tostring(range)
+  end)
+  if not ref then return end
+  if not r[1] then
+    if type(x) == "number" and type(y) == "number" then fail("range methods raised %s", show(r[2])) end
+    return
+  end
+  local contains, cost, path = r[2], r[3], r[4]
+  local i = whole_in(x, 1, ref.w) and whole_in(y, 1, ref.h) and (y - 1) * ref.w + x
+  local want = i and ref.dist[i]
+  if (cost == nil) ~= (not want) or (cost and not close_to(cost, want)) then
+    fail("costTo(%s, %s) = %s, reference %s", show(x), show(y), show(cost), show(want))
+  end
+  if contains ~= (i and ref.stop[i] == true or false) then
+    fail("contains(%s, %s) is %s", show(x), show(y), show(contains))
+  end
+  if (path ~= nil) ~= contains then fail("pathTo(%s, %s) and contains disagree", show(x), show(y)) end
+end
+
+-- ---- encode, close, getters -------------------------------------------------------
+
+function H.encode(g)
+  local gi, was_closed = before(g)
+  local h0 = gi and #gi.hist
+  local valid = gi ~= nil and not gi.closed
+  local r, ev0 = api(Grid.encode, g)
+  local how = common("encode", g, was_closed, valid, r, ev0, depth + 1)
+  if how == "error" then
+    if not happened(ev0, g, depth + 1).disturbed then fail("encode raised %s", show(r[2])) end
+    return nil
+  end
+  if how ~= "ok" and how ~= "disturbed" then return nil end
+  if type(r[2]) ~= "string" then fail("encode gave a %s", type(r[2])) end
+  quiet = quiet + 1
+  local ok, copy = pcall(A.decode, r[2])
+  if not ok then fail("decode(encode(g)) raised %s", show(copy)) end
+  local back = readback(copy)
+  local again = Grid.encode(copy)
+  quiet = quiet - 1
+  if again ~= r[2] then fail("encode(decode(s)) ~= s") end
+  for _, s in ipairs(candidates(gi, h0)) do
+    if same_cells(back, s) and back.diag == s.diag and back.weight == s.weight then return r[2] end
+  end
+  fail("decode(encode(g)) has other cells or settings than g")
+end
+
+local function close_value(x, mode)
+  local mt = getmetatable(x)
+  if type(mt) ~= "table" then return end
+  if mode == 0 then
+    mt.__close(x)
+  elseif mode == 1 then
+    local v <close> = x
+    if v == nil then return end
+  elseif mode == 2 then
+    local co = coroutine.create(function(v)
+      local c <close> = v
+      coroutine.yield(c)
+    end)
+    coroutine.resume(co, x)
+    coroutine.close(co)
+  elseif mt.__gc then
+    mt.__gc(x)
+  else
+    mt.__close(x)
+  end
+end
+
+local function mark_closed(g)
+  local gi = info[g]
+  if gi and not gi.closed then
+    gi.closed = true
+    event("close", { g = g })
+  end
+end
+
+function H.close(g, mode)
+  if not is_grid(g) then return end
+  local r = api(close_value, g, mode)
+  if not r[1] then fail("closing a grid raised %s", show(r[2])) end
+  mark_closed(g)
+  local ok, s = pcall(tostring, g)
+  if not ok or s ~= "astar.Grid (closed)" then fail("tostring of a closed grid is %s", show(s)) end
+end
+
+function H.closeSearch(search, mode)
+  local si = sinfo[search]
+  if not si then return end
+  local r = api(close_value, search, mode)
+  if not r[1] then fail("closing a search raised %s", show(r[2])) end
+  si.released = true
+end
+
+function H.getters(g, x, y, x2, y2)
+  local gi, was_closed = before(g)
+  if not gi then return end
+  local r, ev0 = api(function()
+    local w, h = Grid.getDimensions(g)
+    local out = { w = w, h = h, gw = Grid.getWidth(g), gh = Grid.getHeight(g), diag = Grid.getDiagonal(g),
+      name = tostring(g), stats = Grid.getSearchStats(g) }
+    out.heur, out.weight = Grid.getHeuristic(g)
+    out.walk = Grid.isWalkable(g, x, y)
+    out.cost = Grid.getCost(g, x, y)
+    out.sight = T.lineOfSight(g, x, y, x2, y2)
+    return out
+  end)
+  local s = cur(gi)
+  local valid = whole_in(x, 1, s.w) and whole_in(y, 1, s.h) and whole_in(x2, 1, s.w) and whole_in(y2, 1, s.h)
+  if was_closed then
+    if r[1] or r[2] ~= CLOSED_USE then fail("a getter on a closed grid gave %s", show(r[2])) end
+    return
+  end
+  if happened(ev0, g, depth + 1).disturbed then return end
+  if not valid then
+    if r[1] or not is_bad_message(r[2]) then fail("getters with bad coordinates gave %s", show(r[2])) end
+    return
+  end
+  if not r[1] then fail("getters raised %s", show(r[2])) end
+  local o = r[2]
+  local i = (y - 1) * s.w + x
+  if o.w ~= s.w or o.h ~= s.h or o.gw ~= s.w or o.gh ~= s.h then fail("getDimensions is wrong") end
+  if o.name ~= format("astar.Grid (%dx%d)", s.w, s.h) then fail("tostring(grid) is %s", show(o.name)) end
+  if o.walk ~= s.walk[i] or o.cost ~= s.cost[i] then fail("cell (%d, %d) differs from the mirror", x, y) end
+  if o.diag ~= s.diag then fail("getDiagonal is %s, mirror %s", o.diag, s.diag) end
+  local e = s.hchosen == true and s.heur or (s.hchosen == false and default_heuristic(s.diag))
+  if (e and o.heur ~= e) or o.weight ~= s.weight then fail("getHeuristic is %s, %s", show(o.heur), show(o.weight)) end
+  if o.sight ~= ref_sight(s, x, y, x2, y2) then
+    fail("lineOfSight(%d, %d, %d, %d) is %s", x, y, x2, y2, show(o.sight))
+  end
+end
+
+function H.gc(mode, ...)
+  local r = api(collectgarbage, mode, ...)
+  if not r[1] then fail("collectgarbage(%s) raised %s", mode, show(r[2])) end
+end
+
+function H.co(f)
+  local co = coroutine.create(f)
+  local d, q, fin, ev0 = depth, quiet, in_fin, #events
+  local ok, err = coroutine.resume(co)
+  if failure then error(failure, 0) end
+  if not ok then fail("coroutine body raised %s", show(err)) end
+  if coroutine.status(co) ~= "dead" then
+    -- only H.act's own yield (not from a callback or finalizer) may get here
+    local e = events[#events]
+    if #events == ev0 or e.kind ~= "yield" or e.depth ~= d + 1 or e.lvl ~= fin then
+      fail("a callback yielded across the binding")
+    end
+    depth, quiet, in_fin = d, q, fin
+    coroutine.close(co)
+  end
+end
+
+-- ---- actions (callbacks and finalizers) ----------------------------------------
+
+local THROW_VALUES = {}
+
+function act(a)
+  if budget <= 0 or depth > 5 then return end
+  budget = budget - 1
+  local kind = a[1]
+  if kind == "findPath" then
+    H.findPath(G[a[2]], a[3], a[4], a[5], a[6], a[7])
+  elseif kind == "range" then
+    R[1] = H.movementRange(G[a[2]], a[3], a[4], a[5], a[6]) or R[1]
+  elseif kind == "search" then
+    local s = H.newSearch(G[a[2]], a[3], a[4], a[5], a[6])
+    if s then
+      H.step(s, a[7])
+      H.result(s)
+    end
+  elseif kind == "attack" then
+    H.attackRange(G[a[2]], R[a[3]], a[4], a[5], a[6] ~= nil and { lineOfSight = a[6] } or nil)
+  elseif kind == "danger" then
+    H.dangerZone(G[a[2]], a[3], a[4])
+  elseif kind == "wall" then
+    H.setWalkable(G[a[2]], a[3], a[4], a[5])
+  elseif kind == "cost" then
+    H.setCost(G[a[2]], a[3], a[4], a[5])
+  elseif kind == "diag" then
+    H.setDiagonal(G[a[2]], a[3])
+    H.setHeuristic(G[a[2]], a[4])
+  elseif kind == "close" then
+    H.close(G[a[2]], a[3])
+  elseif kind == "drop" then
+    G[a[2]] = nil
+    collectgarbage()
+  elseif kind == "throw" then
+    local v = a[2]
+    if THROW_VALUES[v] then v = THROW_VALUES[v]() end
+    event("throw", { value = v })
+    error(v, 0)
+  elseif kind == "yield" then
+    event("yield", {})
+    coroutine.yield("yielded from a callback")
+  elseif kind == "gc" then
+    collectgarbage(a[2])
+  elseif kind == "encode" then
+    H.encode(G[a[2]])
+  elseif kind == "step" then
+    local s = S[a[2]]
+    if s then
+      H.step(s, a[3])
+      if a[4] then H.closeSearch(s, 0) end
+    end
+  elseif kind == "bomb" then
+    H.bomb(a[2], a[3])
+  elseif kind == "new" then
+    G[a[2]] = H.new(a[3], a[4])
+  elseif kind == "rangeQuery" then
+    if R[a[2]] then H.rangeQuery(R[a[2]], a[3], a[4]) end
+  end
+end
+
+function H.act(a)
+  depth = depth + 1
+  pcall(act, a)
+  depth = depth - 1
+  if failure then error(failure, 0) end
+end
+
+-- ---- running a program ---------------------------------------------------------
+
+local function setup(flags)
+  flags = flags or {}
+  strict = flags.contract ~= false
+  budget = flags.budget or 48
+  A = require "astar"
+  T = require "astar.tactics"
+  Grid = A.Grid
+end
+
+-- Runs program text; returns nil, or the failure message.
+function M.run_program(text, flags)
+  setup(flags)
+  local chunk, err = load(text, "=program", "t")
+  if not chunk then return "api_fuzz: the program does not compile: " .. err end
+  collectgarbage()
+  local ok, e = pcall(chunk, H, G, S, R, V)
+  if not ok and not failure then failure = "api_fuzz: the program raised " .. show(e) end
+  closing = true
+  for k in pairs(G) do G[k] = nil end
+  collectgarbage()
+  collectgarbage()
+  return failure
+end
+
+-- Decodes input and runs it; flags.print writes the program to stderr first;
+-- with flags.program the input is a program already.
+function M.run(input, flags)
+  local text = flags and flags.program and input or M.decode(input)
+  if flags and flags.print then io.stderr:write(text) end
+  return M.run_program(text, flags)
+end
+
+-- As a script: lua5.4 fuzz/lua/api_driver.lua [--print | --program] [--no-contract] FILE
+if arg and arg[0] and arg[0]:find("api_driver%.lua$") then
+  local print_only, program, file = false, false, nil
+  local flags = { contract = os.getenv("ASTAR_FUZZ_CONTRACT") ~= "0" }
+  for _, a in ipairs(arg) do
+    if a == "--print" then print_only = true
+    elseif a == "--program" then program = true
+    elseif a == "--no-contract" then flags.contract = false
+    else file = a end
+  end
+  if not file then
+    io.stderr:write("usage: lua5.4 fuzz/lua/api_driver.lua [--print | --program] FILE\n")
+    os.exit(2)
+  end
+  local f = assert(io.open(file, "rb"))
+  local data = f:read("a")
+  f:close()
+  if print_only then
+    io.write(M.decode(data))
+    os.exit(0)
+  end
+  local msg
+  if program then msg = M.run_program(data, flags) else msg = M.run(data, flags) end
+  if msg then
+    io.stderr:write(msg, "\n")
+    os.exit(1)
+  end
+  print("ok")
+end
+
+return M
