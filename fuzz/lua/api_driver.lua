@@ -1089,6 +1089,9 @@ local function common(fname, g, was_closed, valid, r, ev0, d)
     return "bad", w
   end
   if not ok then
+    if type(err) == "string" and err:find("(opts.algorithm: jps needs ", 1, true) then
+      return "error", w      -- findPath and newSearch check it is the option's fault
+    end
     if w.disturbed then
       if strict then
         local accept = { n = 0 }
@@ -1266,28 +1269,32 @@ local function cell_args(g, x, y)
   return whole_in(x, 1, s.w) and whole_in(y, 1, s.h), s
 end
 
-function H.setWalkable(g, x, y, v)
-  local _, was_closed = before(g)
-  local valid, s = cell_args(g, x, y)
-  valid = valid and type(v) == "boolean"
-  local r, ev0 = api(Grid.setWalkable, g, x, y, v)
-  local how = common("setWalkable", g, was_closed, valid, r, ev0, depth + 1)
-  if how == "error" and not happened(ev0, g, depth + 1).disturbed then
-    fail("setWalkable raised %s", show(r[2]))
+-- A valid write is put in the mirror before the call: the core changes the
+-- cell before anything that may run a finalizer (which then sees the new
+-- cell); calls made meanwhile may also have seen the old one (inflight).
+local function write_call(fname, f, g, x, y, v, walk, cost, valid)
+  local gi, was_closed = before(g)
+  local s = gi and cur(gi)
+  if valid then
+    gi.inflight = #gi.hist
+    write_cell(g, (y - 1) * s.w + x, walk, cost)
   end
-  if r[1] and s and not info[g].closed then write_cell(g, (y - 1) * s.w + x, v, nil) end
+  local r, ev0 = api(f, g, x, y, v)
+  if gi then gi.inflight = nil end
+  local how = common(fname, g, was_closed, valid, r, ev0, depth + 1)
+  if how == "error" and not happened(ev0, g, depth + 1).disturbed then
+    fail("%s raised %s", fname, show(r[2]))
+  end
+end
+
+function H.setWalkable(g, x, y, v)
+  local valid = cell_args(g, x, y) and type(v) == "boolean"
+  write_call("setWalkable", Grid.setWalkable, g, x, y, v, v, nil, valid)
 end
 
 function H.setCost(g, x, y, c)
-  local _, was_closed = before(g)
-  local valid, s = cell_args(g, x, y)
-  valid = valid and type(c) == "number" and c > 0 and c <= MAX_COST
-  local r, ev0 = api(Grid.setCost, g, x, y, c)
-  local how = common("setCost", g, was_closed, valid, r, ev0, depth + 1)
-  if how == "error" and not happened(ev0, g, depth + 1).disturbed then
-    fail("setCost raised %s", show(r[2]))
-  end
-  if r[1] and s and not info[g].closed then write_cell(g, (y - 1) * s.w + x, nil, c) end
+  local valid = cell_args(g, x, y) and type(c) == "number" and c > 0 and c <= MAX_COST
+  write_call("setCost", Grid.setCost, g, x, y, c, nil, c, valid)
 end
 
 local function write_settings(g, f)
@@ -1326,7 +1333,9 @@ end
 -- The snapshots a call that began at history index h0 may have seen.
 local function candidates(gi, h0, from)
   local list = {}
-  for i = math.max(h0, from or 1), #gi.hist do list[#list + 1] = gi.hist[i] end
+  local first = math.max(h0, from or 1)
+  if gi.inflight and gi.inflight < first then first = gi.inflight end
+  for i = first, #gi.hist do list[#list + 1] = gi.hist[i] end
   return list
 end
 
@@ -1424,43 +1433,59 @@ local function cells_changed(gi, h0)
   return false
 end
 
+-- A stepped search's state before a call: released, its grid closed, its
+-- grid changed since it began (checked against what the call did; a
+-- finalizer may release, close or change during the call itself).
+local function search_before(si)
+  local gi = info[si.g]
+  return si.released, gi.closed, si.failed or cells_changed(gi, si.h0), gi.writes or 0
+end
+
 function H.step(search, n)
   local si = sinfo[search]
   local valid = si ~= nil and not si.released and type(n) == "number"
     and n >= 1 and (n == floor(n) or n == huge)
+  local released, closed, changed, writes
+  if si then released, closed, changed, writes = search_before(si) end
   local r, ev0 = api(function(...) return search:step(...) end, n)
   if not si then
     if r[1] then fail("step on %s returned", show(search)) end
     return
   end
-  if si.released then
+  if released then
     if r[1] or r[2] ~= RELEASED then fail("step on a released search: %s", show(r[2])) end
     return
   end
   local gi = info[si.g]
   local w = happened(ev0, si.g, depth + 1)
+  local during = w.disturbed or si.released     -- a finalizer acted during the step
   if not valid then
     if r[1] or not is_bad_message(r[2]) then fail("step(%s) gave %s", show(n), show(r[2])) end
     return
   end
   local running = si.status == "searching"
-  if running and gi.closed then
+  if running and closed then
     if r[1] then fail("a search stepped on a closed grid") end
     if r[2] ~= CLOSED_USE and strict then fail("step on a closed grid raised %s", show(r[2])) end
     return
   end
   -- (without the contract, a write that changed nothing may stop it too)
-  if running and (si.failed or cells_changed(gi, si.h0)
-      or (not strict and (gi.writes or 0) > si.writes and not r[1])) then
+  if running and (changed or (not strict and (gi.writes or 0) > writes and not r[1])) then
     if r[1] then fail("a search went on after its grid changed") end
-    if r[2] ~= "grid changed during search" and not (w.disturbed and not strict) then
+    if r[2] ~= "grid changed during search" and not (during and not strict) then
       fail("step after a change raised %s", show(r[2]))
     end
     si.failed = true
     return
   end
   if not r[1] then
-    if w.disturbed then return end
+    if during then
+      if strict and r[2] ~= CLOSED_USE and r[2] ~= RELEASED and r[2] ~= "grid changed during search" then
+        fail("step raised %s", show(r[2]))
+      end
+      if r[2] == "grid changed during search" then si.failed = true end
+      return
+    end
     fail("step raised %s", show(r[2]))
   end
   if not SEARCH_STATUS[r[2]] then fail("step returned %s", show(r[2])) end
@@ -1484,28 +1509,32 @@ end
 
 function H.result(search)
   local si = sinfo[search]
+  local released, closed
+  if si then released, closed = search_before(si) end
   local r = api(function() return search:result() end)
   if not si then
     if r[1] then fail("result on %s returned", show(search)) end
     return nil
   end
-  if si.released then
+  if released then
     if r[1] or r[2] ~= RELEASED then fail("result on a released search: %s", show(r[2])) end
     return nil
   end
   local gi = info[si.g]
   if si.status == "searching" then
     if r[1] then fail("result of a running search") end
-    if not (si.failed or gi.closed) and not r[2]:find("^search still running") then
+    if not (si.failed or gi.closed or si.released) and not r[2]:find("^search still running") then
       fail("result of a running search raised %s", show(r[2]))
     end
     return nil
   end
   if not r[1] then
-    if gi.closed and (r[2] == CLOSED_USE or not strict) then return nil end
+    -- a finished search may keep its answer after its grid is closed, or not
+    if (closed or gi.closed or si.released) and (r[2] == CLOSED_USE or r[2] == RELEASED or not strict) then
+      return nil
+    end
     fail("result raised %s", show(r[2]))
   end
-  if gi.closed and si.status == "found" then fail("result read the path of a closed grid") end
   check_search_result(si, r)
   return r[2]
 end
@@ -1538,10 +1567,12 @@ function H.searchInfo(search)
     fail("getStats gave %s", show(stats))
   end
   if gi.closed then
-    if ok or list ~= CLOSED_USE then
-      if strict or ok then fail("getExpanded on a closed grid gave %s", show(list)) end
+    -- a finished search may keep its cells after its grid is closed
+    if not ok and list ~= CLOSED_USE and strict then fail("getExpanded on a closed grid raised %s", show(list)) end
+    if not ok or si.status == "searching" then
+      if ok then fail("getExpanded of a running search on a closed grid") end
+      return
     end
-    return
   end
   if not ok then fail("getExpanded raised %s", show(list)) end
   if #list ~= stats.expanded then fail("getExpanded lists %d cells, getStats says %d", #list, stats.expanded) end
