@@ -1447,6 +1447,7 @@ function H.step(search, n)
     and n >= 1 and (n == floor(n) or n == huge)
   local released, closed, changed, writes
   if si then released, closed, changed, writes = search_before(si) end
+  local status = si and si.status     -- a finalizer may step it meanwhile
   local r, ev0 = api(function(...) return search:step(...) end, n)
   if not si then
     if r[1] then fail("step on %s returned", show(search)) end
@@ -1463,7 +1464,7 @@ function H.step(search, n)
     if r[1] or not is_bad_message(r[2]) then fail("step(%s) gave %s", show(n), show(r[2])) end
     return
   end
-  local running = si.status == "searching"
+  local running = status == "searching"
   if running and closed then
     if r[1] then fail("a search stepped on a closed grid") end
     if r[2] ~= CLOSED_USE and strict then fail("step on a closed grid raised %s", show(r[2])) end
@@ -1489,8 +1490,10 @@ function H.step(search, n)
     fail("step raised %s", show(r[2]))
   end
   if not SEARCH_STATUS[r[2]] then fail("step returned %s", show(r[2])) end
-  if not running and r[2] ~= si.status then fail("a finished search's step said %s", r[2]) end
-  si.status = r[2]
+  if not running and r[2] ~= status then fail("a finished search's step said %s", r[2]) end
+  -- (a finalizer's step during this one may have finished it after this
+  -- one's answer was made)
+  if r[2] ~= "searching" or si.status == "searching" then si.status = r[2] end
 end
 
 local function check_search_result(si, r)
@@ -1511,6 +1514,7 @@ function H.result(search)
   local si = sinfo[search]
   local released, closed
   if si then released, closed = search_before(si) end
+  local status = si and si.status     -- a finalizer may step it meanwhile
   local r = api(function() return search:result() end)
   if not si then
     if r[1] then fail("result on %s returned", show(search)) end
@@ -1521,7 +1525,7 @@ function H.result(search)
     return nil
   end
   local gi = info[si.g]
-  if si.status == "searching" then
+  if status == "searching" and (not r[1] or si.status == "searching") then
     if r[1] then fail("result of a running search") end
     if not (si.failed or gi.closed or si.released) and not r[2]:find("^search still running") then
       fail("result of a running search raised %s", show(r[2]))
@@ -1558,7 +1562,8 @@ function H.searchInfo(search)
   end)
   if not r[1] then fail("search methods raised %s", show(r[2])) end
   local st, stats, grid, name, ok, list = unpack(r, 2, 7)
-  if st ~= si.status and not si.failed then
+  -- (a finalizer may have finished it after getStatus answered)
+  if st ~= si.status and not si.failed and not (st == "searching" and si.status ~= "searching") then
     fail("getStatus says %s, step said %s", show(st), si.status)
   end
   if not rawequal(grid, si.g) then fail("getGrid is not the search's grid") end
