@@ -211,7 +211,8 @@ function M.decode(input)
     local nt = b() % 6
     if nt > 3 then nt = 0 end
     for _ = 1, nt do
-      local at = 1 + b() % 24
+      local v = b()
+      local at = v < 216 and 1 + v % 24 or -(1 + v % 5)   -- negative: every -at calls
       local a = gen_action(k, nest + 1)
       if a then trig[#trig + 1] = { at, a } end
     end
@@ -351,7 +352,17 @@ function M.decode(input)
     local text = concat(rows, nl)
     if variant == 2 or variant == 1 then text = text .. nl end
     if variant == 4 then text = "" end
-    return text, w, h
+    if variant >= 13 then
+      -- a Moving AI map instead (variant 15: without its "map" line)
+      local map = { "type octile", "height " .. h, "width " .. w, "map" }
+      if variant == 15 then map[4] = nil end
+      for y = 1, h do
+        local row = rows[y]:gsub("#", function() return ({ "@", "T", "O", "W" })[y % 4 + 1] end)
+        map[#map + 1] = row:gsub("[1-9]", function(c) return ({ ".", "G", "S" })[tonumber(c) % 3 + 1] end)
+      end
+      text = concat(map, nl) .. nl
+    end
+    return text, w, h, variant >= 13
   end
 
   local function statement(depth)
@@ -367,9 +378,9 @@ function M.decode(input)
       end
       return format("%s = H.new(%s, %s)", G, lit(sw), lit(sh))
     elseif op == 3 then
-      local text, tw, th = gen_text_grid()
+      local text, tw, th, movingai = gen_text_grid()
       dims[k] = { tw, th }
-      return format("%s = H.fromString(%s)", G, lit(text))
+      return format("%s = H.%s(%s)", G, movingai and "fromMovingAI" or "fromString", lit(text))
     elseif op == 4 then
       local len = b() % 48
       local bytes = input:sub(pos, pos + len - 1)
@@ -1163,6 +1174,41 @@ local function parse_text(text)
   return s
 end
 
+-- The grid fromMovingAI should give for the maps the decoder writes.
+local MOVINGAI = { ["."] = true, G = true, S = true, ["@"] = false, O = false, T = false, W = false }
+local function parse_movingai(text)
+  local lines = {}
+  for line in text:gmatch("(.-)\r?\n") do lines[#lines + 1] = line end
+  local h, w = tonumber((lines[2] or ""):match("^height (%d+)$")), tonumber((lines[3] or ""):match("^width (%d+)$"))
+  if lines[1] ~= "type octile" or not h or not w or lines[4] ~= "map" or #lines ~= 4 + h then return nil end
+  local s = { w = w, h = h, walk = {}, cost = {}, diag = "no-obstacles", heur = "octile",
+    hchosen = false, weight = 1, kind = "init" }
+  for y = 1, h do
+    local row = lines[4 + y]
+    if #row ~= w then return nil end
+    for x = 1, w do
+      local walk = MOVINGAI[row:sub(x, x)]
+      if walk == nil then return nil end
+      s.walk[(y - 1) * w + x], s.cost[(y - 1) * w + x] = walk, 1
+    end
+  end
+  return s
+end
+
+function H.fromMovingAI(text)
+  local r = api(A.fromMovingAI, text)
+  local want = parse_movingai(text)
+  if not r[1] then
+    if want then fail("fromMovingAI(%q) raised %s", text, show(r[2])) end
+    if not is_bad_message(r[2]) then fail("fromMovingAI raised %s", show(r[2])) end
+    return nil
+  end
+  if not want then fail("fromMovingAI accepted %q", text) end
+  local g = r[2]
+  if not same_cells(readback(g), want) then fail("fromMovingAI(%q) gave other cells", text) end
+  return register(g, want)
+end
+
 function H.fromString(text)
   local r = api(A.fromString, text)
   local want = parse_text(text)
@@ -1598,7 +1644,7 @@ local act
 
 local function triggers(trig, count)
   for _, t in ipairs(trig) do
-    if t[1] == count then act(t[2]) end
+    if t[1] == count or (t[1] < 0 and count % -t[1] == 0) then act(t[2]) end
   end
 end
 
