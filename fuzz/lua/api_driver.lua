@@ -1453,6 +1453,7 @@ function H.newSearch(g, sx, sy, gx, gy, opts)
     local s = cur(gi)
     valid = whole_in(sx, 1, s.w) and whole_in(sy, 1, s.h) and whole_in(gx, 1, s.w) and whole_in(gy, 1, s.h)
   end
+  local h0 = gi and #gi.hist
   local r, ev0 = api(Grid.newSearch, g, sx, sy, gx, gy, opts)
   local how, w = common("newSearch", g, was_closed, valid, r, ev0, depth + 1)
   if how == "bad" or how == "closed" then return nil end
@@ -1466,8 +1467,10 @@ function H.newSearch(g, sx, sy, gx, gy, opts)
   local search = r[2]
   local st = search:getStatus()   -- found at once when start == goal
   if not SEARCH_STATUS[st] then fail("a new search's status is %s", show(st)) end
-  sinfo[search] = { g = g, h0 = #gi.hist, writes = gi.writes or 0, o = o, sx = sx, sy = sy, gx = gx, gy = gy,
-    status = st, disturbed = how ~= "ok", failed = nil, released = false }
+  -- (h0..h1: a finalizer may change the grid during newSearch, before or
+  -- after the search began on it)
+  sinfo[search] = { g = g, h0 = h0, h1 = #gi.hist, writes = gi.writes or 0, o = o, sx = sx, sy = sy, gx = gx,
+    gy = gy, status = st, disturbed = how ~= "ok", failed = nil, released = false }
   return search
 end
 
@@ -1484,15 +1487,16 @@ end
 -- finalizer may release, close or change during the call itself).
 local function search_before(si)
   local gi = info[si.g]
-  return si.released, gi.closed, si.failed or cells_changed(gi, si.h0), gi.writes or 0
+  return si.released, gi.closed, si.failed or cells_changed(gi, si.h1), gi.writes or 0,
+    cells_changed(gi, si.h0)
 end
 
 function H.step(search, n)
   local si = sinfo[search]
   local valid = si ~= nil and not si.released and type(n) == "number"
     and n >= 1 and (n == floor(n) or n == huge)
-  local released, closed, changed, writes
-  if si then released, closed, changed, writes = search_before(si) end
+  local released, closed, changed, writes, maybe
+  if si then released, closed, changed, writes, maybe = search_before(si) end
   local status = si and si.status     -- a finalizer may step it meanwhile
   local r, ev0 = api(function(...) return search:step(...) end, n)
   if not si then
@@ -1505,7 +1509,7 @@ function H.step(search, n)
   end
   local gi = info[si.g]
   local w = happened(ev0, si.g, depth + 1)
-  local during = w.disturbed or si.released     -- a finalizer acted during the step
+  local during = w.disturbed or si.released or maybe   -- a finalizer acted during the step
   if not valid then
     if r[1] or not is_bad_message(r[2]) then fail("step(%s) gave %s", show(n), show(r[2])) end
     return
@@ -1544,11 +1548,14 @@ end
 
 local function check_search_result(si, r)
   local gi = info[si.g]
-  local s = gi.hist[si.h0]
   -- the cells as they were when it ran (settings changes do not matter:
   -- the options were fixed when it began)
-  local why = path_answer(si.g, s, si.o, r, si.sx, si.sy, si.gx, si.gy, not si.disturbed
-    and not cells_changed(gi, si.h0) and not gi.closed)
+  local exact = not si.disturbed and not cells_changed(gi, si.h0) and not gi.closed
+  local why
+  for i = si.h0, si.h1 do
+    why = path_answer(si.g, gi.hist[i], si.o, r, si.sx, si.sy, si.gx, si.gy, exact)
+    if not why then break end
+  end
   if why then fail("search result: %s", why) end
   if si.status == "found" and r[2] == nil then fail("a found search has no path") end
   if si.status == "unreachable" and r[2] ~= nil and not si.o.partial then
