@@ -496,6 +496,17 @@ static int grid_tostring(lua_State *L)
     return 1;
 }
 
+/* _gridVersion(grid): the grid's change counter (only real changes move it),
+ * for astar.tactics: dangerZone starts again when a callback or a finalizer
+ * changed the grid between its enemies. A double holds it exactly far past
+ * any count of writes a game makes (2^53). */
+static int grid_version(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "_gridVersion");
+    lua_pushnumber(L, (lua_Number)astar_grid_version(g->grid));
+    return 1;
+}
+
 /* __gc and __close: frees everything the grid owns (once no query is inside
  * a callback, lease.c); safe to call twice. */
 static int grid_release(lua_State *L)
@@ -540,6 +551,7 @@ static const luaL_Reg MODULE_FUNCTIONS[] = {
     {"_movementRange", astar_lua_movement_range},
     {"_attackCells", astar_lua_attack_cells},
     {"_lineOfSight", astar_lua_line_of_sight},
+    {"_gridVersion", grid_version},
     {"decode", grid_decode},            /* lua_encode.c */
     {NULL, NULL}};
 
