@@ -125,6 +125,29 @@ function KINDS.weight(v, spec)
   end
 end
 
+-- findPath's goal: gx may also be a list of goals (a table: not a bad value here).
+function KINDS.goal(v, spec)
+  if type(v) == "table" then return nil end
+  return KINDS.index(v, spec)
+end
+function KINDS.near(v, spec)
+  if type(v) ~= "number" then return spec.prefix .. "number expected, got " .. spec.tname end
+  if not (v >= 0) or (v ~= math.floor(v) and v ~= INF) then -- luacheck: ignore 581 (NaN)
+    return "opts.near must be a whole number >= 0, got " .. text(v)
+  end
+end
+function KINDS.maxCost(v, spec)
+  if type(v) ~= "number" then return spec.prefix .. "number expected, got " .. spec.tname end
+  if not (v >= 0) then -- luacheck: ignore 581 (NaN)
+    return "opts.maxCost must be a number >= 0, got " .. text(v)
+  end
+end
+function KINDS.rule(v, spec)
+  if type(v) ~= "function" and type(v) ~= "table" then
+    return spec.prefix .. "function or table expected, got " .. spec.tname
+  end
+end
+
 -- Signatures: method name, then its arguments as {kind, fields}.
 local function idx(name, max) return { kind = "index", name = name, max = max } end
 local METHODS = {
@@ -134,17 +157,19 @@ local METHODS = {
   { "getCost", idx("x", W), idx("y", H) },
   { "setDiagonal", { kind = "diagonal", good = "always" } },
   { "setHeuristic", { kind = "heuristic", good = "octile" }, { kind = "weight", good = 1.5, optional = true } },
-  { "findPath", idx("sx", W), idx("sy", H), idx("gx", W), idx("gy", H) },
+  { "findPath", idx("sx", W), idx("sy", H), { kind = "goal", name = "gx", max = W }, idx("gy", H) },
 }
 for _, m in ipairs(METHODS) do
   for _, a in ipairs({ unpack(m, 2) }) do
-    if a.kind == "index" then a.good = a.max end
+    if a.kind == "index" or a.kind == "goal" then a.good = a.max end
   end
 end
 local OPTIONS = {
   diagonal = { kind = "diagonal" }, heuristic = { kind = "heuristic" },
   weight = { kind = "weight" }, partial = { kind = "boolean" }, algorithm = { kind = "algorithm" },
   flat = { kind = "boolean" }, into = { kind = "into" },
+  near = { kind = "near" }, maxCost = { kind = "maxCost" },
+  cost = { kind = "rule" }, blocked = { kind = "rule" }, occupied = { kind = "rule" },
 }
 
 -- Every value to try for an argument kind.
@@ -154,7 +179,7 @@ local function values_for(kind)
   local numbers = {}
   for _, v in ipairs(NOT_WHOLE) do numbers[#numbers + 1] = v end
   for _, v in ipairs(BAD_NUMBERS) do numbers[#numbers + 1] = v end
-  if kind == "index" then
+  if kind == "index" or kind == "goal" then
     numbers[#numbers + 1] = W + 1
     numbers[#numbers + 1] = 65536
   end

@@ -28,7 +28,8 @@ typedef enum {
     ASTAR_ENOMEM,        /* an allocation failed; nothing was changed */
     ASTAR_ETOOBIG,       /* width/height/cells exceed the limits above */
     ASTAR_EGRIDCHANGED,  /* a search was stepped after its grid changed */
-    ASTAR_EPARSE         /* map text could not be parsed */
+    ASTAR_EPARSE,        /* map text could not be parsed */
+    ASTAR_EABORTED       /* a query's rule asked to stop (AstarRangeRule gave NAN) */
 } AstarError;
 
 typedef enum {
@@ -58,12 +59,46 @@ typedef enum {
     ASTAR_ALGORITHM_JPS
 } AstarAlgorithm;
 
+/* A per-query rule over the grid's cells, shared with the tactics layer
+ * (AstarRangeRule below). */
+typedef double (*AstarCellRule)(void *user, uint32_t x, uint32_t y, double grid_cost,
+                                unsigned *flags);
+
 typedef struct {
     AstarDiagonal diagonal;
     AstarHeuristic heuristic;
     double weight;               /* >= 1; f = g + weight * h */
     int partial;                 /* nonzero: on failure, end at the closest reached cell */
     AstarAlgorithm algorithm;    /* see above; zero is AUTO */
+
+    /* What a unit may do, for this query only (all zero: the grid alone).
+     * rule is asked at most once per cell per query, only about walkable
+     * cells other than the start, when the search first needs the cell
+     * (entering it, or the corner rule of a diagonal step next to it): it
+     * returns the cost of entering the cell (> 0), INFINITY for impassable
+     * (such a cell also counts as a wall for the corner rule), or NAN to
+     * stop the query (astar_search_step then reports ASTAR_EABORTED); it
+     * may set ASTAR_RANGE_NO_STOP in *flags: the path may cross the cell
+     * but not end on it. */
+    AstarCellRule rule;
+    void *rule_user;
+    /* With a rule: a lower bound of every entry cost it gives, which scales
+     * the heuristic in place of the grid's lowest cost; 0 when unknown (the
+     * heuristic is then off: a Dijkstra search, still exact). */
+    double rule_min_cost;
+    /* Several goals: goal_count cells, goals[2i] = x, goals[2i + 1] = y
+     * (0-based), replacing (gx, gy) when goal_count > 0. The array must
+     * live until the query ends. */
+    const uint32_t *goals;
+    size_t goal_count;
+    /* The path may end on any cell within this distance of a goal
+     * (Manhattan with ASTAR_DIAGONAL_NEVER, Chebyshev otherwise); the goal
+     * itself need not be walkable. */
+    uint32_t near;
+    /* bounded nonzero: cells whose cost from the start exceeds max_cost are
+     * never entered. */
+    int bounded;
+    double max_cost;
 } AstarOptions;
 
 typedef enum {
@@ -198,7 +233,13 @@ void astar_search_record(AstarSearch *search, int on);
  * astar_search_free. */
 size_t astar_search_recorded(const AstarSearch *search, const uint32_t **cells);
 
-/* The algorithm the last query ran: ASTAR_ALGORITHM_ASTAR or _JPS. */
+/* After ASTAR_FOUND (or ASTAR_PARTIAL at a goal): the index (0-based) of the
+ * first goal whose region (astar_search_begin's options: goals, near)
+ * holds the path's end; (size_t)-1 when none does. */
+size_t astar_search_goal_index(const AstarSearch *search);
+
+/* The algorithm the last query ran: ASTAR_ALGORITHM_ASTAR or _JPS. JPS runs
+ * only for plain queries: no rule, one goal, near 0, no budget. */
 AstarAlgorithm astar_search_algorithm(const AstarSearch *search);
 
 /* Nonzero when jump point search can run on this grid in this diagonal mode:
@@ -262,8 +303,7 @@ typedef struct AstarRange AstarRange;
  * the start, with the grid's cost of the cell. Returns the cost of entering
  * it for this query (> 0), INFINITY for impassable, or NAN to abort the
  * query; may set ASTAR_RANGE_* bits in *flags (0 on entry). */
-typedef double (*AstarRangeRule)(void *user, uint32_t x, uint32_t y, double grid_cost,
-                                 unsigned *flags);
+typedef AstarCellRule AstarRangeRule;
 
 /* Called for a candidate (from, to) pair of an attack area: 1 when to can be
  * hit from from, 0 when not, -1 to abort. */

@@ -33,7 +33,21 @@ void astar_search_free(AstarSearch *search)
     heap_free(&search->open);
     free(search->ties);
     free(search->recorded);
+    free(search->rule_cost);
+    free(search->rule_stamp);
+    free(search->target);
+    free(search->goal_list);
     free(search);
+}
+
+static void free_general(AstarSearch *search)
+{
+    free(search->rule_cost);
+    free(search->rule_stamp);
+    free(search->target);
+    search->rule_cost = NULL;
+    search->rule_stamp = search->target = NULL;
+    search->general_capacity = 0;
 }
 
 static AstarError reserve_scratch(AstarSearch *search, size_t cells)
@@ -52,10 +66,53 @@ static AstarError reserve_scratch(AstarSearch *search, size_t cells)
     }
     free(search->g);
     free(search->stamp);
+    free_general(search);            /* its stamps belong to the old generations */
     search->g = g;
     search->stamp = stamp;
     search->capacity = cells;
     search->generation = 0;
+    return ASTAR_OK;
+}
+
+/* The general loop's scratch (search_internal.h), sized like the rest. */
+static AstarError reserve_general(AstarSearch *search)
+{
+    size_t cells = search->capacity;
+    if (search->general_capacity >= cells)
+        return ASTAR_OK;
+    free_general(search);
+    search->rule_cost = malloc(cells * sizeof *search->rule_cost);
+    search->rule_stamp = calloc(cells, sizeof *search->rule_stamp);
+    search->target = calloc(cells, sizeof *search->target);
+    if (!search->rule_cost || !search->rule_stamp || !search->target) {
+        free_general(search);
+        return ASTAR_ENOMEM;
+    }
+    search->general_capacity = cells;
+    return ASTAR_OK;
+}
+
+/* Copies the query's goals (at least one) into the search. */
+static AstarError keep_goals(AstarSearch *s, const AstarOptions *o, uint32_t gx, uint32_t gy)
+{
+    size_t n = o->goal_count ? o->goal_count : 1;
+    if (n > s->goal_capacity) {
+        uint32_t *list;
+        if (n > ((size_t)-1) / (2 * sizeof *list))
+            return ASTAR_ENOMEM;
+        list = (uint32_t *)realloc(s->goal_list, 2 * n * sizeof *list);
+        if (!list)
+            return ASTAR_ENOMEM;
+        s->goal_list = list;
+        s->goal_capacity = n;
+    }
+    if (o->goal_count) {
+        memcpy(s->goal_list, o->goals, 2 * n * sizeof *s->goal_list);
+    } else {
+        s->goal_list[0] = gx;
+        s->goal_list[1] = gy;
+    }
+    s->ngoals = n;
     return ASTAR_OK;
 }
 
@@ -86,6 +143,8 @@ static double closeness(const AstarSearch *s, uint32_t cell)
     if (h == ASTAR_HEURISTIC_ZERO)
         h = s->options.diagonal == ASTAR_DIAGONAL_NEVER ? ASTAR_HEURISTIC_MANHATTAN
                                                          : ASTAR_HEURISTIC_OCTILE;
+    if (s->general)
+        return search_box_distance(s, h, cell_x(s, cell), cell_y(s, cell));
     return distance(h, cell_x(s, cell) - s->goal_x, cell_y(s, cell) - s->goal_y);
 }
 
@@ -169,7 +228,8 @@ static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
     int admissible = o->heuristic != ASTAR_HEURISTIC_MANHATTAN
                      || o->diagonal == ASTAR_DIAGONAL_NEVER;
 
-    if (o->algorithm == ASTAR_ALGORITHM_ASTAR || !astar_jps_supported(grid, o->diagonal))
+    if (o->algorithm == ASTAR_ALGORITHM_ASTAR || !astar_jps_supported(grid, o->diagonal)
+        || o->rule || o->goal_count || o->near || o->bounded)
         return ASTAR_ALGORITHM_ASTAR;
     if (o->algorithm == ASTAR_ALGORITHM_JPS)
         return ASTAR_ALGORITHM_JPS;
@@ -177,13 +237,97 @@ static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
                                                           : ASTAR_ALGORITHM_ASTAR;
 }
 
+/* Is bordered (x, y) within the query's distance `near` of goal i? */
+static int in_region(const AstarSearch *s, size_t i, long x, long y)
+{
+    long dx = x - (long)s->goal_list[2 * i] - 1, dy = y - (long)s->goal_list[2 * i + 1] - 1;
+    long n = (long)s->options.near;
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    if (s->options.diagonal == ASTAR_DIAGONAL_NEVER)
+        return dx + dy <= n;
+    return dx <= n && dy <= n;
+}
+
+/* Marks the cells that end the path (every goal's region, in the grid) for
+ * the current generation. */
+static void mark_targets(AstarSearch *s)
+{
+    const AstarGrid *grid = s->grid;
+    uint16_t gen = (uint16_t)search_gen(s);
+    long n = (long)s->options.near;
+    size_t i;
+
+    for (i = 0; i < s->ngoals; i++) {
+        long gx = (long)s->goal_list[2 * i] + 1, gy = (long)s->goal_list[2 * i + 1] + 1;
+        long x0 = gx - n < 1 ? 1 : gx - n, x1 = gx + n > (long)grid->width ? (long)grid->width : gx + n;
+        long y0 = gy - n < 1 ? 1 : gy - n, y1 = gy + n > (long)grid->height ? (long)grid->height : gy + n;
+        long x, y;
+        for (y = y0; y <= y1; y++)
+            for (x = x0; x <= x1; x++)
+                if (in_region(s, i, x, y))
+                    s->target[(size_t)y * grid->stride + (size_t)x] = gen;
+    }
+}
+
+/* The heuristic's boxes around the goals (search_box_distance): one per
+ * goal, or one around them all past SEARCH_MAX_BOXES goals. */
+static void set_boxes(AstarSearch *s)
+{
+    int n = (int)s->options.near, one = s->ngoals > SEARCH_MAX_BOXES;
+    size_t i;
+
+    s->nboxes = 0;
+    for (i = 0; i < s->ngoals; i++) {
+        int gx = (int)s->goal_list[2 * i] + 1, gy = (int)s->goal_list[2 * i + 1] + 1;
+        int b[4];
+        b[0] = gx - n;
+        b[1] = gx + n;
+        b[2] = gy - n;
+        b[3] = gy + n;
+        if (one && i > 0) {
+            int *u = s->box[0];
+            u[0] = b[0] < u[0] ? b[0] : u[0];
+            u[1] = b[1] > u[1] ? b[1] : u[1];
+            u[2] = b[2] < u[2] ? b[2] : u[2];
+            u[3] = b[3] > u[3] ? b[3] : u[3];
+        } else {
+            memcpy(s->box[s->nboxes++], b, sizeof b);
+        }
+    }
+}
+
+double astar_search_ask_rule(AstarSearch *s, uint32_t cell)
+{
+    const AstarGrid *grid = s->grid;
+    unsigned flags = 0;
+    double c = s->options.rule(s->options.rule_user, (uint32_t)cell_x(s, cell) - 1,
+                               (uint32_t)cell_y(s, cell) - 1, grid->cost ? grid->cost[cell] : 1.0,
+                               &flags);
+    if (c != c)
+        return c;
+    if (!(c > 0))
+        c = INFINITY;                    /* the rule must give > 0: never a free step */
+    if ((flags & ASTAR_RANGE_NO_STOP) && c != INFINITY)
+        c = -c;
+    s->rule_cost[cell] = c;
+    s->rule_stamp[cell] = (uint16_t)search_gen(s);
+    return c;
+}
+
 /* Starts the open list from the start cell with the chosen algorithm. */
 static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
 {
     if (++s->generation == STAMP_GEN_LIMIT) {
         memset(s->stamp, 0, s->capacity * sizeof *s->stamp);
+        if (s->general_capacity) {
+            memset(s->rule_stamp, 0, s->general_capacity * sizeof *s->rule_stamp);
+            memset(s->target, 0, s->general_capacity * sizeof *s->target);
+        }
         s->generation = 1;
     }
+    if (s->general)
+        mark_targets(s);
     s->ran = algorithm;
     heap_clear(&s->open);
     s->ties_size = 0;
@@ -195,6 +339,34 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
     s->best_distance = closeness(s, s->start);
     s->best_g = 0.0;
     return heap_push(&s->open, 0.0, s->start);
+}
+
+/* The rest of astar_search_begin for a query of the general loop. */
+static AstarError begin_general(AstarSearch *s)
+{
+    const AstarGrid *grid = s->grid;
+    set_boxes(s);
+    if (restart(s, ASTAR_ALGORITHM_ASTAR) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    if (s->target[s->start] == (uint16_t)search_gen(s)) {   /* already there */
+        astar_search_finish(s, ASTAR_FOUND, s->start);
+        return ASTAR_OK;
+    }
+    if (s->ngoals == 1 && s->options.near == 0 && !s->options.partial) {
+        double e = INFINITY;
+        if (grid->open[s->goal])
+            e = s->options.rule ? astar_search_ask_rule(s, s->goal) : 1.0;
+        if (e != e)
+            return ASTAR_EABORTED;
+        if (e == INFINITY || e < 0) {
+            s->status = ASTAR_GOAL_BLOCKED;
+            return ASTAR_OK;
+        }
+        if (!astar_components_maybe_reachable(grid, s->start, s->goal, s->options.diagonal))
+            return ASTAR_OK;                  /* ASTAR_NO_PATH, known without a search */
+    }
+    s->status = ASTAR_SEARCHING;
+    return ASTAR_OK;
 }
 
 AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
@@ -216,13 +388,24 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->options = *options;
     if ((unsigned)s->options.algorithm > ASTAR_ALGORITHM_JPS)
         s->options.algorithm = ASTAR_ALGORITHM_AUTO;
+    if (s->options.near > grid->width + grid->height)
+        s->options.near = grid->width + grid->height;   /* as far as any cell is */
+    s->general = options->rule || options->goal_count || options->near || options->bounded;
+    if (keep_goals(s, options, gx, gy) != ASTAR_OK
+        || (s->general && reserve_general(s) != ASTAR_OK))
+        return ASTAR_ENOMEM;
+    s->options.goals = NULL;                  /* copied: the caller's may go */
+    if (options->goal_count) {
+        gx = s->goal_list[0];
+        gy = s->goal_list[1];
+    }
     for (d = 0; d < 8; d++)
         s->offset[d] = ASTAR_DIR_DY[d] * (long)grid->stride + ASTAR_DIR_DX[d];
     s->start = (uint32_t)astar_index(grid, sx, sy);
     s->goal = (uint32_t)astar_index(grid, gx, gy);
     s->goal_x = (int)gx + 1;
     s->goal_y = (int)gy + 1;
-    scale = options->weight * grid->min_cost;
+    scale = options->weight * (options->rule ? options->rule_min_cost : grid->min_cost);
     s->h_scale = scale < ASTAR_MAX_H_SCALE ? scale : ASTAR_MAX_H_SCALE; /* never inf */
     s->inv_stride = 1.0 / (double)grid->stride;
     s->ran = choose(grid, &s->options);
@@ -230,6 +413,8 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->length = 1;
     s->touched = 1;                            /* the start */
 
+    if (s->general)
+        return begin_general(s);
     if (s->start == s->goal) {
         s->g[s->start] = 0.0;
         s->status = ASTAR_FOUND;
@@ -286,7 +471,7 @@ AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError 
     if (s->options.partial)
         astar_search_finish(s, ASTAR_PARTIAL, s->best);
     else
-        s->status = s->grid->open[s->goal] ? ASTAR_NO_PATH : ASTAR_GOAL_BLOCKED;
+        s->status = s->general || s->grid->open[s->goal] ? ASTAR_NO_PATH : ASTAR_GOAL_BLOCKED;
     return s->status;
 }
 
@@ -305,6 +490,20 @@ AstarStatus astar_search_run(AstarSearch *search, const AstarGrid *grid,
 
 AstarStatus astar_search_status(const AstarSearch *s) { return s->status; }
 AstarAlgorithm astar_search_algorithm(const AstarSearch *s) { return s->ran; }
+
+size_t astar_search_goal_index(const AstarSearch *s)
+{
+    long x, y;
+    size_t i;
+    if (!s->grid || s->ngoals == 0)
+        return (size_t)-1;
+    x = cell_x(s, s->end);
+    y = cell_y(s, s->end);
+    for (i = 0; i < s->ngoals; i++)
+        if (in_region(s, i, x, y))
+            return i;
+    return (size_t)-1;
+}
 uint32_t astar_search_end(const AstarSearch *s) { return s->end; }
 uint32_t astar_search_start(const AstarSearch *s) { return s->start; }
 double astar_search_cost(const AstarSearch *s) { return s->g[s->end]; }

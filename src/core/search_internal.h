@@ -23,6 +23,7 @@
 #define STAMP_GEN_MASK 0xFFF0u
 #define STAMP_GEN_SHIFT 4
 #define STAMP_GEN_LIMIT (1u << (16 - STAMP_GEN_SHIFT))
+#define SEARCH_MAX_BOXES 8
 
 #if defined(__GNUC__)
 #define ASTAR_INLINE static inline __attribute__((always_inline))
@@ -52,6 +53,24 @@ struct AstarSearch {
     size_t recorded_size, recorded_capacity;
     int record_next;         /* astar_search_record's setting */
     int recording;           /* the current query's */
+
+    /* Queries with rules, several goals, near or a budget run the general
+     * loop (astar_loop.c). Its scratch, allocated by the first such query:
+     * the rule's answer per cell (the entry cost, negated for a cell the
+     * path may not end on, INFINITY when impassable) valid where rule_stamp
+     * holds the generation, and the cells that end the path (target holds
+     * the generation). */
+    int general;
+    double *rule_cost;
+    uint16_t *rule_stamp, *target;
+    size_t general_capacity;
+    uint32_t *goal_list;     /* x, y pairs, 0-based: the query's goals */
+    size_t ngoals, goal_capacity;
+    /* The heuristic's targets: boxes [x0, x1] x [y0, y1] (bordered) around
+     * each goal (its near region's bounding box), or one box around all of
+     * them when there are more than SEARCH_MAX_BOXES. */
+    int box[SEARCH_MAX_BOXES][4];
+    int nboxes;
 
     /* the current query */
     const AstarGrid *grid;
@@ -108,6 +127,31 @@ ASTAR_INLINE double search_h(const AstarSearch *s, int x, int y)
     return 0.0;
 }
 
+/* The unscaled distance from bordered (x, y) to the nearest goal box: the
+ * heuristic's metric over the offsets left outside the box. */
+ASTAR_INLINE double search_box_distance(const AstarSearch *s, AstarHeuristic heuristic, int x,
+                                        int y)
+{
+    double best = INFINITY;
+    int i;
+    for (i = 0; i < s->nboxes; i++) {
+        const int *b = s->box[i];
+        int dx = x < b[0] ? b[0] - x : x > b[1] ? x - b[1] : 0;
+        int dy = y < b[2] ? b[2] - y : y > b[3] ? y - b[3] : 0;
+        double a = (double)dx, c = (double)dy, lo = a < c ? a : c, hi = a < c ? c : a, d;
+        switch (heuristic) {
+        case ASTAR_HEURISTIC_MANHATTAN: d = a + c; break;
+        case ASTAR_HEURISTIC_OCTILE: d = hi + (SQRT2 - 1.0) * lo; break;
+        case ASTAR_HEURISTIC_EUCLIDEAN: d = sqrt(a * a + c * c); break;
+        case ASTAR_HEURISTIC_CHEBYSHEV: d = hi; break;
+        default: d = 0.0;
+        }
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
 /* Pushes a cell on the ties stack, growing it geometrically. */
 static inline AstarError search_push_tie(AstarSearch *s, uint32_t cell)
 {
@@ -147,5 +191,8 @@ void astar_search_note_closest(AstarSearch *s, uint32_t cell);
  * ENOMEM they set *error. */
 AstarStatus astar_run_astar(AstarSearch *s, size_t max_expansions, AstarError *error);
 AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error);
+/* The rule's answer for a walkable bordered cell not asked yet this query
+ * (search.c): memoised; NAN when the rule stopped the query. */
+double astar_search_ask_rule(AstarSearch *s, uint32_t cell);
 
 #endif

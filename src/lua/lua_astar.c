@@ -4,9 +4,10 @@
  * but are formatted here so every Lua version prints the same text, with
  * arguments counted as in a method call (self is not counted).
  */
+#include <math.h>
 #include <string.h>
 
-#include "lua_grid.h"
+#include "query_rules.h"
 
 /* ---- the Grid userdata ------------------------------------------------- */
 
@@ -211,16 +212,31 @@ static const char *const ALGORITHM_NAMES[] = {"auto", "astar", "jps", NULL};
 
 /* The options read_options knows, in the order of its switch. */
 static const char *const SEARCH_OPTIONS[] = {
-    "diagonal", "heuristic", "weight", "partial", "flat", "into", "algorithm", NULL};
+    "diagonal", "heuristic", "weight", "partial", "flat", "into", "algorithm",
+    "near", "maxCost", "cost", "blocked", "occupied", NULL};
+
+/* opts.near: a whole number >= 0 (math.huge: anywhere), as far as a cell can be. */
+static uint32_t check_near(lua_State *L, Arg v, uint32_t far)
+{
+    double n = check_number(L, v, "opts.near: ");
+    char buf[32];
+    if (!(n >= 0) || (n != floor(n) && !isinf(n)))
+        arg_error(L, v.number, v.fname, NULL, "opts.near must be a whole number >= 0, got %s",
+                  number_text(buf, sizeof buf, n));
+    return n >= (double)far ? far : (uint32_t)n;
+}
 
 /* Reads an options table (findPath's and newSearch's argument a) over the
  * grid's settings, raw (metatables are not consulted) and without running
- * any Lua code. opts.into is kept in a stack slot pushed here. */
+ * any Lua code but finalizers (a list of points is copied into a table).
+ * opts.into is kept in a stack slot pushed here; the rules go to `rules`. */
 static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
-                         PathOutput *out)
+                         PathOutput *out, QueryRules *rules)
 {
     int has_heuristic = 0, has_weight = 0, slot;
-    double weight = 1.0;
+    double weight = 1.0, max_cost;
+    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
+    char buf[32];
 
     o->diagonal = g->diagonal;
     o->partial = 0;
@@ -233,8 +249,9 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
         lua_pushnil(L);
         while (lua_next(L, a.index)) {
             Arg v = a;
+            int which = check_option_name(L, a, lua_gettop(L) - 1, SEARCH_OPTIONS);
             v.index = lua_gettop(L);
-            switch (check_option_name(L, a, v.index - 1, SEARCH_OPTIONS)) {
+            switch (which) {
             case 0:
                 o->diagonal = check_diagonal(L, v, "opts.diagonal: ");
                 break;
@@ -262,9 +279,24 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
                 lua_replace(L, slot);
                 out->into = slot;
                 break;
-            default:
+            case 6:
                 o->algorithm = (AstarAlgorithm)check_name(L, v, "opts.algorithm: ", "algorithm",
                                                           ALGORITHM_NAMES, "auto, astar or jps");
+                break;
+            case 7:
+                o->near = check_near(L, v, w + h);
+                break;
+            case 8:
+                max_cost = check_number(L, v, "opts.maxCost: ");
+                if (!(max_cost >= 0))
+                    arg_error(L, v.number, v.fname, NULL,
+                              "opts.maxCost must be a number >= 0, got %s",
+                              number_text(buf, sizeof buf, max_cost));
+                o->bounded = !isinf(max_cost);
+                o->max_cost = max_cost;
+                break;
+            default:
+                query_rules_read(L, rules, query_rules_which(SEARCH_OPTIONS[which]), v.index, w, h);
             }
             lua_pop(L, 1);
         }
@@ -406,6 +438,18 @@ int push_outcome(lua_State *L, AstarStatus status, double cost, int partial)
     }
 }
 
+int push_goal_outcome(lua_State *L, AstarStatus status, double cost, size_t index)
+{
+    if (status != ASTAR_FOUND && status != ASTAR_PARTIAL)
+        return push_outcome(L, status, cost, 0);
+    lua_pushnumber(L, (lua_Number)cost);
+    if (status == ASTAR_FOUND && index != (size_t)-1)
+        lua_pushinteger(L, (lua_Integer)index + 1);
+    else
+        lua_pushboolean(L, 0);
+    return 3;
+}
+
 int push_stats(lua_State *L, size_t expanded, size_t touched)
 {
     lua_createtable(L, 0, 2);
@@ -416,47 +460,123 @@ int push_stats(lua_State *L, size_t expanded, size_t touched)
     return 1;
 }
 
-LuaGrid *check_query(lua_State *L, const char *fname, Query *q)
+/* A goal list (argument 3, stack index 4) into x, y pairs (0-based) in a
+ * userdata left on the stack. */
+static void read_goals(lua_State *L, const char *fname, Query *q, uint32_t w, uint32_t h)
+{
+    size_t n = (size_t)compat_rawlen(L, 4), i;
+    uint32_t *pairs;
+    char buf[32];
+
+    if (n == 0)
+        arg_error(L, 3, fname, NULL, "goals: empty list");
+    if (n > ASTAR_MAX_CELLS)
+        arg_error(L, 3, fname, NULL, "goals: more than %u goals", (unsigned)ASTAR_MAX_CELLS);
+    pairs = (uint32_t *)lua_newuserdata(L, 2 * n * sizeof *pairs);   /* may run finalizers */
+    for (i = 0; i < n; i++) {
+        int k;
+        lua_rawgeti(L, 4, (int)i + 1);
+        if (!lua_istable(L, -1))
+            arg_error(L, 3, fname, NULL, "goals[%d]: table expected, got %s", (int)i + 1,
+                      luaL_typename(L, -1));
+        for (k = 0; k < 2; k++) {
+            const char *name = k ? "y" : "x";
+            uint32_t max = k ? h : w;
+            double v;
+            lua_pushstring(L, name);
+            lua_rawget(L, -2);
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                arg_error(L, 3, fname, NULL, "goals[%d].%s: number expected, got %s", (int)i + 1,
+                          name, luaL_typename(L, -1));
+            v = (double)lua_tonumber(L, -1);
+            if (!(v >= 1 && v <= max) || v != floor(v))
+                arg_error(L, 3, fname, NULL, "goals[%d].%s out of range 1..%u, got %s",
+                          (int)i + 1, name, (unsigned)max, number_text(buf, sizeof buf, v));
+            pairs[2 * i + k] = (uint32_t)v - 1;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    q->options.goals = pairs;
+    q->options.goal_count = n;
+    q->gx = pairs[0];
+    q->gy = pairs[1];
+}
+
+LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rules)
 {
     LuaGrid *g = check_grid(L, fname);
     uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
 
-    q->sx = check_index(L, method_arg(fname, 1), "sx", w);
-    q->sy = check_index(L, method_arg(fname, 2), "sy", h);
-    q->gx = check_index(L, method_arg(fname, 3), "gx", w);
-    q->gy = check_index(L, method_arg(fname, 4), "gy", h);
     memset(&q->options, 0, sizeof q->options);   /* fields read_options may not set */
     memset(&q->output, 0, sizeof q->output);
+    q->sx = check_index(L, method_arg(fname, 1), "sx", w);
+    q->sy = check_index(L, method_arg(fname, 2), "sy", h);
+    q->goal_list = lua_type(L, 4) == LUA_TTABLE;
+    q->opts_arg = q->goal_list ? 4 : 5;
+    if (!q->goal_list) {
+        q->gx = check_index(L, method_arg(fname, 3), "gx", w);
+        q->gy = check_index(L, method_arg(fname, 4), "gy", h);
+    }
+    lua_settop(L, q->opts_arg + 1);
     /* component labels (unreachable goals at once) and the exact lowest cost */
     astar_grid_prepare(g->grid);
-    read_options(L, g, method_arg(fname, 5), &q->options, &q->output);
+    query_rules_init(L, rules, fname, q->opts_arg);
+    if (q->goal_list)
+        read_goals(L, fname, q, w, h);
+    read_options(L, g, method_arg(fname, q->opts_arg), &q->options, &q->output, rules);
     check_open(L, g);
+    query_rules_finish(rules, g->grid);
+    query_rules_apply(rules, &q->options);
+    rules->g = g;
+    if (rules->used && q->options.algorithm == ASTAR_ALGORITHM_JPS)
+        arg_error(L, q->opts_arg, fname, NULL,
+                  "opts.algorithm: jps does not run with rules (cost, blocked, occupied)");
     return g;
 }
 
-/* findPath runs on the grid's own scratch; a finalizer that runs while the
- * path is copied out may run another query on it, or close the grid: the
- * copy then starts again (on temporary scratch after two tries) or raises. */
+#define MAX_RESTARTS 3
+
+/* findPath runs on the grid's own scratch, lent while its rule callbacks run
+ * (a query made from a callback gets its own). A callback that changes the
+ * grid starts the query again (MAX_RESTARTS times at most); one that closes
+ * it, or raises, stops it. A finalizer that runs while the path is copied out
+ * may run another query on the scratch, or close the grid: the copy then
+ * starts again (on temporary scratch after two tries) or raises. */
 static int grid_find_path(lua_State *L)
 {
     Query q;
-    LuaGrid *g = check_query(L, "findPath", &q);
+    QueryRules rules;
+    LuaGrid *g = check_query(L, "findPath", &q, &rules);
     size_t before = grid_external_memory(g), extra = 0;
-    int base = lua_gettop(L), attempt;
+    int base = lua_gettop(L), copies = 0, restarts = 0;
 
-    for (attempt = 0;; attempt++) {
+    for (;;) {
         Lease lease;
         PathReader reader;
         AstarError error;
         AstarStatus status;
         double cost = 0.0;
+        size_t index = (size_t)-1;
 
         lua_settop(L, base);
-        lease_take(L, g, LENT_SEARCH, attempt >= 2, 0, &lease);
+        lease_take(L, g, LENT_SEARCH, copies >= 2, rules.callbacks, &lease);
         if (g->closed)
             return raise_error(L, "grid closed during findPath");
+        rules.L = L;
+        rules.version = astar_grid_version(g->grid);
+        rules.stop = QR_STOP_NONE;
+        grid_enter(g);
         status = astar_search_run(lease.search, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options,
                                   &error);
+        grid_leave(g);                 /* frees the grid if a callback closed it */
+        lease_return(&lease);
+        if (rules.stop == QR_STOP_CHANGED && !g->closed && ++restarts <= MAX_RESTARTS)
+            continue;
+        if (rules.stop != QR_STOP_NONE)
+            return query_rules_raise(L, &rules, "findPath");
+        if (g->closed)
+            return raise_error(L, "grid closed during findPath");
         if (!lease.own)
             extra = astar_search_memory(lease.search);
         if (error != ASTAR_OK)
@@ -465,15 +585,19 @@ static int grid_find_path(lua_State *L)
             astar_grid_note_no_path(g->grid, lease.search);   /* may label components */
         if (status == ASTAR_FOUND || status == ASTAR_PARTIAL) {
             cost = astar_search_cost(lease.search);
+            index = astar_search_goal_index(lease.search);
             path_reader_search(&reader, lease.search, &lease);
             if (!push_path(L, &reader, q.output)) {
                 if (g->closed)
                     return raise_error(L, "grid closed during findPath");
+                copies++;
                 continue;
             }
         }
         gc_note(L, extra);
-        return gc_note_growth(L, g, before, push_outcome(L, status, cost, q.options.partial));
+        return gc_note_growth(L, g, before,
+                              q.goal_list ? push_goal_outcome(L, status, cost, index)
+                                          : push_outcome(L, status, cost, q.options.partial));
     }
 }
 

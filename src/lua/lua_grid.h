@@ -106,16 +106,18 @@ typedef struct {
     int into;
 } PathOutput;
 
-/* A path query's arguments: start, goal (0-based) and options. */
+/* A path query's arguments: start, goal (0-based) and options. With a list
+ * of goals (argument 3 a table), goals holds their x, y pairs (in a
+ * userdata on the stack) and the results say which one was reached. */
 typedef struct {
     uint32_t sx, sy, gx, gy;
     AstarOptions options;
     PathOutput output;
+    int goal_list;
+    int opts_arg;             /* the options' argument number: 5, or 4 with goals */
 } Query;
 
-/* Reads self, sx, sy, gx, gy and opts (arguments 1-5 of method fname), as
- * findPath and newSearch take them, and prepares the grid for a search. */
-LuaGrid *check_query(lua_State *L, const char *fname, Query *q);
+/* check_query (findPath and newSearch arguments): query_rules.h */
 
 /* A path being copied into Lua: n cells read from the last to the first by
  * cell(reader, i, &x, &y) for i = n .. 1 (0-based coordinates); valid(reader)
@@ -137,6 +139,9 @@ int push_path(lua_State *L, PathReader *reader, PathOutput out);
 /* Pushes what findPath returns after the path was pushed (or for a status
  * without one): cost [, reached], or nil and the reason; returns the count. */
 int push_outcome(lua_State *L, AstarStatus status, double cost, int partial);
+/* The same for a query with a list of goals: cost and the index (1-based)
+ * of the goal reached, or false (a partial path that reached none). */
+int push_goal_outcome(lua_State *L, AstarStatus status, double cost, size_t index);
 /* Pushes {expanded =, touched =}. */
 int push_stats(lua_State *L, size_t expanded, size_t touched);
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lua_grid.h"
+#include "query_rules.h"
 
 #define SEARCH_TYPE "astar.Search"
 
@@ -35,6 +35,7 @@ typedef struct {
     size_t expanded, touched;
     size_t length, nexpanded;
     int sorted;               /* the expanded cells are in row order */
+    size_t goal_index;        /* astar_search_goal_index */
     uint32_t cells[];
 } Finished;
 
@@ -49,7 +50,14 @@ typedef struct {
     int released;
     unsigned steps;           /* bumped by every step (a finalizer may step it) */
     AstarStatus status;
+    /* The query's rules: their values are in the uservalue at 3..5 and are
+     * pushed for each step (the core keeps &rules as its rule_user). */
+    QueryRules rules;
+    int goal_list;            /* the goal was a list: results say which one */
+    int busy;                 /* inside the core with callbacks: no re-entry, no release */
 } LuaSearch;
+
+#define RULES_REF 3           /* uservalue slots of the rules, QR_* order */
 
 static LuaSearch *check_search(lua_State *L, const char *fname)
 {
@@ -66,8 +74,57 @@ static LuaSearch *check_search(lua_State *L, const char *fname)
 static void check_grid_alive(lua_State *L, const LuaSearch *s)
 {
     check_open(L, s->owner);
+    if (s->grid_changed == 2)
+        raise_error(L, "search stopped by an error in its rules");
     if (s->grid_changed)
         raise_error(L, "grid changed during search");
+}
+
+/* Pushes the rules' values (uservalue of the search at idx) for a call into
+ * the core, which may call them back; the stack keeps them until it returns. */
+static void push_rules(lua_State *L, LuaSearch *s, int idx)
+{
+    int i, uv;
+    if (!s->rules.used)
+        return;
+    get_grid_ref(L, idx);
+    uv = lua_gettop(L);
+    for (i = 0; i < QR_COUNT; i++) {
+        if (!s->rules.index[i])
+            continue;
+        lua_rawgeti(L, uv, RULES_REF + i);
+        s->rules.index[i] = lua_gettop(L);
+    }
+    s->rules.L = L;
+    s->rules.g = s->owner;
+    s->rules.version = astar_grid_version(s->owner->grid);
+    s->rules.stop = QR_STOP_NONE;
+}
+
+/* Before the core runs the search's rules: no re-entry, closing only detaches. */
+static void enter_core(LuaSearch *s)
+{
+    s->busy = 1;
+    grid_enter(s->owner);
+}
+
+/* After: a release made meanwhile takes effect; a rule that stopped the
+ * search (an error, a change or closing of the grid) fails it for good. */
+static void leave_core(lua_State *L, LuaSearch *s, const char *fname)
+{
+    s->busy = 0;
+    grid_leave(s->owner);
+    if (s->released && s->search) {
+        AstarSearch *scratch = s->search;
+        s->search = NULL;
+        pool_give(s->owner, scratch);
+        raise_error(L, "search released during %s", fname);
+    }
+    if (s->rules.stop == QR_STOP_NONE)
+        return;
+    s->grid_changed = s->rules.stop == QR_STOP_CHANGED ? 1 : 2;
+    s->status = ASTAR_NO_PATH;
+    query_rules_raise(L, &s->rules, fname);
 }
 
 static const char *status_name(AstarStatus status)
@@ -111,6 +168,7 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
     f->length = length;
     f->nexpanded = nexpanded;
     f->sorted = 0;
+    f->goal_index = found ? astar_search_goal_index(scratch) : (size_t)-1;
     if (found) {
         astar_path_end(scratch, &at);
         for (i = length; i >= 1; i--) {
@@ -135,20 +193,33 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
 int grid_new_search(lua_State *L)
 {
     Query q;
-    LuaGrid *g = check_query(L, "newSearch", &q);
+    QueryRules rules;
+    LuaGrid *g = check_query(L, "newSearch", &q, &rules);
     LuaSearch *s;
     AstarSearch *scratch;
     size_t before = 0;
+    AstarError e;
+    int i, self;
 
     s = (LuaSearch *)lua_newuserdata(L, sizeof *s);
     memset(s, 0, sizeof *s);
     luaL_getmetatable(L, SEARCH_TYPE);
     lua_setmetatable(L, -2);
     s->owner = g;
-    lua_createtable(L, 2, 0);          /* {grid, finished}: keeps the grid alive */
+    s->rules = rules;
+    s->goal_list = q.goal_list;
+    lua_createtable(L, 2 + QR_COUNT, 0);  /* {grid, finished, rules...}: keeps them alive */
     lua_pushvalue(L, 1);
     lua_rawseti(L, -2, 1);
+    for (i = 0; i < QR_COUNT; i++) {
+        if (!rules.index[i])
+            continue;
+        lua_pushvalue(L, rules.index[i]);
+        lua_rawseti(L, -2, RULES_REF + i);
+    }
     set_grid_ref(L, -2);
+    self = lua_gettop(L);
+    q.options.rule_user = &s->rules;   /* where the core finds them from now on */
     check_open(L, g);                  /* the allocations may have run finalizers */
     scratch = pool_take(g);
     if (scratch)
@@ -160,12 +231,17 @@ int grid_new_search(lua_State *L)
     s->partial = q.options.partial;
     s->flat = q.output.flat;
     astar_search_record(scratch, 1);
-    if (astar_search_begin(scratch, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options) != ASTAR_OK)
+    push_rules(L, s, self);            /* begin may ask the rules about the goal */
+    enter_core(s);
+    e = astar_search_begin(scratch, g->grid, q.sx, q.sy, q.gx, q.gy, &q.options);
+    leave_core(L, s, "newSearch");
+    if (e != ASTAR_OK)
         return raise_error(L, "not enough memory");
     s->status = astar_search_status(scratch);
     before = astar_search_memory(scratch) - before;
     if (s->status != ASTAR_SEARCHING)
-        finish(L, s, lua_gettop(L));
+        finish(L, s, self);
+    lua_settop(L, self);
     gc_note(L, before);
     return 1;
 }
@@ -187,9 +263,14 @@ static int search_step(lua_State *L)
     budget = n >= 4294967296.0 ? 0 : (size_t)n;   /* 0: no limit */
     if (s->status == ASTAR_SEARCHING || s->grid_changed) {
         check_grid_alive(L, s);
+        if (s->busy)
+            return raise_error(L, "search:step called from one of its own rules");
         before = astar_search_memory(s->search);
         s->steps++;
+        push_rules(L, s, 1);
+        enter_core(s);
         s->status = astar_search_step(s->search, budget, &error);
+        leave_core(L, s, "step");
         if (error == ASTAR_EGRIDCHANGED) {
             s->grid_changed = 1;
             return raise_error(L, "grid changed during search");
@@ -253,6 +334,8 @@ static int search_result(lua_State *L)
         out.into = 0;
         push_path(L, &reader, out);
     }
+    if (s->goal_list)
+        return push_goal_outcome(L, f->status, f->cost, f->goal_index);
     return push_outcome(L, f->status, f->cost, s->partial);
 }
 
@@ -343,7 +426,7 @@ static int search_release(lua_State *L)
 {
     LuaSearch *s = (LuaSearch *)luaL_checkudata(L, 1, SEARCH_TYPE);
     s->released = 1;
-    if (s->search) {
+    if (s->search && !s->busy) {       /* busy: given back when the core returns */
         AstarSearch *scratch = s->search;
         s->search = NULL;
         pool_give(s->owner, scratch);

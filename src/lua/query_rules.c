@@ -1,0 +1,328 @@
+/*
+ * The rules of one path query (README, Units on the board): opts.cost,
+ * blocked and occupied as a function (x, y), a table by cell number, or a
+ * list of points. A list is turned into a table by cell number once, before
+ * the search (so it is asked like the table form, raw, with no Lua code
+ * running); a function is called at most once per cell, by the core.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "query_rules.h"
+
+static const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied"};
+
+void query_rules_init(lua_State *L, QueryRules *r, const char *fname, int argn)
+{
+    int i, base = lua_gettop(L);
+    memset(r, 0, sizeof *r);
+    r->L = L;
+    r->fname = fname;
+    r->argn = argn;
+    for (i = 0; i < QR_COUNT; i++) {
+        lua_pushnil(L);
+        r->index[i] = -(base + 1 + i);       /* the slot, negative while unused */
+    }
+}
+
+int query_rules_which(const char *name)
+{
+    int i;
+    for (i = 0; i < QR_COUNT; i++)
+        if (strcmp(name, RULE_NAMES[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int rule_error(lua_State *L, const QueryRules *r, int which, const char *fmt,
+                      const char *a, const char *b)
+{
+    char message[160];
+    snprintf(message, sizeof message, fmt, a, b);
+    return arg_error(L, r->argn, r->fname, NULL, "opts.%s%s", RULE_NAMES[which], message);
+}
+
+/* A whole coordinate in 1..max of point t (at stack index t), field name. */
+static uint32_t point_coordinate(lua_State *L, const QueryRules *r, int which, int t,
+                                 lua_Integer i, const char *name, uint32_t max)
+{
+    char where[48], buf[32];
+    double v;
+    snprintf(where, sizeof where, "[%ld].%s", (long)i, name);
+    lua_pushstring(L, name);
+    lua_rawget(L, t);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        rule_error(L, r, which, "%s: number expected, got %s", where, luaL_typename(L, -1));
+    v = (double)lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (!(v >= 1 && v <= max) || v != floor(v)) {
+        char range[64];
+        snprintf(range, sizeof range, "1..%u, got %s", (unsigned)max,
+                 number_text(buf, sizeof buf, v));
+        rule_error(L, r, which, "%s out of range %s", where, range);
+    }
+    return (uint32_t)v - 1;
+}
+
+/* A key of a list that is not 1..n, for the message. */
+static const char *key_text(lua_State *L, int k, char *buf, size_t size)
+{
+    switch (lua_type(L, k)) {
+    case LUA_TSTRING: {
+        size_t len, n;
+        const char *s = lua_tolstring(L, k, &len);
+        n = len < 40 ? len : 40;
+        snprintf(buf, size, "'%.*s%s'", (int)n, s, len > 40 ? "..." : "");
+        for (k = 1; k <= (int)n; k++)
+            if ((unsigned char)buf[k] < 32 || (unsigned char)buf[k] > 126)
+                buf[k] = '?';
+        return buf;
+    }
+    case LUA_TNUMBER: return number_text(buf, size, (double)lua_tonumber(L, k));
+    case LUA_TBOOLEAN: return lua_toboolean(L, k) ? "true" : "false";
+    default: return lua_typename(L, lua_type(L, k));
+    }
+}
+
+/* Turns the list of points at stack index v into a table by cell number,
+ * left on the stack: true for a flag rule, the cost (or false) for cost. */
+static void read_points(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
+                        uint32_t height)
+{
+    lua_Integer n = (lua_Integer)compat_rawlen(L, v), i, count = 0;
+    int t;
+    char buf[64];
+
+    lua_pushnil(L);
+    while (lua_next(L, v)) {              /* only 1..n: no other key */
+        int bad = 1;
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TNUMBER) {
+            double k = (double)lua_tonumber(L, -1);
+            bad = !(k >= 1 && k <= (double)n && k == floor(k));
+        }
+        if (bad)
+            rule_error(L, r, which, ": a list of points cannot also have key %s%s",
+                       key_text(L, lua_gettop(L), buf, sizeof buf), "");
+        count++;
+    }
+    lua_createtable(L, 0, (int)count);
+    t = lua_gettop(L);
+    for (i = 1; i <= n; i++) {
+        uint32_t x, y;
+        int p;
+        lua_rawgeti(L, v, (int)i);
+        p = lua_gettop(L);
+        if (!lua_istable(L, p)) {
+            snprintf(buf, sizeof buf, "[%ld]", (long)i);
+            rule_error(L, r, which, "%s: point expected, got %s", buf, luaL_typename(L, p));
+        }
+        x = point_coordinate(L, r, which, p, i, "x", width);
+        y = point_coordinate(L, r, which, p, i, "y", height);
+        if (which == QR_COST) {
+            double c;
+            lua_pushliteral(L, "cost");
+            lua_rawget(L, p);
+            c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+            if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+                c = INFINITY;
+            if (!((c > 0 && c <= ASTAR_MAX_COST) || c == INFINITY)) {
+                char where[32], num[32];
+                snprintf(where, sizeof where, "[%ld].cost", (long)i);
+                rule_error(L, r, which, "%s: expected a positive number up to 1e15, false or "
+                                        "math.huge, got %s", where,
+                           lua_type(L, -1) == LUA_TNUMBER ? number_text(num, sizeof num, c)
+                                                          : luaL_typename(L, -1));
+            }
+            lua_pop(L, 1);
+            if (c == INFINITY)
+                lua_pushboolean(L, 0);
+            else
+                lua_pushnumber(L, (lua_Number)c);
+            if (c != INFINITY && (r->min_cost == 0 || c < r->min_cost))
+                r->min_cost = c;         /* the lowest listed; the grid's is added later */
+        } else {
+            lua_pushboolean(L, 1);
+        }
+        lua_rawseti(L, t, (int)((lua_Integer)y * width + x + 1));
+        lua_pop(L, 1);                    /* the point */
+    }
+}
+
+void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
+                      uint32_t height)
+{
+    int slot = r->index[which] < 0 ? -r->index[which] : r->index[which];
+    int t = lua_type(L, v);
+
+    if (t != LUA_TFUNCTION && t != LUA_TTABLE)
+        rule_error(L, r, which, ": function or table expected, got %s%s", luaL_typename(L, v),
+                   "");
+    r->points[which] = 0;
+    if (t == LUA_TTABLE) {
+        lua_rawgeti(L, v, 1);
+        r->points[which] = lua_istable(L, -1);
+        lua_pop(L, 1);
+    }
+    if (r->points[which])
+        read_points(L, r, which, v, width, height);
+    else
+        lua_pushvalue(L, v);
+    lua_replace(L, slot);
+    r->index[which] = slot;
+}
+
+void query_rules_finish(QueryRules *r, const AstarGrid *grid)
+{
+    int i;
+    double grid_min = astar_grid_min_cost(grid, NULL);
+    r->width = astar_grid_width(grid);
+    r->used = r->callbacks = 0;
+    for (i = 0; i < QR_COUNT; i++) {
+        if (r->index[i] <= 0) {
+            r->index[i] = 0;
+            continue;
+        }
+        r->used = 1;
+        if (lua_type(r->L, r->index[i]) == LUA_TFUNCTION)
+            r->callbacks = 1;
+    }
+    if (!r->index[QR_COST])
+        r->min_cost = grid_min;                 /* the grid's costs stand */
+    else if (!r->points[QR_COST])
+        r->min_cost = 0;                        /* any cost: the heuristic is off */
+    else if (r->min_cost == 0 || grid_min < r->min_cost)
+        r->min_cost = grid_min;                 /* unlisted cells keep the grid's */
+}
+
+void query_rules_apply(QueryRules *r, AstarOptions *o)
+{
+    if (!r->used)
+        return;
+    o->rule = query_rules_cell;
+    o->rule_user = r;
+    o->rule_min_cost = r->min_cost;
+}
+
+/* After a callback: did it (or a finalizer) close or change the grid? */
+static int disturbed(QueryRules *r)
+{
+    if (r->g->closed)
+        r->stop = QR_STOP_CLOSED;
+    else if (astar_grid_version(r->g->grid) != r->version)
+        r->stop = QR_STOP_CHANGED;
+    return r->stop != QR_STOP_NONE;
+}
+
+/* Pushes what rule `which` says of (x, y); 0 when the query must stop. */
+static int rule_value(QueryRules *r, int which, uint32_t x, uint32_t y)
+{
+    lua_State *L = r->L;
+    int i = r->index[which];
+
+    if (lua_type(L, i) == LUA_TTABLE) {
+        lua_rawgeti(L, i, (int)((lua_Integer)y * r->width + x + 1));
+        if (lua_istable(L, -1)) {             /* a mix of the two table forms */
+            lua_pop(L, 1);
+            r->stop = QR_STOP_BAD_FORM;
+            r->bad_rule = which;
+            r->bad_x = x;
+            r->bad_y = y;
+            return 0;
+        }
+        return 1;
+    }
+    lua_pushvalue(L, i);
+    lua_pushinteger(L, (lua_Integer)x + 1);
+    lua_pushinteger(L, (lua_Integer)y + 1);
+    if (lua_pcall(L, 2, 1, 0) != 0) {
+        r->stop = QR_STOP_ERROR;
+        return 0;
+    }
+    if (disturbed(r)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    return 1;
+}
+
+static int rule_flag(QueryRules *r, int which, uint32_t x, uint32_t y, int *failed)
+{
+    int on;
+    if (!r->index[which])
+        return 0;
+    if (!rule_value(r, which, x, y)) {
+        *failed = 1;
+        return 0;
+    }
+    on = lua_toboolean(r->L, -1);
+    lua_pop(r->L, 1);
+    return on;
+}
+
+double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, unsigned *flags)
+{
+    QueryRules *r = (QueryRules *)user;
+    lua_State *L = r->L;
+    int failed = 0;
+    double cost = grid_cost;
+
+    if (rule_flag(r, QR_BLOCKED, x, y, &failed))
+        return INFINITY;
+    if (failed)
+        return NAN;
+    if (r->index[QR_COST]) {
+        int t;
+        if (!rule_value(r, QR_COST, x, y))
+            return NAN;
+        t = lua_type(L, -1);
+        if (t == LUA_TNIL && r->points[QR_COST]) {
+            cost = grid_cost;                 /* not listed: the grid's cost */
+        } else if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
+            cost = INFINITY;
+        } else {
+            cost = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+            if (!((cost > 0 && cost <= ASTAR_MAX_COST) || cost == INFINITY)) {
+                r->stop = QR_STOP_BAD_COST;
+                r->bad_number = cost;
+                r->bad_type = t;
+                r->bad_x = x;
+                r->bad_y = y;
+                lua_pop(L, 1);
+                return NAN;
+            }
+        }
+        lua_pop(L, 1);
+        if (cost == INFINITY)
+            return cost;
+    }
+    if (rule_flag(r, QR_OCCUPIED, x, y, &failed))
+        *flags |= ASTAR_RANGE_NO_STOP;
+    return failed ? NAN : cost;
+}
+
+int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname)
+{
+    char buf[32];
+    switch (r->stop) {
+    case QR_STOP_ERROR:
+        return lua_error(L);                  /* the callback's error, unchanged */
+    case QR_STOP_CLOSED:
+        return raise_error(L, "grid closed during %s", fname);
+    case QR_STOP_CHANGED:
+        return raise_error(L, "grid changed during %s", fname);
+    case QR_STOP_BAD_FORM:
+        return arg_error(L, r->argn, r->fname, NULL,
+                         "opts.%s: cell %ld holds a table; a list of points must start at "
+                         "index 1", RULE_NAMES[r->bad_rule],
+                         (long)((lua_Integer)r->bad_y * r->width + r->bad_x + 1));
+    default:
+        return arg_error(L, r->argn, r->fname, NULL,
+                         "opts.cost gave %s for (%d, %d); expected a positive number up to "
+                         "1e15, nil, false or math.huge",
+                         r->bad_type == LUA_TNUMBER ? number_text(buf, sizeof buf, r->bad_number)
+                                                    : lua_typename(L, r->bad_type),
+                         (int)r->bad_x + 1, (int)r->bad_y + 1);
+    }
+}

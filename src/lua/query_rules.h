@@ -1,0 +1,58 @@
+/* A path query's rules (opts.cost, blocked, occupied of findPath and
+ * newSearch), read once from the options and asked by the core, cell by
+ * cell, through query_rules_cell (an AstarCellRule). */
+#ifndef ASTAR_LUA_QUERY_RULES_H
+#define ASTAR_LUA_QUERY_RULES_H
+
+#include "lua_grid.h"
+
+enum { QR_BLOCKED, QR_COST, QR_OCCUPIED, QR_COUNT };
+
+/* Why a query with rules stopped early; the error is raised after the core
+ * returned (query_rules_raise). */
+enum { QR_STOP_NONE, QR_STOP_ERROR, QR_STOP_CLOSED, QR_STOP_CHANGED, QR_STOP_BAD_COST,
+       QR_STOP_BAD_FORM };
+
+typedef struct {
+    lua_State *L;
+    LuaGrid *g;
+    uint64_t version;          /* the grid's version when the query (re)started */
+    int index[QR_COUNT];       /* stack slot of the function or table; 0: none */
+    int points[QR_COUNT];      /* the table was made from a list of points */
+    uint32_t width;
+    int used;                  /* some rule was given */
+    int callbacks;             /* a function rule: Lua code runs inside the query */
+    double min_cost;           /* lowest entry cost the rules give (0: unknown) */
+    const char *fname;
+    int argn;                  /* the options' argument number */
+    int stop;                  /* QR_STOP_* */
+    int bad_rule, bad_type;
+    double bad_number;
+    uint32_t bad_x, bad_y;
+} QueryRules;
+
+/* Reads self, sx, sy, gx, gy and opts (arguments 1-5 of method fname), or
+ * self, sx, sy, goals and opts, as findPath and newSearch take them, and
+ * prepares the grid for a search. The rules (opts.cost, blocked, occupied)
+ * go into `rules`, whose stack slots stay pushed. */
+LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rules);
+
+/* Empties r and reserves QR_COUNT stack slots (from `base` + 1) for the rules. */
+void query_rules_init(lua_State *L, QueryRules *r, const char *fname, int argn);
+/* Option name -> QR_* (or -1). */
+int query_rules_which(const char *name);
+/* Reads rule `which` from the value at stack index v (a function, a table by
+ * cell number, or a list of points turned into such a table). */
+void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
+                      uint32_t height);
+/* After every option is read: the lowest cost the rules can give. */
+void query_rules_finish(QueryRules *r, const AstarGrid *grid);
+/* Sets the core's rule (when some rule was given) into the options. */
+void query_rules_apply(QueryRules *r, AstarOptions *o);
+/* The core's AstarCellRule. Runs no Lua code itself but the callbacks
+ * (under lua_pcall); table lookups are raw. */
+double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, unsigned *flags);
+/* Raises the error the query stopped with; `fname` names the call. */
+int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname);
+
+#endif
