@@ -326,8 +326,12 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
         }
         s->generation = 1;
     }
-    if (s->general)
+    if (s->general) {
         mark_targets(s);
+        /* never ask the rule about the start: the grid's cost stands there */
+        s->rule_cost[s->start] = s->grid->cost ? s->grid->cost[s->start] : 1.0;
+        s->rule_stamp[s->start] = (uint16_t)search_gen(s);
+    }
     s->ran = algorithm;
     heap_clear(&s->open);
     s->ties_size = 0;
