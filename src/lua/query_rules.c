@@ -70,13 +70,10 @@ static const char *key_text(lua_State *L, int k, char *buf, size_t size)
 {
     switch (lua_type(L, k)) {
     case LUA_TSTRING: {
-        size_t len, n;
-        const char *s = lua_tolstring(L, k, &len);
-        n = len < 40 ? len : 40;
-        snprintf(buf, size, "'%.*s%s'", (int)n, s, len > 40 ? "..." : "");
-        for (k = 1; k <= (int)n; k++)
-            if ((unsigned char)buf[k] < 32 || (unsigned char)buf[k] > 126)
-                buf[k] = '?';
+        char text[48];
+        size_t len;
+        const char *str = lua_tolstring(L, k, &len);
+        snprintf(buf, size, "'%s'", quoted(text, sizeof text, str, len));
         return buf;
     }
     case LUA_TNUMBER: return number_text(buf, size, (double)lua_tonumber(L, k));

@@ -5,11 +5,14 @@
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local S = require "astar.pure.search"
+local Q = require "astar.pure.query_rules"
 
 local M = {}   -- the methods: astar.Grid
 
 local META = G.META
-local getmetatable, select, type, next = getmetatable, select, type, next
+local getmetatable, select, type, next, rawget = getmetatable, select, type, next, rawget
+local floor, huge = math.floor, math.huge
+local rawlen = rawlen or function(t) return #t end
 local format = string.format
 local toint = G.toint
 local check_index, check_boolean, check_number = A.check_index, A.check_boolean, A.check_number
@@ -152,13 +155,17 @@ end
 -- ---- searching --------------------------------------------------------------
 
 -- Reads an options table (argument `num` of fname) over the grid's settings:
--- diagonal, heuristic, weight, partial, flat, into, algorithm. Returns the settings.
+-- diagonal, heuristic, weight, partial, flat, into, algorithm, and the query's
+-- near, maxCost and rules (cost, blocked, occupied: o.rules, query_rules.lua's,
+-- made at the first of them). Returns the settings; o.general is set when the
+-- query needs the general loop (search.lua run_general).
 -- The table is read raw (next), as lua_next does: __index and __pairs are ignored.
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
 local function read_options(self, fname, num, opts, present)
-  local o = { diagonal = self._diagonal, partial = false }
+  local o = { diagonal = self._diagonal, partial = false, near = 0, bounded = false,
+    max_cost = 0.0, general = false }
   local has_heuristic, has_weight, weight = false, false, 1.0
   if opts ~= nil and type(opts) ~= "table" then
     type_error(num, fname, nil, "table", opts, present)
@@ -191,6 +198,28 @@ local function read_options(self, fname, num, opts, present)
         -- JPS is only a speed-up: this backend runs A* for every algorithm
         o.algorithm = A.check_name(v, true, num, fname, "opts.algorithm: ", "algorithm",
           ALGORITHM_INDEX, "auto, astar or jps")
+      elseif key == "near" then
+        -- a whole number >= 0 (math.huge: anywhere), as far as a cell can be
+        check_number(v, true, num, fname, "opts.near: ")
+        if not (v >= 0) or (v ~= floor(v) and v ~= huge) then -- luacheck: ignore 581 (nan)
+          arg_error(num, fname, nil, "opts.near must be a whole number >= 0, got "
+            .. A.number_text(v))
+        end
+        local far = self._w + self._h
+        if v >= far then o.near = far else o.near = toint(v) end
+      elseif key == "maxCost" then
+        check_number(v, true, num, fname, "opts.maxCost: ")
+        if not (v >= 0) then -- luacheck: ignore 581 (nan)
+          arg_error(num, fname, nil, "opts.maxCost must be a number >= 0, got " .. A.number_text(v))
+        end
+        o.bounded, o.max_cost = v ~= huge, v * 1.0
+      elseif Q.which(key) then
+        local rules = o.rules
+        if not rules then
+          rules = Q.init(fname, num)
+          o.rules = rules
+        end
+        Q.read(rules, Q.which(key), v, self._w, self._h)
       else
         arg_error(num, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
       end
@@ -209,6 +238,7 @@ local function read_options(self, fname, num, opts, present)
     arg_error(num, fname, nil,
       "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'")
   end
+  o.general = o.near > 0 or o.bounded or o.rules ~= nil
   return o
 end
 G.read_options = read_options
@@ -226,6 +256,75 @@ local function check_ends(fname, nargs, self, sx, sy, gx, gy)
 end
 G.check_ends = check_ends
 
+-- A goal list (argument 3 of fname) into lists of coordinates gx, gy
+-- (lua_astar.c read_goals).
+local function read_goals(fname, goals, w, h)
+  local n = rawlen(goals)
+  if n == 0 then arg_error(3, fname, nil, "goals: empty list") end
+  if n > G.MAX_CELLS then
+    arg_error(3, fname, nil, format("goals: more than %d goals", G.MAX_CELLS))
+  end
+  local gx, gy = {}, {}
+  for i = 1, n do
+    local p = rawget(goals, i)
+    if type(p) ~= "table" then
+      arg_error(3, fname, nil, format("goals[%d]: table expected, got %s", i, type(p)))
+    end
+    for k = 1, 2 do
+      local name, max = "x", w
+      if k == 2 then name, max = "y", h end
+      local v = rawget(p, name)
+      if type(v) ~= "number" then
+        arg_error(3, fname, nil, format("goals[%d].%s: number expected, got %s", i, name, type(v)))
+      end
+      if not (v >= 1 and v <= max) or v ~= floor(v) then
+        arg_error(3, fname, nil, format("goals[%d].%s out of range 1..%d, got %s", i, name, max,
+          A.number_text(v)))
+      end
+      if k == 1 then gx[i] = toint(v) else gy[i] = toint(v) end
+    end
+  end
+  return gx, gy
+end
+
+-- The arguments of findPath and newSearch (lua_astar.c check_query): self, sx,
+-- sy, then gx, gy and opts (argument 5), or a goal list and opts (argument 4).
+-- Returns the start's index, the goals' coordinates gx, gy (lists), whether
+-- they were a list, and the options (o.rule: the rules, or nil).
+local function check_query(fname, nargs, self, sx, sy, gx, gy, opts)
+  local goal_list = type(gx) == "table"
+  if not goal_list then
+    local start, goal = check_ends(fname, nargs, self, sx, sy, gx, gy)
+    local o = read_options(self, fname, 5, opts, nargs > 5)
+    local stride = self._stride
+    local x = (goal - 1) % stride
+    return start, { toint(x) }, { toint((goal - 1 - x) / stride) }, false, o
+  end
+  check_grid(fname, nargs, self)
+  local w, h = self._w, self._h
+  sx = toint(check_index(sx, nargs > 1, 1, fname, "sx", w))
+  sy = toint(check_index(sy, nargs > 2, 2, fname, "sy", h))
+  local xs, ys = read_goals(fname, gx, w, h)
+  local o = read_options(self, fname, 4, gy, nargs > 4)
+  o.general = true
+  return sy * self._stride + sx + 1, xs, ys, true, o
+end
+G.check_query = check_query
+
+-- After check_query: the rules' lowest cost (query_rules_finish) and the last
+-- check of the options. Returns the rules (nil without any).
+local function finish_rules(self, fname, o)
+  local rules = o.rules
+  if not rules then return nil end
+  Q.finish(rules, self)
+  if o.algorithm == 3 then
+    arg_error(rules.argn, fname, nil,
+      "opts.algorithm: jps does not run with rules (cost, blocked, occupied)")
+  end
+  return rules
+end
+G.finish_rules = finish_rules
+
 -- A finalizer (__gc of some object) can run at any allocation, even inside
 -- findPath, and do anything: search the same grid, change it, close it. So
 -- findPath takes the grid's scratch for itself while it runs (a nested
@@ -236,11 +335,68 @@ G.check_ends = check_ends
 -- one makes a new one.
 local MAX_RESTARTS = G.MAX_RESTARTS
 
+-- findPath with rules, several goals, near or a budget: the general loop. A
+-- rule that stops the query (a callback's error, a grid it closed or changed,
+-- a bad value) is reported once the search returned; a grid changed by a
+-- callback starts the query again (at most MAX_RESTARTS times).
+local function find_general(self, start, gx, gy, goal_list, o)
+  local rules = finish_rules(self, "findPath", o)
+  local s = self._search
+  self._search = nil
+  if not s then s = S.new(self._cells) end
+  local status
+  local restarts = 0
+  while true do
+    if not self._open then error("grid closed during findPath", 0) end
+    if rules then Q.prepare(rules, self) end
+    status = S.begin_general(s, self, start, gx, gy, o, rules)
+    if status ~= S.STOPPED then status = S.step(s, 0) end
+    if status == S.STOPPED then
+      if not (rules.stop == Q.STOP_CHANGED and self._open and restarts < MAX_RESTARTS) then
+        self._expanded, self._touched = s.expanded, s.touched
+        if self._open then self._search = s end
+        Q.raise(rules, "findPath")
+      end
+    elseif status ~= S.GRID_CHANGED then
+      break
+    elseif restarts == MAX_RESTARTS then
+      error("grid changed during findPath", 0)
+    end
+    restarts = restarts + 1
+  end
+  if not self._open then error("grid closed during findPath", 0) end
+  local path, cost
+  if status == S.FOUND or status == S.PARTIAL then
+    if o.into then
+      path, cost = S.path_into(s, o.into, o.flat)
+    elseif o.flat then
+      path, cost = S.flat_path(s)
+    else
+      path, cost = S.path(s)
+    end
+  end
+  self._expanded, self._touched = s.expanded, s.touched
+  if self._open then self._search = s end
+  if not path then return nil, status end   -- "goal is blocked" or "no path"
+  if goal_list then return path, cost, status == S.FOUND and S.goal_index(s) or false end
+  if not o.partial then return path, cost end
+  return path, cost, status == S.FOUND
+end
+
 function M.findPath(...)
   local self, sx, sy, gx, gy, opts = ...
   local nargs = select("#", ...)
+  if type(gx) == "table" then   -- a goal list
+    local start, xs, ys, _, o = check_query("findPath", nargs, self, sx, sy, gx, gy, opts)
+    return find_general(self, start, xs, ys, true, o)
+  end
   local start, goal = check_ends("findPath", nargs, self, sx, sy, gx, gy)
   local o = read_options(self, "findPath", 5, opts, nargs > 5)
+  if o.general then
+    local stride = self._stride
+    local x = (goal - 1) % stride
+    return find_general(self, start, { toint(x) }, { toint((goal - 1 - x) / stride) }, false, o)
+  end
   local s = self._search
   self._search = nil
   if not s then s = S.new(self._cells) end

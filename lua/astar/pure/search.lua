@@ -5,9 +5,15 @@
 -- stale-entry and counting rules, so it expands the same cells in the same
 -- order and finds the same paths with the same costs and statistics.
 --
+-- Queries with rules, several goals, near or a budget run a loop of their own
+-- (run_general, a port of astar_loop.c general_loop), so the plain loop (run)
+-- stays as it was.
+--
 -- Scratch per cell: g, parent and a stamp: 2 * generation once the cell is
 -- seen by the current query, 2 * generation + 1 once it is closed. A new query
 -- bumps the generation instead of clearing the arrays.
+local Q = require "astar.pure.query_rules"
+
 local M = {}
 
 local H_SCALE_MAX = 1e300
@@ -15,7 +21,7 @@ M.H_SCALE_MAX = H_SCALE_MAX
 
 local toint = math.tointeger or function(v) return v end
 
-local sqrt = math.sqrt
+local sqrt, huge = math.sqrt, math.huge
 local SQRT2 = sqrt(2)
 local OCT = SQRT2 - 1
 
@@ -97,6 +103,7 @@ end
 function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   local generation = s.generation + 1
   s.generation = generation
+  s.general = false
   s.grid, s.version = grid, grid._version
   s.diagonal, s.heuristic, s.partial = diagonal, heuristic, partial
   s.start, s.goal = start, goal
@@ -132,7 +139,7 @@ local function changed(s)
   return M.GRID_CHANGED
 end
 
-local run
+local run, run_general
 
 -- Expands at most `budget` cells (nil or 0: no limit; stale open-list entries
 -- do not count), as astar_search_step does, and returns the status. A change
@@ -142,7 +149,8 @@ function M.step(s, budget)
   if s.status ~= M.SEARCHING then return s.status end
   local grid = s.grid
   if grid._version ~= s.version or not grid._open then return changed(s) end
-  local status = run(s, grid, budget)
+  local status = (s.general and run_general or run)(s, grid, budget)
+  if status == M.STOPPED then return status end   -- the rule's reason comes first
   if grid._version ~= s.version then return changed(s) end
   return status
 end
@@ -290,6 +298,383 @@ function run(s, grid, budget)
   s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
   if partial then return finish(s, M.PARTIAL, s.best) end
   s.status = open[goal] and M.NO_PATH or M.GOAL_BLOCKED
+  return s.status
+end
+
+-- ---- the general loop: rules, several goals, near, a budget -------------------
+-- (search.c begin_general, astar_loop.c general_loop). A query of it keeps in
+-- the scratch: rule (query_rules.lua, or nil), the goals gx[i], gy[i] (1-based,
+-- which are also the bordered coordinates), near, bounded and max_cost, the
+-- boxes around the goals (the heuristic's targets), and per cell rc[cell] (the
+-- rule's answer: the entry cost, negated for a cell the path may not end on,
+-- huge when impassable, valid where rs[cell] is the generation) and target[cell]
+-- (the generation on the cells that end the path).
+
+local MAX_BOXES = 8   -- SEARCH_MAX_BOXES
+
+-- The unscaled distance from bordered (x, y) to the nearest goal box
+-- (search_internal.h search_box_distance).
+local function box_distance(s, heuristic, x, y)
+  local best = huge
+  local bx0, bx1, by0, by1 = s.bx0, s.bx1, s.by0, s.by1
+  for i = 1, s.nboxes do
+    local a, c = 0, 0
+    local lo, hi = bx0[i], bx1[i]
+    if x < lo then a = lo - x elseif x > hi then a = x - hi end
+    lo, hi = by0[i], by1[i]
+    if y < lo then c = lo - y elseif y > hi then c = y - hi end
+    local d
+    if heuristic == OCTILE then
+      if a < c then d = c + OCT * a else d = a + OCT * c end
+    elseif heuristic == MANHATTAN then
+      d = a + c
+    elseif heuristic == EUCLIDEAN then
+      d = sqrt(a * a + c * c)
+    elseif heuristic == CHEBYSHEV then
+      if a < c then d = c else d = a end
+    else
+      d = 0.0
+    end
+    if d < best then best = d end
+  end
+  return best
+end
+
+-- closeness for a general query: the distance to the nearest goal box.
+local function general_closeness(s, cell)
+  local stride = s.grid._stride
+  local i0 = cell - 1
+  local x = i0 % stride
+  local y = (i0 - x) / stride
+  local h = s.heuristic
+  if h == 5 then h = s.diagonal == NEVER and MANHATTAN or OCTILE end
+  return box_distance(s, h, x, y)
+end
+
+-- Is bordered (x, y) within distance `near` of goal i? (search.c in_region)
+local function in_region(s, i, x, y)
+  local dx, dy = x - s.gx[i], y - s.gy[i]
+  if dx < 0 then dx = -dx end
+  if dy < 0 then dy = -dy end
+  local n = s.near
+  if s.diagonal == NEVER then return dx + dy <= n end
+  return dx <= n and dy <= n
+end
+
+-- The per-cell arrays of the general loop, made by the first such query.
+local function reserve_general(s)
+  if s.rs then return end
+  local rc, rs, target = {}, {}, {}
+  for i = 1, s.cells do
+    rc[i] = 0.0
+    rs[i] = 0
+    target[i] = 0
+  end
+  s.rc, s.rs, s.target = rc, rs, target
+end
+
+-- Prepares a general query from cell index start to the goals gx, gy (lists
+-- of 1-based coordinates, at least one). o: diagonal, heuristic, weight,
+-- partial, near (clamped), bounded, max_cost; rule: query_rules.lua's (nil
+-- without rules), asked through rule.cell. Returns the status, or M.STOPPED
+-- when the rule stopped the query (rule.stop says why).
+M.STOPPED = "stopped"
+
+function M.begin_general(s, grid, start, gx, gy, o, rule)
+  local generation = s.generation + 1
+  s.generation = generation
+  reserve_general(s)
+  s.general = true
+  s.grid, s.version = grid, grid._version
+  s.diagonal, s.heuristic, s.partial = o.diagonal, o.heuristic, o.partial
+  s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
+  local stride = grid._stride
+  local ngoals = #gx
+  s.gx, s.gy, s.ngoals = gx, gy, ngoals
+  local goal = gy[1] * stride + gx[1] + 1
+  s.start, s.goal = start, goal
+  s.goal_x, s.goal_y = gx[1], gy[1]
+  local h_scale = o.weight * (rule and rule.min_cost or grid._min_cost)
+  if h_scale > H_SCALE_MAX then h_scale = H_SCALE_MAX end
+  s.h_scale = h_scale
+  s.n, s.tn, s.ties_f, s.expanded, s.touched = 0, 0, -1.0, 0, 1
+  s.status = M.NO_PATH
+  -- set_boxes: one per goal, or one around them all past MAX_BOXES goals
+  local n = s.near
+  local bx0, bx1, by0, by1 = {}, {}, {}, {}
+  if ngoals > MAX_BOXES then
+    local x0, x1, y0, y1 = gx[1], gx[1], gy[1], gy[1]
+    for i = 2, ngoals do
+      local x, y = gx[i], gy[i]
+      if x < x0 then x0 = x end
+      if x > x1 then x1 = x end
+      if y < y0 then y0 = y end
+      if y > y1 then y1 = y end
+    end
+    bx0[1], bx1[1], by0[1], by1[1] = x0 - n, x1 + n, y0 - n, y1 + n
+    s.nboxes = 1
+  else
+    for i = 1, ngoals do
+      bx0[i], bx1[i], by0[i], by1[i] = gx[i] - n, gx[i] + n, gy[i] - n, gy[i] + n
+    end
+    s.nboxes = ngoals
+  end
+  s.bx0, s.bx1, s.by0, s.by1 = bx0, bx1, by0, by1
+  -- restart: mark the targets, open the start
+  local target = s.target
+  local w, h = grid._w, grid._h
+  for i = 1, ngoals do
+    local cx, cy = gx[i], gy[i]
+    local x0, x1 = cx - n, cx + n
+    local y0, y1 = cy - n, cy + n
+    if x0 < 1 then x0 = 1 end
+    if x1 > w then x1 = w end
+    if y0 < 1 then y0 = 1 end
+    if y1 > h then y1 = h end
+    for y = y0, y1 do
+      local row = y * stride + 1
+      for x = x0, x1 do
+        if in_region(s, i, x, y) then target[row + x] = generation end
+      end
+    end
+  end
+  s.g[start] = 0.0
+  s.stamp[start] = 2 * generation
+  s.best, s.best_g = start, 0.0
+  s.best_distance = general_closeness(s, start)
+  s.n = 1
+  s.hf[1], s.hc[1] = 0.0, start
+  if target[start] == generation then       -- already there
+    s.n = 0
+    return finish(s, M.FOUND, start)
+  end
+  if ngoals == 1 and n == 0 and not o.partial then
+    local e = huge
+    local open = grid._open
+    if open[goal] then
+      if rule then
+        local x = gx[1]
+        local cost = grid._cost
+        local c, flags = Q.cell(rule, x, gy[1], cost and cost[goal] or 1.0)
+        if c == nil then
+          s.n = 0
+          return M.STOPPED
+        end
+        if flags == Q.NO_STOP and c ~= huge then c = -c end
+        s.rc[goal], s.rs[goal] = c, generation
+        e = c
+      else
+        e = 1.0
+      end
+    end
+    if e == huge or e < 0 then
+      s.n = 0
+      s.status = M.GOAL_BLOCKED
+      return s.status
+    end
+  end
+  s.status = M.SEARCHING
+  return s.status
+end
+
+-- The index (1-based) of the first goal whose region holds the path's end,
+-- or nil (search.c astar_search_goal_index).
+function M.goal_index(s)
+  if not s.general or not s.finish then return nil end
+  local stride = s.grid._stride
+  local i0 = s.finish - 1
+  local x = i0 % stride
+  local y = (i0 - x) / stride
+  for i = 1, s.ngoals do
+    if in_region(s, i, x, y) then return i end
+  end
+  return nil
+end
+
+-- astar_loop.c general_loop: expands at most `budget` cells like run. On a
+-- stop by the rule it returns M.STOPPED with the search over ("no path").
+function run_general(s, grid, budget)
+  if not budget or budget == 0 then budget = -1 end
+
+  local open, cost = grid._open, grid._cost
+  local stride = grid._stride
+  local stamp, gs, parent = s.stamp, s.g, s.parent
+  local hf, hc, ties = s.hf, s.hc, s.ties
+  local n, tn, fc = s.n, s.tn, s.ties_f
+  local generation = s.generation
+  local seen = 2 * generation
+  local closed = seen + 1
+  local rc, rs, target = s.rc, s.rs, s.target
+  local rule, start = s.rule, s.start
+  local bounded, max_cost = s.bounded, s.max_cost
+  local h_scale, heuristic, diagonal, partial = s.h_scale, s.heuristic, s.diagonal, s.partial
+  local expanded, touched = s.expanded, s.touched
+  local ask = Q.cell
+
+  -- The entry cost of bordered cell nb: the rule's answer (asked once per
+  -- query, never about the start), else the grid's; nil when the rule
+  -- stopped the query.
+  local function entry(nb)
+    if not open[nb] then return huge end
+    if not rule then return cost and cost[nb] or 1.0 end
+    if rs[nb] == generation then return rc[nb] end
+    local grid_cost = cost and cost[nb] or 1.0
+    if nb == start then return grid_cost end
+    s.expanded, s.touched = expanded, touched   -- as they stand, should it stop
+    local i0 = nb - 1
+    local x = i0 % stride
+    local c, flags = ask(rule, toint(x), toint((i0 - x) / stride), grid_cost)
+    if c == nil then return nil end
+    if flags == 1 and c ~= huge then c = -c end
+    rc[nb], rs[nb] = c, generation
+    return c
+  end
+
+  -- Offers neighbour nb at cost ng, at bordered (nx, ny), from cell.
+  local function relax(cell, nb, ng, nx, ny)
+    if bounded and ng > max_cost then return end
+    local st = stamp[nb]
+    if st == closed or (st == seen and ng >= gs[nb]) then return end
+    if st ~= seen then touched = touched + 1 end
+    gs[nb], stamp[nb], parent[nb] = ng, seen, cell
+    local f = ng + h_scale * box_distance(s, heuristic, nx, ny)
+    if f == fc then
+      tn = tn + 1                   -- a tie with the cell being expanded
+      ties[tn] = nb
+    else
+      n = n + 1
+      local j = n
+      while j > 1 do
+        local p = (j + 2 - (j + 2) % 4) / 4
+        local pf = hf[p]
+        if f < pf then
+          hf[j], hc[j] = pf, hc[p]
+          j = p
+        else
+          break
+        end
+      end
+      hf[j], hc[j] = f, nb
+    end
+  end
+
+  local function stopped()
+    s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+    s.status = M.NO_PATH
+    return M.STOPPED
+  end
+
+  while n > 0 or tn > 0 do
+    if budget == 0 then
+      s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
+      return M.SEARCHING
+    end
+    budget = budget - 1
+
+    local cell
+    if tn > 0 then
+      cell = ties[tn]
+      tn = tn - 1
+    else
+      cell, fc = hc[1], hf[1]
+      local lf, lc = hf[n], hc[n]
+      n = n - 1
+      local i = 1
+      while true do
+        local first = 4 * i - 2
+        if first > n then break end
+        local best, bf = first, hf[first]
+        local last = first + 3
+        if last > n then last = n end
+        for k = first + 1, last do
+          if hf[k] < bf then best, bf = k, hf[k] end
+        end
+        if bf < lf then
+          hf[i], hc[i] = bf, hc[best]
+          i = best
+        else
+          break
+        end
+      end
+      if n > 0 then hf[i], hc[i] = lf, lc end
+    end
+
+    if stamp[cell] ~= closed then
+      -- a cell the path may end on (the rule was asked when it was entered)
+      if target[cell] == generation and not (rule and rc[cell] < 0) then
+        s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+        return finish(s, M.FOUND, cell)
+      end
+      stamp[cell] = closed
+      expanded = expanded + 1
+      local g = gs[cell]
+      if partial and not (rule and cell ~= start and rc[cell] < 0) then
+        local d = general_closeness(s, cell)
+        if d < s.best_distance or (d == s.best_distance and g < s.best_g) then
+          s.best, s.best_distance, s.best_g = cell, d, g
+        end
+      end
+      local i0 = cell - 1
+      local cx = i0 % stride
+      local cy = (i0 - cx) / stride
+      -- the four sides first: the corner rule needs them
+      local ee = entry(cell + 1)
+      if ee == nil then return stopped() end
+      local ew = entry(cell - 1)
+      if ew == nil then return stopped() end
+      local es = entry(cell + stride)
+      if es == nil then return stopped() end
+      local en = entry(cell - stride)
+      if en == nil then return stopped() end
+      local pe, pw, ps, pn = ee ~= huge, ew ~= huge, es ~= huge, en ~= huge
+      if pe then relax(cell, cell + 1, g + (ee < 0 and -ee or ee), cx + 1, cy) end
+      if pw then relax(cell, cell - 1, g + (ew < 0 and -ew or ew), cx - 1, cy) end
+      if ps then relax(cell, cell + stride, g + (es < 0 and -es or es), cx, cy + 1) end
+      if pn then relax(cell, cell - stride, g + (en < 0 and -en or en), cx, cy - 1) end
+      if diagonal ~= NEVER then
+        local always, one = diagonal == ALWAYS, diagonal == ONE_OBSTACLE
+        local ok
+        -- SE
+        if always then ok = true elseif one then ok = pe or ps else ok = pe and ps end
+        if ok then
+          local nb = cell + stride + 1
+          local ed = entry(nb)
+          if ed == nil then return stopped() end
+          if ed ~= huge then relax(cell, nb, g + SQRT2 * (ed < 0 and -ed or ed), cx + 1, cy + 1) end
+        end
+        -- SW
+        if always then ok = true elseif one then ok = pw or ps else ok = pw and ps end
+        if ok then
+          local nb = cell + stride - 1
+          local ed = entry(nb)
+          if ed == nil then return stopped() end
+          if ed ~= huge then relax(cell, nb, g + SQRT2 * (ed < 0 and -ed or ed), cx - 1, cy + 1) end
+        end
+        -- NE
+        if always then ok = true elseif one then ok = pe or pn else ok = pe and pn end
+        if ok then
+          local nb = cell - stride + 1
+          local ed = entry(nb)
+          if ed == nil then return stopped() end
+          if ed ~= huge then relax(cell, nb, g + SQRT2 * (ed < 0 and -ed or ed), cx + 1, cy - 1) end
+        end
+        -- NW
+        if always then ok = true elseif one then ok = pw or pn else ok = pw and pn end
+        if ok then
+          local nb = cell - stride - 1
+          local ed = entry(nb)
+          if ed == nil then return stopped() end
+          if ed ~= huge then relax(cell, nb, g + SQRT2 * (ed < 0 and -ed or ed), cx - 1, cy - 1) end
+        end
+      end
+    else
+      budget = budget + 1                       -- a stale duplicate: not an expansion
+    end
+  end
+
+  s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+  if partial then return finish(s, M.PARTIAL, s.best) end
+  s.status = M.NO_PATH
   return s.status
 end
 

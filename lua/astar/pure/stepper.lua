@@ -5,6 +5,7 @@ local A = require "astar.pure.args"
 local S = require "astar.pure.search"
 local G = require "astar.pure.grid"
 local methods = require "astar.pure.methods"
+local Q = require "astar.pure.query_rules"
 
 local select, getmetatable, setmetatable, format = select, getmetatable, setmetatable, string.format
 local huge = math.huge
@@ -27,25 +28,58 @@ local function check_search(fname, nargs, self)
   return self
 end
 
--- A closed grid, or one changed under a running search, fails every call.
+-- A closed grid, or one changed under a running search, fails every call; so
+-- does a search its rules stopped (a callback's error, a bad value).
 local function check_grid_alive(self)
   if not self._grid._open then error("attempt to use a closed astar.Grid", 0) end
+  if self._stopped then error("search stopped by an error in its rules", 0) end
   if self._grid_changed then error("grid changed during search", 0) end
+end
+
+-- After a call into the search that may have run the rules' callbacks
+-- (lua_search.c leave_core): a release made meanwhile is an error; a rule
+-- that stopped the search fails it for good.
+local function leave_core(self, status, fname)
+  self._busy = false
+  if not self._scratch then error("search released during " .. fname, 0) end
+  if status ~= S.STOPPED then return end
+  local rules = self._rules
+  if rules.stop == Q.STOP_CHANGED then
+    self._grid_changed = true
+  else
+    self._stopped = true
+  end
+  self._status = S.NO_PATH
+  Q.raise(rules, fname)
 end
 
 function methods.newSearch(...)
   local self, sx, sy, gx, gy, opts = ...
   local nargs = select("#", ...)
-  local start, goal = G.check_ends("newSearch", nargs, self, sx, sy, gx, gy)
-  local o = G.read_options(self, "newSearch", 5, opts, nargs > 5)
+  local start, xs, ys, goal_list, o = G.check_query("newSearch", nargs, self, sx, sy, gx, gy, opts)
+  local rules = o.general and G.finish_rules(self, "newSearch", o)
   local scratch = S.new(self._cells)
   -- a finalizer run by those allocations may have closed the grid
   if not self._open then error("grid closed during newSearch", 0) end
-  local status = S.begin(scratch, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
-  return setmetatable({
-    _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat, _status = status,
-    _grid_changed = false,
+  if not o.general then
+    local goal = ys[1] * self._stride + xs[1] + 1
+    local status = S.begin(scratch, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
+    return setmetatable({
+      _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat, _status = status,
+      _grid_changed = false,
+    }, SEARCH_META)
+  end
+  local search = setmetatable({
+    _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat,
+    _status = S.NO_PATH, _grid_changed = false, _stopped = false, _busy = false,
+    _rules = rules or nil, _goal_list = goal_list,
   }, SEARCH_META)
+  if rules then Q.prepare(rules, self) end
+  search._busy = true                   -- begin may ask the rules about the goal
+  local status = S.begin_general(scratch, self, start, xs, ys, o, rules or nil)
+  leave_core(search, status, "newSearch")
+  search._status = status
+  return search
 end
 
 -- search:step(n): n is a whole number >= 1, or math.huge for no limit.
@@ -59,9 +93,15 @@ function SearchMethods.step(...)
       "n must be a whole number >= 1 or math.huge, got " .. A.number_text(n))
   end
   if n == huge then n = 0 end   -- 0: no limit
-  if self._status == S.SEARCHING or self._grid_changed then
+  if self._status == S.SEARCHING or self._grid_changed or self._stopped then
     check_grid_alive(self)
+    -- a rule (or a finalizer) may not step or release the search it runs in
+    if self._busy then error("search:step called from one of its own rules", 0) end
+    local rules = self._rules
+    if rules then Q.prepare(rules, self._grid) end
+    self._busy = true
     local status = S.step(self._scratch, n)
+    leave_core(self, status, "step")
     if not self._grid._open then   -- closed by a finalizer while it ran
       if status == S.GRID_CHANGED then
         self._grid_changed, status = true, S.NO_PATH
@@ -82,13 +122,16 @@ end
 function SearchMethods.result(...)
   local self = ...
   check_search("result", select("#", ...), self)
-  if self._grid_changed then check_grid_alive(self) end
+  if self._grid_changed or self._stopped then check_grid_alive(self) end
   local status = self._status
   if status == S.SEARCHING then
     error("search still running: step it until it returns 'found' or 'unreachable'", 0)
   elseif status == S.FOUND or status == S.PARTIAL then
     check_grid_alive(self)
     local path, cost = (self._flat and S.flat_path or S.path)(self._scratch)
+    if self._goal_list then
+      return path, cost, status == S.FOUND and S.goal_index(self._scratch) or false
+    end
     if not self._partial then return path, cost end
     return path, cost, status == S.FOUND
   end

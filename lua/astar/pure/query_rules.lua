@@ -1,0 +1,256 @@
+-- The rules of one path query for the pure-Lua backend, a port of
+-- src/lua/query_rules.c: opts.cost, blocked and occupied of findPath and
+-- newSearch as a function (x, y), a table by cell number, or a list of points.
+-- A list is turned into a table by cell number once, while the options are
+-- read (so it is asked like the table form, raw); a function is called at
+-- most once per cell, by the search (search.lua run_general).
+--
+-- The same messages as the C binding, in the same order. A function is called
+-- through a C function (string.gsub), so a yield in it is the same error as on
+-- the C backend, and under pcall: as in C, a callback's error (or a grid
+-- closed or changed by it, a bad cost, a cell table holding a table) stops
+-- the query, which then reports it (raise) once the search has returned.
+local A = require "astar.pure.args"
+local G = require "astar.pure.grid"
+
+local M = {}
+
+local floor, huge = math.floor, math.huge
+local format, gsub = string.format, string.gsub
+local type, rawget, rawset, next, pcall, error = type, rawget, rawset, next, pcall, error
+local rawlen = rawlen or function(t) return #t end
+local toint = G.toint
+local arg_error, number_text = A.arg_error, A.number_text
+
+local BLOCKED, COST, OCCUPIED = 1, 2, 3
+M.BLOCKED, M.COST, M.OCCUPIED = BLOCKED, COST, OCCUPIED
+local RULE_NAMES = { "blocked", "cost", "occupied" }
+local WHICH = { blocked = BLOCKED, cost = COST, occupied = OCCUPIED }
+M.NO_STOP = 1   -- ASTAR_RANGE_NO_STOP
+
+-- Why a query with rules stopped early (QR_STOP_*).
+local STOP_ERROR, STOP_CLOSED, STOP_CHANGED, STOP_BAD_COST, STOP_BAD_FORM =
+  "error", "closed", "changed", "bad cost", "bad form"
+M.STOP_ERROR, M.STOP_CLOSED, M.STOP_CHANGED = STOP_ERROR, STOP_CLOSED, STOP_CHANGED
+
+-- query_rules_init: empty rules of fname, whose options are argument argn.
+function M.init(fname, argn)
+  return { fname = fname, argn = argn, index = {}, points = {}, used = false,
+    callbacks = false, min_cost = 0, width = 0, stop = nil }
+end
+
+-- query_rules_which: option name -> BLOCKED, COST, OCCUPIED (or nil).
+function M.which(name)
+  return WHICH[name]
+end
+
+local function rule_error(r, which, message)
+  arg_error(r.argn, r.fname, nil, "opts." .. RULE_NAMES[which] .. message)
+end
+
+-- A whole coordinate in 1..max of point p (entry i), field name.
+local function point_coordinate(r, which, p, i, name, max)
+  local where = format("[%d].%s", i, name)
+  local v = rawget(p, name)
+  if type(v) ~= "number" then
+    rule_error(r, which, format("%s: number expected, got %s", where, type(v)))
+  end
+  if not (v >= 1 and v <= max) or v ~= floor(v) then
+    rule_error(r, which, format("%s out of range 1..%d, got %s", where, max, number_text(v)))
+  end
+  return v
+end
+
+-- A key of a list that is not 1..n, for the message (query_rules.c key_text).
+local function key_text(k)
+  local t = type(k)
+  if t == "string" then return "'" .. A.quoted(k) .. "'" end
+  if t == "number" then return number_text(k) end
+  if t == "boolean" then return k and "true" or "false" end
+  return t
+end
+
+-- Turns the list of points v into a table by cell number (y - 1) * width + x:
+-- true for a flag rule, the cost (or false for impassable) for cost.
+local function read_points(r, which, v, width, height)
+  local n = rawlen(v)
+  for k in next, v do                       -- only 1..n: no other key
+    if not (type(k) == "number" and k >= 1 and k <= n and k == floor(k)) then
+      rule_error(r, which, ": a list of points cannot also have key " .. key_text(k))
+    end
+  end
+  local t = {}
+  for i = 1, n do
+    local p = rawget(v, i)
+    if type(p) ~= "table" then
+      rule_error(r, which, format("[%d]: point expected, got %s", i, type(p)))
+    end
+    local x = point_coordinate(r, which, p, i, "x", width)
+    local y = point_coordinate(r, which, p, i, "y", height)
+    local value = true
+    if which == COST then
+      local c = rawget(p, "cost")
+      local ok = c == false or (type(c) == "number" and ((c > 0 and c <= G.MAX_COST) or c == huge))
+      if not ok then
+        rule_error(r, which, format(
+          "[%d].cost: expected a positive number up to 1e15, false or math.huge, got %s", i,
+          type(c) == "number" and number_text(c) or type(c)))
+      end
+      if c == false or c == huge then
+        value = false
+      else
+        value = c * 1.0
+        if r.min_cost == 0 or value < r.min_cost then
+          r.min_cost = value    -- the lowest listed; the grid's is added later
+        end
+      end
+    end
+    rawset(t, toint((y - 1) * width + x), value)
+  end
+  return t
+end
+
+-- query_rules_read: rule `which` from value v, as the options give it.
+function M.read(r, which, v, width, height)
+  local t = type(v)
+  if t ~= "function" and t ~= "table" then
+    rule_error(r, which, ": function or table expected, got " .. t)
+  end
+  r.points[which] = t == "table" and type(rawget(v, 1)) == "table"
+  if r.points[which] then v = read_points(r, which, v, width, height) end
+  r.index[which] = v
+end
+
+-- query_rules_finish: after every option is read, the lowest cost the rules
+-- can give (grid: the grid's lowest cost, exact in this backend).
+function M.finish(r, grid)
+  local grid_min = grid._min_cost
+  r.width = grid._w
+  r.used, r.callbacks = false, false
+  for which = 1, 3 do
+    local v = r.index[which]
+    if v ~= nil then
+      r.used = true
+      if type(v) == "function" then r.callbacks = true end
+    end
+  end
+  if r.index[COST] == nil then
+    r.min_cost = grid_min                   -- the grid's costs stand
+  elseif not r.points[COST] then
+    r.min_cost = 0                          -- any cost: the heuristic is off
+  elseif r.min_cost == 0 or grid_min < r.min_cost then
+    r.min_cost = grid_min                   -- unlisted cells keep the grid's
+  end
+  if r.callbacks and not r.call then r.call = M.caller() end
+  return r.used
+end
+
+-- A caller of rule functions f(x, y) for one query. f runs under pcall inside
+-- string.gsub (a C function calling it with lua_call): a yield in f is the
+-- error Lua gives for a yield across a C-call boundary, as when the C backend
+-- calls it with lua_pcall. Returns pcall's ok and value.
+function M.caller()
+  local f, a, b, ok, result
+  local function call() ok, result = pcall(f, a, b) end
+  return function(fn, x, y)
+    f, a, b = fn, x, y
+    gsub("", "", call)
+    local o, v = ok, result
+    f, result = nil, nil
+    return o, v
+  end
+end
+
+-- Before a run of the search: the grid the callbacks may disturb.
+function M.prepare(r, grid)
+  r.grid, r.version, r.stop, r.err = grid, grid._version, nil, nil
+end
+
+-- What rule `which` says of cell k = (y - 1) * width + x; stop (nil, true)
+-- when the query must stop.
+local function rule_value(r, which, k, x, y)
+  local v = r.index[which]
+  if type(v) == "table" then
+    local value = rawget(v, k)
+    if type(value) == "table" then          -- a mix of the two table forms
+      r.stop, r.bad_rule, r.bad_k = STOP_BAD_FORM, which, k
+      return nil, true
+    end
+    return value
+  end
+  local ok, value = r.call(v, x, y)
+  if not ok then
+    r.stop, r.err = STOP_ERROR, value
+    return nil, true
+  end
+  local grid = r.grid
+  if not grid._open then
+    r.stop = STOP_CLOSED
+    return nil, true
+  elseif grid._version ~= r.version then
+    r.stop = STOP_CHANGED
+    return nil, true
+  end
+  return value
+end
+
+-- query_rules_cell: the entry cost of walkable cell (x, y) (1-based) for the
+-- query (huge: impassable) and its flags, or nil when the query must stop.
+function M.cell(r, x, y, grid_cost)
+  local k = toint((y - 1) * r.width + x)
+  local index = r.index
+  if index[BLOCKED] ~= nil then
+    local v, stop = rule_value(r, BLOCKED, k, x, y)
+    if stop then return nil end
+    if v then return huge, 0 end
+  end
+  local cost = grid_cost
+  if index[COST] ~= nil then
+    local v, stop = rule_value(r, COST, k, x, y)
+    if stop then return nil end
+    if v == nil and r.points[COST] then
+      cost = grid_cost                      -- not listed: the grid's cost
+    elseif v == nil or v == false then
+      return huge, 0
+    else
+      local bad = type(v) ~= "number"
+      if not bad then
+        cost = v * 1.0
+        bad = not ((cost > 0 and cost <= G.MAX_COST) or cost == huge)
+      end
+      if bad then
+        r.stop, r.bad_value, r.bad_x, r.bad_y = STOP_BAD_COST, v, x, y
+        return nil
+      end
+      if cost == huge then return huge, 0 end
+    end
+  end
+  if index[OCCUPIED] ~= nil then
+    local v, stop = rule_value(r, OCCUPIED, k, x, y)
+    if stop then return nil end
+    if v then return cost, 1 end
+  end
+  return cost, 0
+end
+
+-- query_rules_raise: the error the query stopped with; fname names the call.
+function M.raise(r, fname)
+  local stop = r.stop
+  if stop == STOP_ERROR then
+    error(r.err, 0)                         -- the callback's error, unchanged
+  elseif stop == STOP_CLOSED then
+    error("grid closed during " .. fname, 0)
+  elseif stop == STOP_CHANGED then
+    error("grid changed during " .. fname, 0)
+  elseif stop == STOP_BAD_FORM then
+    arg_error(r.argn, r.fname, nil, format(
+      "opts.%s: cell %d holds a table; a list of points must start at index 1",
+      RULE_NAMES[r.bad_rule], r.bad_k))
+  end
+  local v = r.bad_value
+  arg_error(r.argn, r.fname, nil, format("opts.cost gave %s for (%d, %d); "
+    .. "expected a positive number up to 1e15, nil, false or math.huge",
+    type(v) == "number" and number_text(v) or type(v), r.bad_x, r.bad_y))
+end
+
+return M
