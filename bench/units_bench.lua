@@ -7,7 +7,8 @@
 --                 it replaces: wall the 20 cells, findPath, open them again
 --   near/cells    one findPath with near = 1 to a unit against a findPath to
 --                 each of its open neighbours, keeping the cheapest
---   goals/each    one findPath to a list of 5 goals against 5 findPath calls
+--   goals/each    one findPath to a list of 5 goals against 5 findPath calls,
+--                 on the bare board and around the 20 units
 --   plain         findPath with no rule, for scale
 -- Every pair is checked to give the same costs before anything is timed.
 --
@@ -113,10 +114,10 @@ local function run(name, grid)
     end
     return best
   end
-  local function eachGoal(q)
+  local function eachGoal(q, opts)
     local best
     for _, goal in ipairs(q.goals) do
-      local _, c = grid:findPath(q.sx, q.sy, goal.x, goal.y)
+      local _, c = grid:findPath(q.sx, q.sy, goal.x, goal.y, opts)
       if type(c) == "number" and (not best or c < best) then best = c end
     end
     return best
@@ -132,6 +133,8 @@ local function run(name, grid)
     assert(close(type(d) == "number" and d or nil, eachNeighbour(q)), "near disagrees")
     local _, e = grid:findPath(q.sx, q.sy, q.goals)
     assert(close(type(e) == "number" and e or nil, eachGoal(q)), "goal list disagrees")
+    _, e = grid:findPath(q.sx, q.sy, q.goals, asList)
+    assert(close(type(e) == "number" and e or nil, eachGoal(q, asList)), "goal list disagrees")
   end
   print(("%s (%dx%d, %d units, %d queries, %s)"):format(name, grid:getWidth(), grid:getHeight(),
     UNITS, n, _VERSION .. (jit and " / " .. jit.version or "")))
@@ -158,6 +161,13 @@ local function run(name, grid)
   local goals = time(function() for _, q in ipairs(queries) do grid:findPath(q.sx, q.sy, q.goals) end end)
   row("5 findPath calls, keep the cheapest", each, n)
   row("one findPath to a list of 5 goals", goals, n, each)
+  -- with the units on the board, as a game has them
+  local eachRuled = time(function() for _, q in ipairs(queries) do eachGoal(q, asList) end end)
+  local goalsRuled = time(function()
+    for _, q in ipairs(queries) do grid:findPath(q.sx, q.sy, q.goals, asList) end
+  end)
+  row("the same 5 calls around 20 units", eachRuled, n)
+  row("one call to 5 goals around 20 units", goalsRuled, n, eachRuled)
 end
 
 local function load(file)

@@ -3,7 +3,7 @@
 #   make love-demo             build the module for LuaJIT and run `love examples/love`
 #                              (main.lua finds lua/ and build/luajit/ of the checkout)
 #   make love-screenshot-test  under xvfb-run (Mesa's software OpenGL), the demo draws
-#                              scripted frames (tactics, danger zone, free A*), saves
+#                              scripted frames (tactics, danger zone, enemy turn, free A*), saves
 #                              each as a PNG and quits; a headless LÖVE run
 #                              (spec/love_screenshot) checks size, colours and probes
 #   make love-screenshot       regenerate docs/images/love-demo*.png
@@ -16,6 +16,7 @@ LOVE_DEMO_XVFB = xvfb-run -a -s "-screen 0 1280x1024x24"
 # The probes each scene must have drawn (see spec/love_screenshot/main.lua).
 LOVE_DEMO_PROBES_tactics = "selected unit" "path dot" "move tile" "attack tile"
 LOVE_DEMO_PROBES_danger = "selected unit" "path dot" "move tile" "attack tile"
+LOVE_DEMO_PROBES_enemy = "enemy path dot" "enemy unit" "grass tile"
 LOVE_DEMO_PROBES_astar = "path dot" "explored tile" "grass tile"
 
 .PHONY: love-demo love-screenshot-test love-screenshot
@@ -35,7 +36,7 @@ $(LOVE_DEMO_SHOTS)/%.png: FORCE_LOVE_DEMO
 	    love spec/love_screenshot $@ $(LOVE_DEMO_SIZE) $(LOVE_DEMO_PROBES_$*)
 
 love-screenshot-test: $(LOVE_DEMO_SHOTS)/tactics.png $(LOVE_DEMO_SHOTS)/danger.png \
-                      $(LOVE_DEMO_SHOTS)/astar.png
+                      $(LOVE_DEMO_SHOTS)/enemy.png $(LOVE_DEMO_SHOTS)/astar.png
 
 love-screenshot: love-screenshot-test
 	@mkdir -p docs/images

@@ -171,6 +171,7 @@ function Board:click(x, y)
   local s = self.selected
   if s and s.team == "blue" and not u and self.range:contains(x, y) then
     s.x, s.y = x, y
+    self.enemyMoves = nil
     self:refresh()
   else
     self:select(nil)
@@ -178,6 +179,44 @@ function Board:click(x, y)
 end
 
 function Board:toggleDanger() self.showDanger = not self.showDanger end
+
+-- ---- the enemy turn ------------------------------------------------------------
+
+-- Each red unit in turn walks toward the nearest blue unit, with findPath and the
+-- units as rules (rulesFor: blue units block, red allies may be crossed but not
+-- stopped on; no walls toggled). The first query takes every blue unit as a goal
+-- and `near` = the weapon's reach (the path ends where the unit can hit, on a cell
+-- it may stop on): its third result is the index of the nearest target by path
+-- cost. The second walks toward that target as far as `move` allows (maxCost with
+-- partial: the reached cell closest to it; the third result is false when the
+-- target is still out of reach). findPath knows no zone of control, so the enemy
+-- ignores it; near = maxRange may stop an archer closer than its minRange.
+function Board:enemyTurn()
+  self:select(nil)
+  self.enemyMoves = {}
+  for _, u in ipairs(self.units) do
+    if u.team == "red" then
+      local targets = {}
+      for _, v in ipairs(self.units) do
+        if v.team ~= u.team then targets[#targets + 1] = v end
+      end
+      local rules = self:rulesFor(u)
+      local opts = { diagonal = "never", cost = rules.cost, blocked = rules.blocked,
+        occupied = rules.occupied, near = u.maxRange }
+      local _, _, index = self.grid:findPath(u.x, u.y, targets, opts)
+      if index then
+        local target = targets[index]
+        opts.maxCost, opts.partial = u.move, true
+        local path, cost, inReach = self.grid:findPath(u.x, u.y, target.x, target.y, opts)
+        local last = path[#path]
+        u.x, u.y = last.x, last.y
+        self.enemyMoves[#self.enemyMoves + 1] = { unit = u, target = target, path = path,
+          cost = cost, inReach = inReach }
+      end
+    end
+  end
+  self:refresh()
+end
 
 -- ---- free A*: any start, any goal, on walkGrid (water is a wall) -----------
 

@@ -1,10 +1,10 @@
 -- A tactics board for astar in LÖVE 11: click a unit for its movement and
 -- attack range, hover for the path and its cost, D for the enemy danger zone,
--- A for free A* in 4 or 8 directions with the explored cells.
+-- E for the enemy turn, A for free A* in 4 or 8 directions with the explored cells.
 --
 --   make love-demo                 (builds the module for LuaJIT, then runs this)
 --   love examples/love             (after make LUA=luajit, from the checkout)
---   love examples/love --screenshot out.png [--scene tactics|astar|danger]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy]
 --                                  (draws a scripted frame, saves it, quits)
 -- luacheck: globals love
 
@@ -85,6 +85,8 @@ function love.keypressed(key)
   if script then return end
   if key == "d" then
     board:toggleDanger()
+  elseif key == "e" and board.mode == "tactics" then
+    board:enemyTurn()
   elseif key == "a" then
     board:cycleMode()
     if hover then board:setAstarGoal(hover.x, hover.y) end

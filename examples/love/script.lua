@@ -1,5 +1,5 @@
 -- The scripted frame for the screenshot test:
---   love examples/love --screenshot out.png [--scene tactics|astar|danger]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy]
 -- (or ASTAR_DEMO_SCREENSHOT=out.png). Sets up a scene (a unit selected, the
 -- mouse on a tile), draws a few frames, saves the frame as a PNG with
 -- love.graphics.captureScreenshot, writes out.png.probes (points whose colour
@@ -25,6 +25,14 @@ local SCENES = {
     board:toggleDanger()
     board:select(board:unitAt(5, 9))
     return { x = 7, y = 11 }
+  end,
+  -- the blue knight moves up, then the enemy turn: the mage gets in reach of it,
+  -- the others walk as far as their move allows toward their nearest target
+  enemy = function(board)
+    board:select(board:unitAt(3, 7))
+    board:click(7, 6)
+    board:enemyTurn()
+    return nil
   end,
   -- free A* with 8 directions around the walls
   astar = function(board)

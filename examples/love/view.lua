@@ -29,6 +29,7 @@ local C = {
   dangerEdge = { 0.85, 0.10, 0.05 },
   explored = { 0.62, 0.30, 0.92, 0.50 },
   path = { 1.00, 0.90, 0.20 },
+  enemyPath = { 1.00, 0.55, 0.45 },
   blue = { 0.20, 0.42, 0.95 },
   red = { 0.88, 0.20, 0.20 },
   outline = { 0.05, 0.05, 0.08 },
@@ -179,7 +180,7 @@ local function drawDangerZone(board)
   end
 end
 
-local function drawPath(path)
+local function drawPath(path, c)
   if not path or #path < 2 then return end
   local g = love.graphics
   local pts = {}
@@ -191,7 +192,7 @@ local function drawPath(path)
   g.setLineWidth(7)
   g.setLineJoin("bevel")
   g.line(pts)
-  color(C.path)
+  color(c)
   g.setLineWidth(4)
   g.line(pts)
   for i = 2, #path do
@@ -299,6 +300,7 @@ local function drawSidebar(board, hover, info)
     swatch(s, C.move, "can move to")
     swatch(s, C.attack, "can attack after moving")
     swatch(s, C.danger, "danger zone (D): enemy hits")
+    if board.enemyMoves then swatch(s, C.enemyPath, "enemy moves (E)") end
   else
     swatch(s, C.explored, "expanded (search:getExpanded)")
   end
@@ -311,6 +313,7 @@ local function drawSidebar(board, hover, info)
     "hover a blue tile: path and cost",
     "click a blue tile: move there",
     "right click / Esc: deselect",
+    "E: enemy turn",
   } or {
     "click: set the start",
     "hover: set the goal",
@@ -342,6 +345,10 @@ local function describe(board, hover)
       return info, tag, path
     end
     info[#info + 1] = { "click a unit", C.dim }
+    for _, m in ipairs(board.enemyMoves or {}) do
+      info[#info + 1] = { ("%s -> %s: cost %s, %s"):format(m.unit.name, m.target.name,
+        fmt(m.cost), m.inReach and "in reach" or "on its way"), C.enemyPath }
+    end
     if hover and board.showDanger then
       info[#info + 1] = { ("%d enemies can hit %d,%d"):format(board.danger:count(hover.x, hover.y),
         hover.x, hover.y), C.dim }
@@ -380,7 +387,10 @@ function View.draw(board, hover)
   drawGridLines(board)
   drawDangerZone(board)
   local info, tag, path = describe(board, hover)
-  drawPath(path)
+  if board.mode == "tactics" then
+    for _, m in ipairs(board.enemyMoves or {}) do drawPath(m.path, C.enemyPath) end
+  end
+  drawPath(path, C.path)
   if board.mode ~= "tactics" and board.astarStart then
     local cx, cy = View.centre(board.astarStart.x, board.astarStart.y)
     color(C.outline)
@@ -415,9 +425,26 @@ function View.probes(board, path, hover)
     local cx, cy = View.centre(path[2].x, path[2].y)
     list[#list + 1] = { x = cx, y = cy, rgb = C.path, what = "path dot" }
   end
-  -- one plain grass tile of each overlay, checked at its centre
+  -- how many paths cross each cell (the hovered one, the enemy moves)
+  local moves = board.mode == "tactics" and board.enemyMoves or {}
   local onPath = {}
-  for _, p in ipairs(path or {}) do onPath[p.y * 1000 + p.x] = true end
+  local function mark(p) onPath[p.y * 1000 + p.x] = (onPath[p.y * 1000 + p.x] or 0) + 1 end
+  for _, p in ipairs(path or {}) do mark(p) end
+  for _, m in ipairs(moves) do
+    for _, p in ipairs(m.path) do mark(p) end
+  end
+  -- the enemy turn: a dot of a path that no other path nor a unit covers, the unit
+  for _, m in ipairs(moves) do
+    local p = m.path[2]
+    if #m.path >= 3 and onPath[p.y * 1000 + p.x] == 1 and not board:unitAt(p.x, p.y) then
+      local cx, cy = View.centre(p.x, p.y)
+      list[#list + 1] = { x = cx, y = cy, rgb = C.enemyPath, what = "enemy path dot" }
+      cx, cy = View.centre(m.unit.x, m.unit.y)
+      list[#list + 1] = { x = cx - 10, y = cy, rgb = C.red, what = "enemy unit" }
+      break
+    end
+  end
+  -- one plain grass tile of each overlay, checked at its centre
   local function blend(over)
     local a = over[4]
     return { over[1] * a + C.grass[1] * (1 - a), over[2] * a + C.grass[2] * (1 - a),
