@@ -35,17 +35,24 @@ int query_rules_which(const char *name)
     return -1;
 }
 
-static int rule_error(lua_State *L, const QueryRules *r, int which, const char *fmt,
-                      const char *a, const char *b)
+/* Where a rule's messages point: "bad argument #argn to 'fname' (label...)". */
+typedef struct {
+    const char *fname;
+    int argn;
+    const char *label;       /* "opts.blocked", "enemies[2].cost" */
+} RuleName;
+
+static int rule_error(lua_State *L, const RuleName *n, const char *fmt, const char *a,
+                      const char *b)
 {
     char message[160];
     snprintf(message, sizeof message, fmt, a, b);
-    return arg_error(L, r->argn, r->fname, NULL, "opts.%s%s", RULE_NAMES[which], message);
+    return arg_error(L, n->argn, n->fname, NULL, "%s%s", n->label, message);
 }
 
 /* A whole coordinate in 1..max of point t (at stack index t), field name. */
-static uint32_t point_coordinate(lua_State *L, const QueryRules *r, int which, int t,
-                                 lua_Integer i, const char *name, uint32_t max)
+static uint32_t point_coordinate(lua_State *L, const RuleName *r, int t, lua_Integer i,
+                                 const char *name, uint32_t max)
 {
     char where[48], buf[32];
     double v;
@@ -53,14 +60,14 @@ static uint32_t point_coordinate(lua_State *L, const QueryRules *r, int which, i
     lua_pushstring(L, name);
     lua_rawget(L, t);
     if (lua_type(L, -1) != LUA_TNUMBER)
-        rule_error(L, r, which, "%s: number expected, got %s", where, luaL_typename(L, -1));
+        rule_error(L, r, "%s: number expected, got %s", where, luaL_typename(L, -1));
     v = (double)lua_tonumber(L, -1);
     lua_pop(L, 1);
     if (!(v >= 1 && v <= max) || v != floor(v)) {
         char range[64];
         snprintf(range, sizeof range, "1..%u, got %s", (unsigned)max,
                  number_text(buf, sizeof buf, v));
-        rule_error(L, r, which, "%s out of range %s", where, range);
+        rule_error(L, r, "%s out of range %s", where, range);
     }
     return (uint32_t)v - 1;
 }
@@ -82,15 +89,18 @@ static const char *key_text(lua_State *L, int k, char *buf, size_t size)
     }
 }
 
-/* Turns the list of points at stack index v into a table by cell number,
- * left on the stack: true for a flag rule, the cost (or false) for cost. */
-static void read_points(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
-                        uint32_t height)
+double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint32_t height,
+                         const char *fname, int argn, const char *label)
 {
+    RuleName names, *r = &names;
+    double min_cost = 0;
     lua_Integer n = (lua_Integer)compat_rawlen(L, v), i, count = 0;
     int t;
     char buf[64];
 
+    names.fname = fname;
+    names.argn = argn;
+    names.label = label;
     lua_pushnil(L);
     while (lua_next(L, v)) {              /* only 1..n: no other key */
         int bad = 1;
@@ -100,7 +110,7 @@ static void read_points(lua_State *L, QueryRules *r, int which, int v, uint32_t 
             bad = !(k >= 1 && k <= (double)n && k == floor(k));
         }
         if (bad)
-            rule_error(L, r, which, ": a list of points cannot also have key %s%s",
+            rule_error(L, r, ": a list of points cannot also have key %s%s",
                        key_text(L, lua_gettop(L), buf, sizeof buf), "");
         count++;
     }
@@ -113,11 +123,11 @@ static void read_points(lua_State *L, QueryRules *r, int which, int v, uint32_t 
         p = lua_gettop(L);
         if (!lua_istable(L, p)) {
             snprintf(buf, sizeof buf, "[%ld]", (long)i);
-            rule_error(L, r, which, "%s: point expected, got %s", buf, luaL_typename(L, p));
+            rule_error(L, r, "%s: point expected, got %s", buf, luaL_typename(L, p));
         }
-        x = point_coordinate(L, r, which, p, i, "x", width);
-        y = point_coordinate(L, r, which, p, i, "y", height);
-        if (which == QR_COST) {
+        x = point_coordinate(L, r, p, i, "x", width);
+        y = point_coordinate(L, r, p, i, "y", height);
+        if (is_cost) {
             double c;
             lua_pushliteral(L, "cost");
             lua_rawget(L, p);
@@ -127,7 +137,7 @@ static void read_points(lua_State *L, QueryRules *r, int which, int v, uint32_t 
             if (!((c > 0 && c <= ASTAR_MAX_COST) || c == INFINITY)) {
                 char where[32], num[32];
                 snprintf(where, sizeof where, "[%ld].cost", (long)i);
-                rule_error(L, r, which, "%s: expected a positive number up to 1e15, false or "
+                rule_error(L, r, "%s: expected a positive number up to 1e15, false or "
                                         "math.huge, got %s", where,
                            lua_type(L, -1) == LUA_TNUMBER ? number_text(num, sizeof num, c)
                                                           : luaL_typename(L, -1));
@@ -137,14 +147,15 @@ static void read_points(lua_State *L, QueryRules *r, int which, int v, uint32_t 
                 lua_pushboolean(L, 0);
             else
                 lua_pushnumber(L, (lua_Number)c);
-            if (c != INFINITY && (r->min_cost == 0 || c < r->min_cost))
-                r->min_cost = c;         /* the lowest listed; the grid's is added later */
+            if (c != INFINITY && (min_cost == 0 || c < min_cost))
+                min_cost = c;
         } else {
             lua_pushboolean(L, 1);
         }
         lua_rawseti(L, t, (int)((lua_Integer)y * width + x + 1));
         lua_pop(L, 1);                    /* the point */
     }
+    return min_cost;
 }
 
 void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
@@ -153,9 +164,12 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
     int slot = r->index[which] < 0 ? -r->index[which] : r->index[which];
     int t = lua_type(L, v);
 
+    char label[24];
+
+    snprintf(label, sizeof label, "opts.%s", RULE_NAMES[which]);
     if (t != LUA_TFUNCTION && t != LUA_TTABLE)
-        rule_error(L, r, which, ": function or table expected, got %s%s", luaL_typename(L, v),
-                   "");
+        arg_error(L, r->argn, r->fname, NULL, "%s: function or table expected, got %s", label,
+                  luaL_typename(L, v));
     r->points[which] = 0;
     if (t == LUA_TTABLE) {
         lua_rawgeti(L, v, 1);
@@ -163,7 +177,8 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
         lua_pop(L, 1);
     }
     if (r->points[which])
-        read_points(L, r, which, v, width, height);
+        r->min_cost = rule_points_table(L, v, which == QR_COST, width, height, r->fname, r->argn,
+                                        label);
     else
         lua_pushvalue(L, v);
     lua_replace(L, slot);

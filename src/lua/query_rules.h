@@ -45,6 +45,13 @@ int query_rules_which(const char *name);
  * cell number, or a list of points turned into such a table). */
 void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
                       uint32_t height);
+/* Turns the list of points at stack index v into a table by cell number,
+ * pushed: true for a flag rule, the cost (or false) for a cost rule
+ * ({x =, y =, cost =}). Errors name fname, argument argn and label
+ * ("opts.blocked[2]: point expected, got number"). Returns the lowest
+ * finite cost listed (0 if none). */
+double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint32_t height,
+                         const char *fname, int argn, const char *label);
 /* After every option is read: the lowest cost the rules can give. */
 void query_rules_finish(QueryRules *r, const AstarGrid *grid);
 /* Sets the core's rule (when some rule was given) into the options. */
