@@ -176,10 +176,12 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
         r->points[which] = lua_istable(L, -1);
         lua_pop(L, 1);
     }
-    if (r->points[which])
-        r->min_cost = rule_points_table(L, v, which == QR_COST, width, height, r->fname, r->argn,
-                                        label);
-    else
+    if (r->points[which]) {
+        double lowest = rule_points_table(L, v, which == QR_COST, width, height, r->fname,
+                                          r->argn, label);
+        if (which == QR_COST)
+            r->min_cost = lowest;    /* the lowest listed; the grid's joins it later */
+    } else
         lua_pushvalue(L, v);
     lua_replace(L, slot);
     r->index[which] = slot;
