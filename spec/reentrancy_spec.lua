@@ -325,6 +325,61 @@ local KINDS = {
   },
 }
 
+-- findPath's rule functions (README, Units on the board), from (1, 1) to
+-- (GX, GY) in the grid's default mode: the reference on map m with the rule.
+-- (Not to (W, H): "changing the grid on every call" toggles that cell.)
+local GX, GY = W - 1, H
+local function ruledDesc(m, costRule, blockedRule)
+  return { w = m.w, h = m.h,
+    walkable = function(x, y) return not m.wall[y][x] and not (blockedRule and blockedRule(x, y)) end,
+    cost = function(x, y) return costRule and costRule(x, y) or m.cost[y][x] end }
+end
+local function ruledPathMismatch(r, m, costRule, blockedRule)
+  local path, cost = r[1], r[2]
+  if type(path) ~= "table" then return "no path: " .. tostring(cost) end
+  local d = ruledDesc(m, costRule, blockedRule)
+  local sum, why = R.validate(d, "no-obstacles", path, 1, 1, GX, GY)
+  if not sum then return why end
+  if not R.close(sum, cost) then return ("the path costs %s, findPath says %s"):format(sum, cost) end
+  local best = R.dijkstra(d, "no-obstacles", 1, 1)[GX][GY]
+  if not R.close(best, cost) then return ("cost %s, the optimum is %s"):format(cost, best) end
+  return nil
+end
+-- A cell whose walling makes the ruled optimum dearer (what "changing the grid
+-- once" walls for the findPath kinds).
+local function cutCell(costRule, blockedRule)
+  local m = parseMap()
+  local d = ruledDesc(m, costRule, blockedRule)
+  local best = R.dijkstra(d, "no-obstacles", 1, 1)[GX][GY]
+  for y = 1, H do
+    for x = 1, W do
+      if not m.wall[y][x] and not (x == 1 and y == 1) and not (x == GX and y == GY) then
+        m.wall[y][x] = true
+        local now = R.dijkstra(d, "no-obstacles", 1, 1)[GX][GY]
+        m.wall[y][x] = false
+        if now and now < math.huge and not R.close(now, best) then return x, y end
+      end
+    end
+  end
+  error("no cell changes the optimum")
+end
+local CUT_COST = { cutCell(costOf, nil) }
+local CUT_BLOCKED = { cutCell(nil, blockedOf) }
+KINDS[#KINDS + 1] = {
+  name = "findPath cost function", fname = "findPath",
+  plain = function(_, x, y) return costOf(x, y) end,
+  run = function(grid, f) return { grid:findPath(1, 1, GX, GY, { cost = f }) } end,
+  check = function(r, m) return ruledPathMismatch(r, m, costOf, nil) end,
+  cell = function() return CUT_COST[1], CUT_COST[2] end,
+}
+KINDS[#KINDS + 1] = {
+  name = "findPath blocked function", fname = "findPath",
+  plain = function(_, x, y) return blockedOf(x, y) end,
+  run = function(grid, f) return { grid:findPath(1, 1, GX, GY, { blocked = f }) } end,
+  check = function(r, m) return ruledPathMismatch(r, m, nil, blockedOf) end,
+  cell = function() return CUT_BLOCKED[1], CUT_BLOCKED[2] end,
+}
+
 local TOGGLE_X, TOGGLE_Y = 9, 7   -- the cell "change on every call" flips
 local MARKER = setmetatable({}, { __tostring = function() return "the marker table" end })
 
@@ -525,6 +580,87 @@ describe("callbacks that do anything", function()
     local firstCell = (SY - 1) * W + SX + 1
     assert.is_true(asked[firstCell] >= 2)   -- asked in the run that was abandoned, then again
     for k, n in pairs(again) do assert.is_true(asked[k] >= n) end
+  end)
+end)
+
+describe("rule functions of a stepped search", function()
+  -- a search whose cost rule runs act() on its n-th call
+  local function searchWith(grid, n, act)
+    local calls = 0
+    return grid:newSearch(1, 1, W - 1, H, { cost = function(x, y)
+      calls = calls + 1
+      if calls == n then act() end
+      return costOf(x, y)
+    end })
+  end
+  local function finish(s)
+    local status
+    repeat status = s:step(2) until status ~= "searching"
+    return status
+  end
+
+  it("stop at a change of the grid, which stays usable", function()
+    local grid = build()
+    local s = searchWith(grid, 6, function() grid:setCost(9, 1, 7) end)
+    assert.are.same({ false, "grid changed during step" }, { pcall(finish, s) })
+    assert.are.same({ false, "grid changed during search" }, { pcall(s.step, s, 1) })
+    assert.are.same({ false, "grid changed during search" }, { pcall(s.result, s) })
+    local mirror = parseMap()
+    mirror.cost[1][9] = 7
+    local path, cost = grid:findPath(1, 1, W, H)
+    local wrong = pathMismatch(path, cost, mirror, 1, 1, W, H)
+    assert(not wrong, wrong)
+  end)
+
+  it("stop at a change made while newSearch asks about the goal", function()
+    local grid = build()
+    assert.are.same({ false, "grid changed during newSearch" },
+      { pcall(searchWith, grid, 1, function() grid:setWalkable(9, 1, false) end) })
+  end)
+
+  it("stop when the grid is closed", function()
+    local grid = build()
+    local s = searchWith(grid, 4, function() getmetatable(grid).__close(grid) end)
+    assert.are.same({ false, "grid closed during step" }, { pcall(finish, s) })
+    assert.are.same({ false, "attempt to use a closed astar.Grid" }, { pcall(s.step, s, 1) })
+  end)
+
+  it("stop with the rule's own error, any value", function()
+    for _, value in ipairs({ MARKER, 42, false }) do
+      local grid = build()
+      local s = searchWith(grid, 3, function() error(value, 0) end)
+      local ok, err = pcall(finish, s)
+      assert.is_false(ok)
+      assert(rawequal(value, err), tostring(err))
+      assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(s.step, s, 1) })
+      assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(s.result, s) })
+    end
+  end)
+
+  it("cannot step their own search, nor yield", function()
+    local grid = build()
+    local s
+    s = searchWith(grid, 2, function() s:step(1) end)
+    assert.are.same({ false, "search:step called from one of its own rules" }, { pcall(finish, s) })
+    local t = searchWith(grid, 2, yielder)
+    local co = coroutine.create(function() return finish(t) end)
+    local ok, err = coroutine.resume(co)
+    assert.is_false(ok)
+    assert.are.equal(YIELD_ERROR, err)
+  end)
+
+  it("may release their own search: the step then raises", function()
+    local grid = build()
+    local s
+    s = searchWith(grid, 3, function() getmetatable(s).__close(s) end)
+    assert.are.same({ false, "search released during step" }, { pcall(finish, s) })
+    assert.are.same({ false, "attempt to use a released astar.Search" }, { pcall(s.step, s, 1) })
+    -- the grid and its pooled scratch still serve new searches
+    local again = grid:newSearch(1, 1, W, H)
+    again:step(math.huge)
+    local path, cost = again:result()
+    local wrong = pathMismatch(path, cost, parseMap(), 1, 1, W, H)
+    assert(not wrong, wrong)
   end)
 end)
 
