@@ -121,7 +121,8 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   s.best, s.best_g = start, 0.0
   s.best_distance = closeness(s, start)
   if start == goal then return finish(s, M.FOUND, start) end
-  if not grid._open[goal] and not partial then
+  local open = grid._open   -- nil: closed by a finalizer (the caller sees it)
+  if not (open and open[goal]) and not partial then
     s.status = M.GOAL_BLOCKED
     return s.status
   end
@@ -159,6 +160,10 @@ function run(s, grid, budget)
   if not budget or budget == 0 then budget = -1 end
 
   local open, cost = grid._open, grid._cost
+  -- LuaJIT can run a finalizer at any trace exit (a sunk table made real), so
+  -- the grid may have been closed since M.step looked: stop as for a change
+  -- (the caller sees the grid closed); a table read here stays valid after.
+  if not open then return changed(s) end
   local stride = grid._stride
   local stamp, gs, parent = s.stamp, s.g, s.parent
   local hf, hc, ties = s.hf, s.hc, s.ties
@@ -451,7 +456,7 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   if ngoals == 1 and n == 0 and not o.partial then
     local e = huge
     local open = grid._open
-    if open[goal] then
+    if open and open[goal] then   -- (nil: closed by a finalizer; the caller sees it)
       if rule then
         local x = gx[1]
         local cost = grid._cost
@@ -497,6 +502,10 @@ function run_general(s, grid, budget)
   if not budget or budget == 0 then budget = -1 end
 
   local open, cost = grid._open, grid._cost
+  -- LuaJIT can run a finalizer at any trace exit (a sunk table made real), so
+  -- the grid may have been closed since M.step looked: stop as for a change
+  -- (the caller sees the grid closed); a table read here stays valid after.
+  if not open then return changed(s) end
   local stride = grid._stride
   local stamp, gs, parent = s.stamp, s.g, s.parent
   local hf, hc, ties = s.hf, s.hc, s.ties
