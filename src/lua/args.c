@@ -86,9 +86,7 @@ int check_boolean(lua_State *L, Arg a, const char *prefix)
     return lua_toboolean(L, a.index);
 }
 
-/* Copies a user's string for an error message: at most 40 bytes, bytes that
- * would garble a terminal shown as '?', and "..." when it was cut. */
-static const char *quoted(char *buf, size_t size, const char *s, size_t len)
+const char *quoted(char *buf, size_t size, const char *s, size_t len)
 {
     size_t i, n = len < 40 ? len : 40;
     if (n + 4 > size)
