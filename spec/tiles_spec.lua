@@ -591,3 +591,83 @@ describe("tile rule functions that do anything", function()
     assert.are.equal(dump(astar.fromTiles(tiles, RULE)), dump(grid))
   end)
 end)
+
+-- ---- finalizers -----------------------------------------------------------------------
+
+describe("tile calls with finalizers that close or change the grid", function()
+  local V54 = _VERSION == "Lua 5.4" and not rawget(_G, "jit")
+  local newproxy = newproxy -- luacheck: ignore 113 (Lua 5.1 and LuaJIT)
+  local function arm(f)
+    if newproxy then
+      local p = newproxy(true)
+      getmetatable(p).__gc = f
+    else
+      setmetatable({}, { __gc = f })
+    end
+  end
+  local function eager()
+    if V54 then
+      collectgarbage("incremental", 1, 1000, 1)
+      return function() collectgarbage("incremental", 200, 100, 13) end
+    end
+    local pause, stepmul = collectgarbage("setpause", 0), collectgarbage("setstepmul", 1000)
+    return function()
+      collectgarbage("setpause", pause)
+      collectgarbage("setstepmul", stepmul)
+    end
+  end
+
+  for _, action in ipairs({ "close", "change" }) do
+    it("finalizers that " .. action .. " the grid: the right grid or a clean error", function()
+      local undo = eager()
+      local env = { active = true, inside = 0, inCall = false }
+      finally(function()
+        env.active = false
+        undo()
+        collectgarbage("collect")
+      end)
+      local tiles = random_tiles(R.rng(31), 5, 4)
+      local failures, outcomes = {}, { ok = 0, closed = 0 }
+      for round = 1, 2000 do
+        local grid = astar.new(8, 6)
+        local flipped = false
+        local function fin()
+          if not env.active then return end
+          if env.inCall then env.inside = env.inside + 1 end
+          if action == "close" then
+            close(grid)
+          elseif pcall(grid.setWalkable, grid, 8, 6, flipped) then
+            flipped = not flipped        -- outside the region
+          end
+        end
+        for _ = 1, 3 do arm(fin) end
+        env.inCall = true
+        -- odd rounds: a table rule (finalizers run at the call's own
+        -- allocations); even rounds: a rule function that allocates
+        local rule = round % 2 == 1 and RULE or function(id) return ({ RULE[id] })[1] end
+        local ok, err = pcall(grid.setTiles, grid, tiles, rule, 2, 2)
+        env.inCall = false
+        env.active = false
+        if ok and not pcall(grid.getWidth, grid) then
+          outcomes.closed = outcomes.closed + 1   -- closed at the end of the call, after the writes
+        elseif ok then
+          outcomes.ok = outcomes.ok + 1
+          local want = astar.new(8, 6)
+          want:setTiles(tiles, RULE, 2, 2)
+          want:setWalkable(8, 6, not flipped)
+          if dump(want) ~= dump(grid) then failures[#failures + 1] = round .. ": wrong cells" end
+        elseif err == "grid closed during setTiles" or err == "attempt to use a closed astar.Grid" then
+          outcomes.closed = outcomes.closed + 1
+          if pcall(grid.getWidth, grid) then failures[#failures + 1] = round .. ": not closed" end
+        else
+          failures[#failures + 1] = round .. ": " .. tostring(err)
+        end
+        env.active = true
+        if env.inside > 0 and round >= 40 then break end
+      end
+      assert.are.same({}, failures)
+      assert.is_true(env.inside > 0, "no finalizer ran inside a call")
+      if action == "change" then assert.are.equal(0, outcomes.closed) end
+    end)
+  end
+end)
