@@ -165,6 +165,8 @@ describe("fromTiles", function()
       return ({ 0.25, false, nil, INF })[id]
     end)
     assert.are.equal("0.25 #1 #1 #1", dump(grid))
+    -- no table can hold an entry for nan: a wall
+    assert.are.equal("#1 3", dump(astar.fromTiles({ { NAN, 1 } }, { 3 })))
   end)
 
   it("keeps the smallest and largest costs exactly, integers as floats", function()
