@@ -628,25 +628,35 @@ describe("tile calls with finalizers that close or change the grid", function()
         undo()
         collectgarbage("collect")
       end)
-      local tiles = random_tiles(R.rng(31), 5, 4)
-      local failures, outcomes = {}, { ok = 0, closed = 0 }
-      for round = 1, 2000 do
-        local grid = astar.new(8, 6)
-        local flipped = false
-        local function fin()
-          if not env.active then return end
-          if env.inCall then env.inside = env.inside + 1 end
-          if action == "close" then
-            close(grid)
-          elseif pcall(grid.setWalkable, grid, 8, 6, flipped) then
-            flipped = not flipped        -- outside the region
-          end
+      local W, H = 32, 22
+      -- the finalizers act on the grid of the call running now (a finalizer
+      -- armed in one round may run in a later one: in the whole suite the
+      -- heap is large and a collection cycle spans many rounds)
+      local function fin()
+        if not env.active then return end
+        if env.inCall then env.inside = env.inside + 1 end
+        if action == "close" then
+          close(env.grid)
+        elseif pcall(env.grid.setWalkable, env.grid, W, H, env.flipped) then
+          env.flipped = not env.flipped        -- outside the region
         end
+      end
+      local tiles = random_tiles(R.rng(31), W - 2, H - 2)
+      local want = astar.new(W, H)
+      want:setTiles(tiles, RULE, 2, 2)
+      local painted = dump(want)
+      local failures, outcomes = {}, { ok = 0, closed = 0 }
+      local round, started = 0, os.clock()
+      -- at least 40 rounds; more until a finalizer ran inside a call (at most 60 s)
+      while round < 40 or (env.inside == 0 and os.clock() - started < 60) do
+        round = round + 1
+        local grid = astar.new(W, H)
+        env.grid, env.flipped = grid, false
         for _ = 1, 3 do arm(fin) end
-        env.inCall = true
         -- odd rounds: a table rule (finalizers run at the call's own
         -- allocations); even rounds: a rule function that allocates
         local rule = round % 2 == 1 and RULE or function(id) return ({ RULE[id] })[1] end
+        env.inCall = true
         local ok, err = pcall(grid.setTiles, grid, tiles, rule, 2, 2)
         env.inCall = false
         env.active = false
@@ -654,10 +664,9 @@ describe("tile calls with finalizers that close or change the grid", function()
           outcomes.closed = outcomes.closed + 1   -- closed at the end of the call, after the writes
         elseif ok then
           outcomes.ok = outcomes.ok + 1
-          local want = astar.new(8, 6)
-          want:setTiles(tiles, RULE, 2, 2)
-          want:setWalkable(8, 6, not flipped)
+          want:setWalkable(W, H, not env.flipped)
           if dump(want) ~= dump(grid) then failures[#failures + 1] = round .. ": wrong cells" end
+          want:setWalkable(W, H, true)
         elseif err == "grid closed during setTiles" or err == "attempt to use a closed astar.Grid" then
           outcomes.closed = outcomes.closed + 1
           if pcall(grid.getWidth, grid) then failures[#failures + 1] = round .. ": not closed" end
@@ -665,10 +674,10 @@ describe("tile calls with finalizers that close or change the grid", function()
           failures[#failures + 1] = round .. ": " .. tostring(err)
         end
         env.active = true
-        if env.inside > 0 and round >= 40 then break end
       end
+      assert.are.equal(painted, dump(want))
       assert.are.same({}, failures)
-      assert.is_true(env.inside > 0, "no finalizer ran inside a call")
+      assert.is_true(env.inside > 0, "no finalizer ran inside a call in " .. round .. " rounds")
       if action == "change" then assert.are.equal(0, outcomes.closed) end
     end)
   end
