@@ -285,7 +285,7 @@ end)
 
 describe("tile errors", function()
   local TYPES = { { nil, "nil" }, { true, "boolean" }, { 1, "number" }, { "s", "string" },
-    { print, "function" }, { coroutine.create(print), "thread" } }
+    { print, "function" }, { coroutine.create(function() end), "thread" } }
 
   it("name the argument for tiles and rule of the wrong type", function()
     local grid = astar.new(4, 4)
@@ -394,7 +394,7 @@ describe("tile errors", function()
 
   it("name the function, the answer, the tile and the cell of a bad cost", function()
     local grid = astar.new(8, 8)
-    local bad = { { 0, "0" }, { -0.0, "-0" }, { -1, "-1" }, { NAN, "nan" }, { -INF, "-inf" },
+    local bad = { { 0, "0" }, { tonumber("-0.0"), "-0" }, { -1, "-1" }, { NAN, "nan" }, { -INF, "-inf" },
       { 1e15 + 0.125, "1000000000000000.1" }, { 2e15, "2e+15" }, { true, "true" },
       { "1", "string" }, { {}, "table" }, { print, "function" } }
     for _, b in ipairs(bad) do
