@@ -78,6 +78,7 @@ local BAD_NUMBERS = { 0, -0.0, -1, -2 ^ 31, 2 ^ 31, 2 ^ 32, 2 ^ 53, 2 ^ 63, 1e30
 -- Expected message tails for an argument kind and a value, or nil when valid.
 local KINDS = {}
 function KINDS.index(v, spec)
+  if v == nil and spec.optional then return nil end
   if type(v) ~= "number" then return "number expected, got " .. spec.tname end
   if v ~= v or v == INF or v == -INF or v ~= math.floor(v) then
     return spec.name .. " must be a whole number, got " .. text(v)
@@ -96,6 +97,18 @@ function KINDS.cost(v, spec)
   if type(v) ~= "number" then return "number expected, got " .. spec.tname end
   if not (v > 0 and v <= 1e15) then
     return "cost must be a positive finite number up to 1e15, got " .. text(v)
+  end
+end
+-- fromTiles / setTiles: tiles is a table of rows (an empty one has none), the
+-- rule a table or a function.
+function KINDS.tiles(v, spec)
+  if type(v) ~= "table" then return "table expected, got " .. spec.tname end
+  if next(v) == nil then return "tiles is empty" end
+end
+-- also findPath's opts.cost / blocked / occupied (with the option's prefix)
+function KINDS.rule(v, spec)
+  if type(v) ~= "table" and type(v) ~= "function" then
+    return (spec.prefix or "") .. "function or table expected, got " .. spec.tname
   end
 end
 -- How errors quote a user's string: 40 bytes at most, non-printable bytes as
@@ -142,11 +155,6 @@ function KINDS.maxCost(v, spec)
     return "opts.maxCost must be a number >= 0, got " .. text(v)
   end
 end
-function KINDS.rule(v, spec)
-  if type(v) ~= "function" and type(v) ~= "table" then
-    return spec.prefix .. "function or table expected, got " .. spec.tname
-  end
-end
 
 -- Signatures: method name, then its arguments as {kind, fields}.
 local function idx(name, max) return { kind = "index", name = name, max = max } end
@@ -158,12 +166,16 @@ local METHODS = {
   { "setDiagonal", { kind = "diagonal", good = "always" } },
   { "setHeuristic", { kind = "heuristic", good = "octile" }, { kind = "weight", good = 1.5, optional = true } },
   { "findPath", idx("sx", W), idx("sy", H), { kind = "goal", name = "gx", max = W }, idx("gy", H) },
+  { "setTiles", { kind = "tiles", good = { { "a" } } }, { kind = "rule", good = { a = 1 } },
+    idx("x", W), idx("y", H) },
 }
 for _, m in ipairs(METHODS) do
   for _, a in ipairs({ unpack(m, 2) }) do
     if a.kind == "index" or a.kind == "goal" then a.good = a.max end
   end
 end
+METHODS[#METHODS][4].optional = true   -- setTiles: x and y default to 1
+METHODS[#METHODS][5].optional = true
 local OPTIONS = {
   diagonal = { kind = "diagonal" }, heuristic = { kind = "heuristic" },
   weight = { kind = "weight" }, partial = { kind = "boolean" }, algorithm = { kind = "algorithm" },
@@ -262,6 +274,23 @@ describe("bad-input matrix", function()
         end
       end
     end
+  end)
+
+  it("astar.fromTiles: every bad value for tiles and rule", function()
+    local tried = 0
+    for pos, kind in ipairs({ "tiles", "rule" }) do
+      for _, pair in ipairs(values_for(kind)) do
+        local tail = KINDS[kind](pair[1], { tname = pair[2] })
+        if tail then
+          local args = { { { "a" } }, { a = 1 } }
+          args[pos] = pair[1]
+          check_error(("bad argument #%d to 'fromTiles' (%s)"):format(pos, tail), astar.fromTiles,
+            args[1], args[2])
+          tried = tried + 1
+        end
+      end
+    end
+    assert(tried > 40)
   end)
 
   it("accepts the extreme valid values and keeps them exactly", function()

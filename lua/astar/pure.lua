@@ -8,6 +8,7 @@ local L = require "astar.pure.mapload"
 local methods = require "astar.pure.methods"
 local E = require "astar.pure.encode"
 local R = require "astar.pure.range"
+local T = require "astar.pure.tiles"
 require "astar.pure.stepper"   -- adds Grid:newSearch and the Search methods
 
 local select, type = select, type
@@ -46,6 +47,8 @@ function core._gridVersion(...)
   return G.check_grid("_gridVersion", select("#", ...), grid)._version
 end
 methods.encode = E.encode
+methods.setTiles = T.set_tiles
+core.fromTiles = T.from_tiles
 
 function core.new(...)
   local w, h = ...

@@ -24,8 +24,9 @@ extern const char *const DIAGONAL_NAMES[];   /* by AstarDiagonal, NULL-terminate
 extern const char *const HEURISTIC_NAMES[];  /* by AstarHeuristic, NULL-terminated */
 
 const char *number_text(char *buf, size_t size, double v);
-/* A user's string for a message: at most 40 bytes, bytes outside printable
- * ASCII as '?', "..." when cut. */
+/* Copies a user's string for an error message: at most 40 bytes, bytes that
+ * would garble a terminal shown as '?', and "..." when it was cut. buf needs
+ * 44 bytes for the whole of it. */
 const char *quoted(char *buf, size_t size, const char *s, size_t len);
 /* Raises a Lua error with a printf-formatted message and no position prefix,
  * so a message reads the same wherever the call came from. */

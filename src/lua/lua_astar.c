@@ -639,6 +639,10 @@ static int grid_release(lua_State *L)
     return 0;
 }
 
+/* Tile-id maps (lua_tiles.c). */
+int astar_lua_from_tiles(lua_State *L);
+int astar_lua_set_tiles(lua_State *L);
+
 static const luaL_Reg GRID_METHODS[] = {
     {"getWidth", grid_get_width},
     {"getHeight", grid_get_height},
@@ -655,6 +659,7 @@ static const luaL_Reg GRID_METHODS[] = {
     {"getSearchStats", grid_get_search_stats},
     {"encode", grid_encode},            /* lua_encode.c */
     {"newSearch", grid_new_search},     /* lua_search.c */
+    {"setTiles", astar_lua_set_tiles},  /* lua_tiles.c */
     {NULL, NULL}};
 
 static const luaL_Reg GRID_META[] = {
@@ -677,6 +682,7 @@ static const luaL_Reg MODULE_FUNCTIONS[] = {
     {"_lineOfSight", astar_lua_line_of_sight},
     {"_gridVersion", grid_version},
     {"decode", grid_decode},            /* lua_encode.c */
+    {"fromTiles", astar_lua_from_tiles}, /* lua_tiles.c */
     {NULL, NULL}};
 
 #if defined(_WIN32)

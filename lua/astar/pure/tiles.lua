@@ -1,0 +1,201 @@
+-- Grids from tile ids for the pure-Lua backend, a port of src/lua/lua_tiles.c:
+-- astar.fromTiles(tiles, rule) and grid:setTiles(tiles, rule [, x, y]). Same
+-- checks in the same order, same messages, same order of rule calls.
+--
+-- tiles[y][x] holds tile ids (any value but nil); the rule maps an id to a
+-- cost: a table {[id] = cost | false} (read raw) or a function
+-- (id, x, y) -> cost | false | nil, x and y the grid cell. A number in
+-- (0, 1e15] is a walkable cell with that cost; false, nil and math.huge are
+-- walls; anything else is an error. Every answer is read before anything is
+-- written, so an error leaves the grid as it was. A rule function is called
+-- through string.gsub (a C function), so a yield in it is Lua's error for a
+-- yield across a C call, as on the C backend; after each call a closed grid
+-- raises "grid closed during setTiles"; a changed grid is fine (the answers
+-- are written to the grid as it is then).
+local A = require "astar.pure.args"
+local G = require "astar.pure.grid"
+
+local M = {}
+
+local huge = math.huge
+local format, gsub = string.format, string.gsub
+local type, rawget, select = type, rawget, select
+local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 143 (Lua 5.1, LuaJIT)
+local arg_error, number_text = A.arg_error, A.number_text
+
+local WALL = huge
+
+-- The id as messages show it (lua_tiles.c id_text).
+local function id_text(id)
+  local t = type(id)
+  if t == "string" then return "'" .. A.quoted(id) .. "'" end
+  if t == "number" then return number_text(id) end
+  if t == "boolean" then return tostring(id) end
+  return t
+end
+
+-- Row y of the tiles, a table, or an error.
+local function get_row(p, y)
+  local row = rawget(p.tiles, y)
+  if type(row) ~= "table" then
+    arg_error(1, p.fname, nil, format("tiles[%d]: table expected, got %s", y, type(row)))
+  end
+  return row
+end
+
+local function get_id(p, row, x, y)
+  local id = rawget(row, x)
+  if id == nil then
+    arg_error(1, p.fname, nil, format("tiles[%d][%d] is nil; expected a tile id", y, x))
+  end
+  return id
+end
+
+-- The shape from the row count and the first row (lua_tiles.c read_size).
+local function read_size(p)
+  local h = rawlen(p.tiles)
+  if h == 0 then arg_error(1, p.fname, nil, "tiles is empty") end
+  if h > G.MAX_SIDE then
+    arg_error(1, p.fname, nil, format("#tiles is %d; at most %d rows", h, G.MAX_SIDE))
+  end
+  local w = rawlen(get_row(p, 1))
+  if w == 0 then arg_error(1, p.fname, nil, "tiles[1] is empty") end
+  if w > G.MAX_SIDE then
+    arg_error(1, p.fname, nil, format("#tiles[1] is %d; at most %d columns", w, G.MAX_SIDE))
+  end
+  p.w, p.h = w, h
+end
+
+-- Every row a table of w ids, none nil.
+local function check_rows(p)
+  local w = p.w
+  for y = 1, p.h do
+    local row = get_row(p, y)
+    local n = rawlen(row)
+    if n ~= w then
+      arg_error(1, p.fname, nil, format("#tiles[%d] is %d, #tiles[1] is %d: every row must have the same length",
+        y, n, w))
+    end
+    for x = 1, w do get_id(p, row, x, y) end
+  end
+end
+
+-- Calls rule functions through string.gsub; one caller per call of
+-- fromTiles / setTiles (a rule may call them again).
+local function rule_caller()
+  local f, a, b, c, result
+  local function call() result = f(a, b, c) end
+  return function(fn, id, x, y)
+    f, a, b, c = fn, id, x, y
+    result = nil
+    gsub("", "", call)
+    return result
+  end
+end
+
+-- The rule's answer for id at grid cell (x, y): a cost, or WALL.
+local function answer(p, id, x, y)
+  local rule, v = p.rule
+  if type(rule) == "table" then
+    v = rawget(rule, id)
+  else
+    v = p.call(rule, id, x, y)
+    local grid = p.grid
+    if grid and not grid._open then error("grid closed during " .. p.fname, 0) end
+  end
+  if v == nil or v == false or v == WALL then return WALL end
+  if type(v) == "number" and v > 0 and v <= G.MAX_COST then return v + 0.0 end
+  local given = type(v) == "number" and number_text(v) or v == true and "true" or type(v)
+  arg_error(2, p.fname, nil, format("rule gave %s for tile %s at (%d, %d); expected a positive "
+    .. "number up to 1e15, false, nil or math.huge", given, id_text(id), x, y))
+end
+
+-- Every answer, row by row, into a flat array; the tiles are checked again
+-- as read (the rule may change them).
+local function ask_rule(p)
+  local out, w, x0, y0 = {}, p.w, p.x0, p.y0
+  if type(p.rule) ~= "table" then p.call = rule_caller() end
+  for y = 1, p.h do
+    local row = get_row(p, y)
+    for x = 1, w do
+      out[(y - 1) * w + x] = answer(p, get_id(p, row, x, y), x0 + x, y0 + y)
+    end
+  end
+  return out
+end
+
+-- Writes the answers to the (open) grid; writes that change nothing are no
+-- change (grid.lua keeps the version). The first cost other than 1 is
+-- written first: it may make the cost layer, whose allocation may run a
+-- finalizer that closes the grid (then nothing else is written).
+local function write_answers(grid, p, answers)
+  local w, stride = p.w, grid._stride
+  for k = 1, w * p.h do
+    local c = answers[k]
+    if c ~= WALL and c ~= 1 then
+      local y, x = (k - 1 - (k - 1) % w) / w + 1, (k - 1) % w + 1
+      G.set_cost(grid, (p.y0 + y) * stride + p.x0 + x + 1, c)
+      if not grid._open then error("grid closed during " .. p.fname, 0) end
+      break
+    end
+  end
+  for y = 1, p.h do
+    local base = (p.y0 + y) * stride + p.x0 + 1
+    for x = 1, w do
+      local c, i = answers[(y - 1) * w + x], base + x
+      if c == WALL then
+        G.set_walkable(grid, i, false)
+      else
+        G.set_walkable(grid, i, true)
+        G.set_cost(grid, i, c)
+      end
+    end
+  end
+end
+
+local function check_arguments(fname, tiles, rule, nargs, first)
+  if type(tiles) ~= "table" then A.type_error(1, fname, nil, "table", tiles, nargs >= first) end
+  local t = type(rule)
+  if t ~= "table" and t ~= "function" then
+    A.type_error(2, fname, nil, "function or table", rule, nargs > first)
+  end
+  return { fname = fname, tiles = tiles, rule = rule, x0 = 0, y0 = 0 }
+end
+
+-- astar.fromTiles(tiles, rule)
+function M.from_tiles(...)
+  local tiles, rule = ...
+  local p = check_arguments("fromTiles", tiles, rule, select("#", ...), 1)
+  read_size(p)
+  if p.w * p.h > G.MAX_CELLS then
+    arg_error(1, p.fname, nil, format("tiles is %dx%d: more than %d cells", p.w, p.h, G.MAX_CELLS))
+  end
+  check_rows(p)
+  local answers = ask_rule(p)
+  local grid = G.new(p.w, p.h)
+  write_answers(grid, p, answers)
+  return grid
+end
+
+-- grid:setTiles(tiles, rule [, x, y])
+function M.set_tiles(...)
+  local self, tiles, rule, x, y = ...
+  local nargs = select("#", ...)
+  G.check_grid("setTiles", nargs, self)
+  local p = check_arguments("setTiles", tiles, rule, nargs, 2)
+  local gw, gh = self._w, self._h
+  if x ~= nil then p.x0 = G.toint(A.check_index(x, true, 3, "setTiles", "x", gw)) - 1 end
+  if y ~= nil then p.y0 = G.toint(A.check_index(y, true, 4, "setTiles", "y", gh)) - 1 end
+  read_size(p)
+  if p.w > gw - p.x0 or p.h > gh - p.y0 then
+    arg_error(1, p.fname, nil, format("%dx%d tiles at (%d, %d) do not fit in the %dx%d grid",
+      p.w, p.h, p.x0 + 1, p.y0 + 1, gw, gh))
+  end
+  check_rows(p)
+  p.grid = self
+  local answers = ask_rule(p)
+  if not self._open then error("grid closed during setTiles", 0) end
+  write_answers(self, p, answers)
+end
+
+return M
