@@ -778,6 +778,28 @@ int main(void)
     CHECK(!aborted && astar_range_count(range) == 6);
     CHECK(astar_range_memory(range) > 0);
 
+    /* Budget 1.5 from (1,1), next to the walls (2,1) and (2,2): 4 directions
+     * reach 3 cells; diagonals add (0,0) and (0,2), and (2,0), which passes
+     * the wall (2,1), unless no-obstacles. */
+    {
+        static const size_t want[4] = {4, 7, 7, 6};
+        AstarRangeCell from = {0, 0, 0.0, 0, 0};
+        int d;
+        for (d = 0; d < 4; d++) {
+            CHECK(astar_range_run_diagonal(range, grid, 1, 1, 1.5, (AstarDiagonal)d, NULL, NULL,
+                                           &aborted) == ASTAR_OK);
+            CHECK(!aborted && astar_range_count(range) == want[d]);
+        }
+        /* distance exactly 2 from (0,0): a Manhattan diamond edge, a square's
+         * edge, a circle's two points */
+        CHECK(astar_range_attack_metric(range, grid, &from, 1, 2, 2, ASTAR_METRIC_MANHATTAN, NULL,
+                                        NULL, &aborted) == ASTAR_OK && astar_range_count(range) == 3);
+        CHECK(astar_range_attack_metric(range, grid, &from, 1, 2, 2, ASTAR_METRIC_CHEBYSHEV, NULL,
+                                        NULL, &aborted) == ASTAR_OK && astar_range_count(range) == 5);
+        CHECK(astar_range_attack_metric(range, grid, &from, 1, 2, 2, ASTAR_METRIC_EUCLIDEAN, NULL,
+                                        NULL, &aborted) == ASTAR_OK && astar_range_count(range) == 2);
+    }
+
     astar_range_free(range);
     astar_search_free(search);
     astar_grid_free(grid);
