@@ -238,8 +238,9 @@ static AstarError run_diagonal(AstarRange *r, const AstarGrid *grid, uint32_t st
             if (!grid->open[next] || next == start)
                 continue;
             if (d >= 4 && diagonal != ASTAR_DIAGONAL_ALWAYS) {
-                int walls = corner_wall(r, (uint32_t)((long)cell + r->offset[CORNER_X[d]]), start)
-                            + corner_wall(r, (uint32_t)((long)cell + r->offset[CORNER_Y[d]]), start);
+                uint32_t ox = (uint32_t)((long)cell + r->offset[CORNER_X[d]]);
+                uint32_t oy = (uint32_t)((long)cell + r->offset[CORNER_Y[d]]);
+                int walls = corner_wall(r, ox, start) + corner_wall(r, oy, start);
                 if (walls == 2 || (walls == 1 && diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
                     continue;
             }
