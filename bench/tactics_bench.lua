@@ -1,7 +1,8 @@
 -- Benchmark of astar.tactics against a straightforward pure-Lua Dijkstra, in
 -- the same run: movement ranges for move 5, 10 and 20 and the danger zone of
 -- 20 enemies, on a 64x64 cut of den312d.map with terrain costs added
--- deterministically; also callbacks against tables for the unit rules.
+-- deterministically; also callbacks against tables for the unit rules, and
+-- an 8-direction range.
 --
 --   LUA_PATH="lua/?.lua;;" LUA_CPATH="build/5.4/?.so;;" lua5.4 bench/tactics_bench.lua [mapfile]
 local astar = require "astar"
@@ -212,6 +213,12 @@ local tc = time(function(i) local x, y = startCell(i) return grid:movementRange(
 print(string.format("%-34s %12s %12s %7.1fx", "cost (a flier)", us(fc), us(tc), fc / tc))
 local plain = time(function(i) local x, y = startCell(i) return grid:movementRange(x, y, 10) end)
 print(string.format("%-34s %12s", "no rules (grid costs)", us(plain)))
+-- 8 directions (issue 12): the diagonal loop, corner rule on every diagonal
+local diag = time(function(i)
+  local x, y = startCell(i)
+  return grid:movementRange(x, y, 10, { diagonal = "one-obstacle" })
+end)
+print(string.format("%-34s %12s", "8 directions (one-obstacle)", us(diag)))
 
 -- what the result costs to use: pathTo and cells on a move-10 range
 local rx, ry = startCell(3)

@@ -118,16 +118,18 @@ end
 
 local function rulesKey(rules)
   return tostring(rules.cost) .. tostring(rules.blocked) .. tostring(rules.occupied) .. tostring(rules.zoc)
+    .. tostring(rules.diagonal)
 end
 
 local function movement(m, sx, sy, move, rules)
   local r = memo(m, ("mv %d %d %s %s"):format(sx, sy, tostring(move), rulesKey(rules)), function()
-    return { ref.movement(m, sx, sy, move, rules) }
+    return { ref.movement(m, sx, sy, move, rules, rules.diagonal) }
   end)
   return r[1], r[2]
 end
 
--- nil, or what is wrong with `range` against the reference on map m.
+-- nil, or what is wrong with `range` against the reference on map m (in 8
+-- directions when rules.diagonal is a mode other than "never").
 local function rangeMismatch(range, m, sx, sy, move, rules)
   local dist, stop = movement(m, sx, sy, move, rules)
   local entry = rules.cost or function(x, y) return m.cost[y][x] end
@@ -149,12 +151,15 @@ local function rangeMismatch(range, m, sx, sy, move, rules)
           return ("pathTo(%d, %d) does not join the start to the cell"):format(x, y)
         end
         local sum = 0
+        local eight = rules.diagonal ~= nil and rules.diagonal ~= "never"
         for i = 2, #path do
           local a, b = path[i - 1], path[i]
-          if math.abs(a.x - b.x) + math.abs(a.y - b.y) ~= 1 or m.wall[b.y][b.x] then
+          local dx, dy = math.abs(a.x - b.x), math.abs(a.y - b.y)
+          local diag = eight and dx == 1 and dy == 1
+          if (dx + dy ~= 1 and not diag) or m.wall[b.y][b.x] then
             return ("pathTo(%d, %d): bad step %d"):format(x, y, i)
           end
-          sum = sum + entry(b.x, b.y)
+          sum = sum + (diag and math.sqrt(2) or 1) * entry(b.x, b.y)
         end
         if not R.close(sum, want) then return ("pathTo(%d, %d) costs %s"):format(x, y, sum) end
       end
@@ -262,6 +267,17 @@ local KINDS = {
     plain = function(_, x, y) return costOf(x, y) end,
     run = function(grid, f) return grid:movementRange(SX, SY, MOVE, { cost = f }) end,
     check = function(r, m) return rangeMismatch(r, m, SX, SY, MOVE, { cost = costOf }) end,
+    cell = function(x, y) return x, y end,
+  },
+  {
+    name = "movementRange cost function, 8 directions", fname = "movementRange",
+    plain = function(_, x, y) return costOf(x, y) end,
+    run = function(grid, f)
+      return grid:movementRange(SX, SY, MOVE, { cost = f, diagonal = "one-obstacle" })
+    end,
+    check = function(r, m)
+      return rangeMismatch(r, m, SX, SY, MOVE, { cost = costOf, diagonal = "one-obstacle" })
+    end,
     cell = function(x, y) return x, y end,
   },
   {

@@ -778,6 +778,27 @@ int main(void)
     CHECK(!aborted && astar_range_count(range) == 6);
     CHECK(astar_range_memory(range) > 0);
 
+    /* Budget 1.5 from (1,1), next to the walls (2,1) and (2,2): 4 directions
+     * reach 3 cells besides the start; diagonals add (0,0) and (0,2), and (2,0), which passes
+     * the wall (2,1), unless no-obstacles. */
+    {
+        static const size_t want[4] = {4, 7, 7, 6}, ring[3] = {3, 5, 2};
+        AstarRangeCell from = {0, 0, 0.0, 0, 0};
+        int d;
+        for (d = 0; d < 4; d++) {
+            CHECK(astar_range_run_diagonal(range, grid, 1, 1, 1.5, (AstarDiagonal)d, NULL, NULL,
+                                           &aborted) == ASTAR_OK);
+            CHECK(!aborted && astar_range_count(range) == want[d]);
+        }
+        /* distance exactly 2 from (0,0): a Manhattan diamond edge, a square's
+         * edge, a circle's two points */
+        for (d = 0; d < 3; d++) {
+            CHECK(astar_range_attack_metric(range, grid, &from, 1, 2, 2, (AstarMetric)d, NULL,
+                                            NULL, &aborted) == ASTAR_OK);
+            CHECK(!aborted && astar_range_count(range) == ring[d]);
+        }
+    }
+
     astar_range_free(range);
     astar_search_free(search);
     astar_grid_free(grid);

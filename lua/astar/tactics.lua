@@ -1,5 +1,5 @@
 -- astar.tactics: movement ranges, attack ranges and danger zones for
--- turn-based games on a 4-direction grid.
+-- turn-based games on a 4- or 8-direction grid.
 --
 -- The search (a bounded Dijkstra) and the attack areas run in the backend
 -- `require "astar"` picked: _movementRange, _attackCells and _lineOfSight of
@@ -19,11 +19,13 @@
 -- primitives deal with what happens during one of them, and dangerZone
 -- starts again when the grid changed between them.
 local core = require "astar"   -- the active backend's functions and Grid
+-- name checks with the binding's text (args.c check_name), whatever the backend
+local args = require "astar.pure.args"
 
 local floor, huge = math.floor, math.huge
 local sort = table.sort
 local format, gsub, sub = string.format, string.gsub, string.sub
-local next, rawget, tonumber = next, rawget, tonumber
+local next, rawget, rawset, tonumber = next, rawget, rawset, tonumber
 
 local Grid = core.Grid
 local getDimensions = Grid.getDimensions
@@ -103,6 +105,21 @@ local function checkSight(v, n, fname)
   return v
 end
 
+-- opts.diagonal / enemies[i].diagonal: nil or a mode name (as findPath's)
+local function checkDiagonal(v, n, fname, field)
+  if v ~= nil then args.check_diagonal(v, true, n, fname, field .. "diagonal: ") end
+  return v
+end
+
+local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
+local function checkMetric(v, n, fname, field)
+  if v ~= nil then
+    args.check_name(v, true, n, fname, field .. "metric: ", "metric", METRIC_INDEX,
+      "manhattan, chebyshev or euclidean")
+  end
+  return v
+end
+
 local function checkOptions(opts, n, fname, known)
   if opts == nil then return {} end
   if type(opts) ~= "table" then argError(n, fname, "table expected, got %s", type(opts)) end
@@ -133,15 +150,34 @@ local function cellAt(self, x, y)
   return (y - 1) * self._width + x
 end
 
-local function sortedCells(self, withCount)
-  local list, w, out = {}, self._width, {}
+-- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
+local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 113
+
+-- The cells as {x =, y = [, count =]} in reading order, in a new table or
+-- filled into `into` (its entry tables reused with rawset, the tail up to
+-- #into cleared), as range:cells(into).
+local function sortedCells(self, withCount, into)
+  if into ~= nil and type(into) ~= "table" then
+    argError(1, "cells", "table expected, got %s", type(into))
+  end
+  local list, w, out = {}, self._width, into or {}
   for i = 1, #self._list do list[i] = self._list[i] end
   sort(list)
   for i = 1, #list do
     local k = list[i]
-    local cell = { x = (k - 1) % w + 1, y = floor((k - 1) / w) + 1 }
-    if withCount then cell.count = self._count[k] end
-    out[i] = cell
+    local x, y = (k - 1) % w + 1, floor((k - 1) / w) + 1
+    local count = withCount and self._count[k] or nil
+    local cell = into and rawget(out, i)
+    if type(cell) == "table" then
+      rawset(cell, "x", x)
+      rawset(cell, "y", y)
+      if count then rawset(cell, "count", count) end
+    else
+      rawset(out, i, { x = x, y = y, count = count })
+    end
+  end
+  if into then
+    for i = #list + 1, rawlen(out) do rawset(out, i, nil) end
   end
   return out
 end
@@ -157,8 +193,9 @@ function Area:contains(x, y)
   return k ~= nil and self._set[k] == true
 end
 
--- every cell once, as {x =, y =}, in reading order (row by row)
-function Area:cells() return sortedCells(self, false) end
+-- every cell once, as {x =, y =}, in reading order (row by row); into: a
+-- table to fill instead of a new one
+function Area:cells(into) return sortedCells(self, false, into) end
 
 -- how many cells
 function Area:size() return #self._list end
@@ -186,7 +223,7 @@ function Zone:count(x, y)
 end
 
 -- every threatened cell once, as {x =, y =, count =}, in reading order
-function Zone:cells() return sortedCells(self, true) end
+function Zone:cells(into) return sortedCells(self, true, into) end
 
 function Zone:size() return #self._list end
 
@@ -197,7 +234,7 @@ function Zone:size() return #self._list end
 -- indexed by tactics.cellIndex(grid, x, y). Implemented in C.
 tactics.movementRange = core._movementRange
 
-local ATTACK_OPTIONS = { lineOfSight = true }
+local ATTACK_OPTIONS = { lineOfSight = true, metric = true }
 
 --- tactics.attackRange(grid, range, minRange, maxRange [, opts]) -> attack range
 function tactics.attackRange(grid, range, minRange, maxRange, opts)
@@ -211,20 +248,23 @@ function tactics.attackRange(grid, range, minRange, maxRange, opts)
   checkRanges(minRange, maxRange, 2, fname, "")
   opts = checkOptions(opts, 4, fname, ATTACK_OPTIONS)
   local sight = checkSight(rawget(opts, "lineOfSight"), 4, fname)
+  local metric = checkMetric(rawget(opts, "metric"), 4, fname, "opts.")
   return newArea(w, h, attackCells(grid, range, clampDistance(minRange, w, h),
-    clampDistance(maxRange, w, h), sight, fname))
+    clampDistance(maxRange, w, h), sight, fname, metric))
 end
 
 local RULES = { "cost", "blocked", "occupied", "zoc" }
-local ZONE_OPTIONS = { cost = true, blocked = true, occupied = true, zoc = true, lineOfSight = true }
+local ZONE_OPTIONS = { cost = true, blocked = true, occupied = true, zoc = true, lineOfSight = true,
+  diagonal = true, metric = true }
 -- what _movementRange's messages say about a rule from opts (argument #2)
 local SHARED = {}
 for _, name in ipairs(RULES) do SHARED[name] = { 2, "opts." .. name } end
 
 -- Reads enemies[i] once into a plain record {x, y, move, minRange, maxRange,
--- rules, where}: its own cost / blocked / occupied / zoc over opts' (read
--- raw), and for each rule the argument number and label of messages about it
--- (enemies[i].cost is argument #1, opts.cost argument #2).
+-- metric, rules, where}: its own cost / blocked / occupied / zoc / diagonal /
+-- metric over opts' (read raw, checked by dangerZone), and for each rule the
+-- argument number and label of messages about it (enemies[i].cost is
+-- argument #1, opts.cost argument #2). The diagonal mode goes with the rules.
 local function readEnemy(e, i, w, h, opts)
   local fname = "dangerZone"
   if type(e) ~= "table" then argError(1, fname, "enemies[%d]: table expected, got %s", i, type(e)) end
@@ -246,6 +286,10 @@ local function readEnemy(e, i, w, h, opts)
     argError(1, fname, "enemies[%d].move must be a number >= 0, got %s", i, numText(move))
   end
   checkRanges(lo, hi, 1, fname, format("enemies[%d].", i))
+  local diagonal = checkDiagonal(e.diagonal, 1, fname, format("enemies[%d].", i))
+  local metric = checkMetric(e.metric, 1, fname, format("enemies[%d].", i))
+  if diagonal == nil then diagonal = rawget(opts, "diagonal") end
+  if metric == nil then metric = rawget(opts, "metric") end
   local rules, where
   for _, name in ipairs(RULES) do
     local v, label = e[name], nil
@@ -264,19 +308,25 @@ local function readEnemy(e, i, w, h, opts)
       rules[name], where[name] = v, label
     end
   end
+  if diagonal ~= nil then
+    rules = rules or {}
+    rules.diagonal = diagonal
+  end
   return { x = x, y = y, move = move, minRange = clampDistance(lo, w, h),
-    maxRange = clampDistance(hi, w, h), rules = rules, where = where }
+    maxRange = clampDistance(hi, w, h), metric = metric, rules = rules, where = where }
 end
 
 --- tactics.dangerZone(grid, enemies [, opts]) -> danger zone
 -- enemies: a list of {x =, y =, move =, minRange =, maxRange =} (each may also
--- have its own cost / blocked / occupied / zoc over opts').
+-- have its own cost / blocked / occupied / zoc / diagonal / metric over opts').
 function tactics.dangerZone(grid, enemies, opts)
   local fname = "dangerZone"
   local w, h = checkGrid(grid, fname)
   if type(enemies) ~= "table" then argError(1, fname, "table expected, got %s", type(enemies)) end
   opts = checkOptions(opts, 2, fname, ZONE_OPTIONS)
   local sight = checkSight(rawget(opts, "lineOfSight"), 2, fname)
+  checkDiagonal(rawget(opts, "diagonal"), 2, fname, "opts.")
+  checkMetric(rawget(opts, "metric"), 2, fname, "opts.")
   local n = #enemies
   local list = {}
   for i = 1, n do list[i] = readEnemy(enemies[i], i, w, h, opts) end
@@ -290,7 +340,7 @@ function tactics.dangerZone(grid, enemies, opts)
     for i = 1, n do
       local e = list[i]
       local range = movementRange(grid, e.x, e.y, e.move, e.rules, fname, e.where)
-      local hit = attackCells(grid, range, e.minRange, e.maxRange, sight, fname)
+      local hit = attackCells(grid, range, e.minRange, e.maxRange, sight, fname, e.metric)
       for j = 1, #hit do
         local k = hit[j]
         local c = count[k]

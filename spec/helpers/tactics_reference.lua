@@ -8,8 +8,13 @@ local M = {}
 local function get(t, x, y) return t[y] and t[y][x] end
 
 -- Returns cost[y][x] for every reachable cell and stop[y][x] for stop cells.
-function M.movement(map, sx, sy, move, rules)
+-- diagonal: nil / "never" (4 directions), "always", "one-obstacle" or
+-- "no-obstacles" (8; a diagonal step costs sqrt(2) times the entered cell's
+-- cost and passes between two orthogonal cells, each a wall when outside the
+-- map, a map wall, or impassable for the unit; the start is not impassable).
+function M.movement(map, sx, sy, move, rules, diagonal)
   rules = rules or {}
+  diagonal = diagonal or "never"
   local INF = math.huge
   local dist, done = {}, {}
   for y = 1, map.h do dist[y], done[y] = {}, {} end
@@ -22,6 +27,12 @@ function M.movement(map, sx, sy, move, rules)
       return c
     end
     return get(map.cost, x, y) or 1
+  end
+  local function inside(x, y) return x >= 1 and x <= map.w and y >= 1 and y <= map.h end
+  -- a wall for the corner rule
+  local function wallFor(x, y)
+    if not inside(x, y) or get(map.wall, x, y) then return true end
+    return not (x == sx and y == sy) and entry(x, y) == INF
   end
   dist[sy][sx] = 0
   while true do
@@ -36,12 +47,20 @@ function M.movement(map, sx, sy, move, rules)
     done[by][bx] = true
     local stopHere = not (bx == sx and by == sy) and rules.zoc and rules.zoc(bx, by)
     if not stopHere then
-      local nb = { { bx + 1, by }, { bx - 1, by }, { bx, by + 1 }, { bx, by - 1 } }
-      for _, p in ipairs(nb) do
-        local x, y = p[1], p[2]
-        if x >= 1 and x <= map.w and y >= 1 and y <= map.h and not (x == sx and y == sy) then
-          local nd = best + entry(x, y)
-          if nd <= move and (dist[y][x] == nil or nd < dist[y][x]) then dist[y][x] = nd end
+      for dy = -1, 1 do
+        for dx = -1, 1 do
+          local x, y = bx + dx, by + dy
+          local diag = dx ~= 0 and dy ~= 0
+          local allowed = not (dx == 0 and dy == 0) and (not diag or diagonal ~= "never")
+          if allowed and diag and diagonal ~= "always" then
+            local walls = (wallFor(bx + dx, by) and 1 or 0) + (wallFor(bx, by + dy) and 1 or 0)
+            allowed = walls == 0 or (walls == 1 and diagonal == "one-obstacle")
+          end
+          if allowed and inside(x, y) and not (x == sx and y == sy) then
+            local e = entry(x, y)
+            local nd = best + (diag and math.sqrt(2) * e or e)
+            if nd <= move and (dist[y][x] == nil or nd < dist[y][x]) then dist[y][x] = nd end
+          end
         end
       end
     end
@@ -87,17 +106,31 @@ function M.lineOfSight(map, x0, y0, x1, y1)
   return true
 end
 
+-- Is the distance from (0, 0) to (dx, dy) in [lo, hi]? metric: nil /
+-- "manhattan", "chebyshev" or "euclidean" (compared squared, exact).
+function M.within(dx, dy, lo, hi, metric)
+  dx, dy = math.abs(dx), math.abs(dy)
+  if metric == "chebyshev" then
+    local d = math.max(dx, dy)
+    return d >= lo and d <= hi
+  elseif metric == "euclidean" then
+    local d2 = dx * dx + dy * dy
+    return d2 >= lo * lo and d2 <= hi * hi
+  end
+  return dx + dy >= lo and dx + dy <= hi
+end
+
 -- hit[y][x] = true for every cell within [lo, hi] of some stop cell (and
--- visible from it when sight(fx, fy, tx, ty) is given).
-function M.attack(map, stop, lo, hi, sight)
+-- visible from it when sight(fx, fy, tx, ty) is given), by metric.
+function M.attack(map, stop, lo, hi, sight, metric)
   local hit = {}
   for ty = 1, map.h do
     hit[ty] = {}
     for tx = 1, map.w do
       for fy = 1, map.h do
         for fx = 1, map.w do
-          local d = math.abs(fx - tx) + math.abs(fy - ty)
-          if stop[fy][fx] and d >= lo and d <= hi and (not sight or sight(fx, fy, tx, ty)) then
+          if stop[fy][fx] and M.within(fx - tx, fy - ty, lo, hi, metric)
+              and (not sight or sight(fx, fy, tx, ty)) then
             hit[ty][tx] = true
           end
         end

@@ -290,7 +290,7 @@ AstarError astar_grid_from_movingai(AstarGrid **out, const char *text, size_t le
 
 /* ---- movement ranges and attack areas (range.c, tactics layer) --------- */
 
-/* A bounded 4-direction Dijkstra from one cell: every cell whose cheapest
+/* A bounded 4- or 8-direction Dijkstra from one cell: every cell whose cheapest
  * path costs <= budget, with its cost and parent. Per-query rules override
  * the grid (units, terrain for one kind of unit). The scratch is reused by
  * every query, so a warm AstarRange allocates nothing. */
@@ -327,6 +327,15 @@ AstarError astar_range_run(AstarRange *range, const AstarGrid *grid, uint32_t sx
                            uint32_t sy, double budget, AstarRangeRule rule, void *user,
                            int *aborted);
 
+/* The same in 8 directions (diagonal other than NEVER, which is
+ * astar_range_run): a diagonal step costs SQRT2 times the entered cell's
+ * cost, as in searches. For the corner rule a cell is a wall when the grid
+ * or the rule (INFINITY) makes it impassable; the rule is asked about a
+ * diagonal cell only when the corner rule lets the step through. */
+AstarError astar_range_run_diagonal(AstarRange *range, const AstarGrid *grid, uint32_t sx,
+                                    uint32_t sy, double budget, AstarDiagonal diagonal,
+                                    AstarRangeRule rule, void *user, int *aborted);
+
 /* The result of the last run (cells in order of cost, start first, parents
  * before children) or of the last attack (cells in the order found). */
 size_t astar_range_count(const AstarRange *range);
@@ -346,6 +355,21 @@ AstarError astar_range_attack(AstarRange *range, const AstarGrid *grid,
  * not blocked); symmetric. */
 int astar_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_t x1,
                         uint32_t y1);
+
+/* Distances of attack areas: |dx| + |dy|, max(|dx|, |dy|), or the
+ * Euclidean one (compared squared, exactly: lo^2 <= dx^2 + dy^2 <= hi^2). */
+typedef enum {
+    ASTAR_METRIC_MANHATTAN,
+    ASTAR_METRIC_CHEBYSHEV,
+    ASTAR_METRIC_EUCLIDEAN
+} AstarMetric;
+
+/* astar_range_attack with another distance (min and max up to 65535 * 2). */
+AstarError astar_range_attack_metric(AstarRange *range, const AstarGrid *grid,
+                                     const AstarRangeCell *from, size_t n,
+                                     uint32_t min_distance, uint32_t max_distance,
+                                     AstarMetric metric, AstarSightRule sight, void *user,
+                                     int *aborted);
 
 size_t astar_range_memory(const AstarRange *range);
 

@@ -1,6 +1,6 @@
 /*
- * Movement ranges for turn-based games: a 4-direction Dijkstra that stops at
- * a cost budget, and the attack area around a set of cells.
+ * Movement ranges for turn-based games: a 4- or 8-direction Dijkstra that
+ * stops at a cost budget, and the attack area around a set of cells.
  *
  * Scratch per cell (over the bordered grid of grid_layout.h): g, the entry
  * cost the rule gave, the cell's position in the result, and a stamp holding
@@ -18,14 +18,20 @@
 #define ST_RULE_MASK 3u          /* ASTAR_RANGE_* bits from the rule */
 #define ST_HAS_G 4u              /* g holds a cost of this query */
 #define ST_CLOSED 8u             /* settled: in the result */
-#define ST_DIR_SHIFT 4           /* 3 bits: 0-3 a direction, 4 the start */
-#define ST_DIR_MASK 7u
-#define ST_START 4u
+#define ST_DIR_SHIFT 4           /* 4 bits: 0-7 a direction, 8 the start */
+#define ST_DIR_MASK 15u
+#define ST_START 8u
 #define ST_GEN_SHIFT 8
 #define ST_GEN_LIMIT (1u << (32 - ST_GEN_SHIFT))
 
-static const int DX[4] = {1, -1, 0, 0};
-static const int DY[4] = {0, 0, 1, -1};
+#define SQRT2 1.41421356237309504880   /* as search_internal.h: findPath's step */
+
+/* 0-3 orthogonal, 4-7 diagonal; CORNER_X/Y: the orthogonal directions a
+ * diagonal one passes between (the corner rule). */
+static const int DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+static const int DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+static const int CORNER_X[8] = {0, 0, 0, 0, 0, 1, 0, 1};
+static const int CORNER_Y[8] = {0, 0, 0, 0, 2, 2, 3, 3};
 
 struct AstarRange {
     double *g, *entry;
@@ -34,7 +40,7 @@ struct AstarRange {
     uint32_t generation;
     Heap open;
     const AstarGrid *grid;   /* the grid of the last query */
-    long offset[4];
+    long offset[8];
 };
 
 AstarRange *astar_range_new(void)
@@ -104,7 +110,7 @@ static AstarError begin(AstarRange *r, const AstarGrid *grid)
         r->generation = 1;
     }
     r->grid = grid;
-    for (d = 0; d < 4; d++)
+    for (d = 0; d < 8; d++)
         r->offset[d] = DY[d] * (long)grid->stride + DX[d];
     return ASTAR_OK;
 }
@@ -123,8 +129,10 @@ static uint32_t cell_x(const AstarRange *r, uint32_t cell) { return cell % r->gr
 static uint32_t cell_y(const AstarRange *r, uint32_t cell) { return cell / r->grid->stride - 1; }
 
 /* Looks cell up for this query: runs the rule the first time. Returns the
- * entry cost (INFINITY: impassable), or NAN when the rule aborted. */
-static double entry_cost(AstarRange *r, uint32_t cell, AstarRangeRule rule, void *user)
+ * entry cost (INFINITY: impassable), or NAN when the rule aborted. inline:
+ * both loops call it, and the 4-direction one is only as fast as before
+ * when it stays inlined there. */
+static inline double entry_cost(AstarRange *r, uint32_t cell, AstarRangeRule rule, void *user)
 {
     double grid_cost = r->grid->cost ? r->grid->cost[cell] : 1.0;
     unsigned flags = 0;
@@ -195,6 +203,89 @@ AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, ui
     return ASTAR_OK;
 }
 
+/* Is the orthogonal neighbour o of an expanded cell a wall for the corner
+ * rule? The expansion has looked it up already (orthogonal directions come
+ * first), so this asks no rule: a grid wall, or impassable for this unit;
+ * the start (no rule is asked about it) is open unless it is a grid wall. */
+static int corner_wall(const AstarRange *r, uint32_t o, uint32_t start)
+{
+    return !r->grid->open[o] || (o != start && r->entry[o] == INFINITY);
+}
+
+/* The 8-direction search: a loop of its own, so the 4-direction one above
+ * pays nothing for diagonals. Same order of rule calls for d 0-3; then the
+ * diagonals, each checked against the corner rule before its rule is asked. */
+static AstarError run_diagonal(AstarRange *r, const AstarGrid *grid, uint32_t start,
+                               double budget, AstarDiagonal diagonal, AstarRangeRule rule,
+                               void *user, int *aborted)
+{
+    while (r->open.size > 0) {
+        uint32_t cell = heap_pop(&r->open).cell, st = r->stamp[cell];
+        double g = r->g[cell];
+        int d;
+
+        if (st & ST_CLOSED)
+            continue;                                  /* a stale duplicate */
+        r->stamp[cell] = st | ST_CLOSED;
+        r->slot[cell] = (uint32_t)r->count;
+        r->order[r->count++] = cell;
+        if (cell != start && (st & ASTAR_RANGE_ENDS_MOVE))
+            continue;                                  /* zone of control */
+        for (d = 0; d < 8; d++) {
+            uint32_t next = (uint32_t)((long)cell + r->offset[d]);
+            double c, ng;
+
+            if (!grid->open[next] || next == start)
+                continue;
+            if (d >= 4 && diagonal != ASTAR_DIAGONAL_ALWAYS) {
+                uint32_t ox = (uint32_t)((long)cell + r->offset[CORNER_X[d]]);
+                uint32_t oy = (uint32_t)((long)cell + r->offset[CORNER_Y[d]]);
+                int walls = corner_wall(r, ox, start) + corner_wall(r, oy, start);
+                if (walls == 2 || (walls == 1 && diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
+                    continue;
+            }
+            c = entry_cost(r, next, rule, user);
+            if (c != c) {
+                r->count = 0;
+                heap_clear(&r->open);
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+            if (c == INFINITY)
+                continue;
+            ng = g + (d < 4 ? c : SQRT2 * c);
+            st = r->stamp[next];
+            if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))
+                continue;
+            r->g[next] = ng;
+            r->stamp[next] = (st & ST_RULE_MASK) | ST_HAS_G | ((uint32_t)d << ST_DIR_SHIFT)
+                             | stamp_of(r, 0);
+            if (heap_push(&r->open, ng, next) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+        }
+    }
+    return ASTAR_OK;
+}
+
+AstarError astar_range_run_diagonal(AstarRange *r, const AstarGrid *grid, uint32_t sx,
+                                    uint32_t sy, double budget, AstarDiagonal diagonal,
+                                    AstarRangeRule rule, void *user, int *aborted)
+{
+    uint32_t start = (uint32_t)astar_index(grid, sx, sy);
+
+    if (diagonal == ASTAR_DIAGONAL_NEVER)
+        return astar_range_run(r, grid, sx, sy, budget, rule, user, aborted);
+    *aborted = 0;
+    if (begin(r, grid) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    r->g[start] = 0.0;
+    r->entry[start] = 0.0;
+    r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
+    if (heap_push(&r->open, 0.0, start) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    return run_diagonal(r, grid, start, budget, diagonal, rule, user, aborted);
+}
+
 size_t astar_range_count(const AstarRange *r) { return r->count; }
 
 void astar_range_get(const AstarRange *r, size_t i, AstarRangeCell *out)
@@ -233,12 +324,48 @@ static int try_mark(AstarRange *r, const AstarRangeCell *src, size_t from, long 
     return 0;
 }
 
-AstarError astar_range_attack(AstarRange *r, const AstarGrid *grid, const AstarRangeCell *from,
-                              size_t n, uint32_t min_distance, uint32_t max_distance,
-                              AstarSightRule sight, void *user, int *aborted)
+/* floor(sqrt(v)) exactly, for v >= 0 (a double's sqrt may be one off). */
+static int64_t isqrt(int64_t v)
+{
+    int64_t s = (int64_t)sqrt((double)v);
+    while (s > 0 && s * s > v)
+        s--;
+    while ((s + 1) * (s + 1) <= v)
+        s++;
+    return s;
+}
+
+/* Row dy (|dy| <= hi) of the area around a cell: the cells dx with
+ * |dx| <= *rem are within hi, and those with |dx| < *gap closer than lo. */
+static void attack_row(AstarMetric metric, int64_t lo, int64_t hi, int64_t ady, long *rem,
+                       long *gap)
+{
+    int64_t inner;
+
+    switch (metric) {
+    case ASTAR_METRIC_CHEBYSHEV:
+        *rem = (long)hi;
+        *gap = ady >= lo ? 0 : (long)lo;
+        return;
+    case ASTAR_METRIC_EUCLIDEAN:
+        *rem = (long)isqrt(hi * hi - ady * ady);
+        inner = lo * lo - ady * ady;           /* dx^2 >= inner */
+        *gap = inner <= 0 ? 0 : (long)(isqrt(inner - 1) + 1);
+        return;
+    default:
+        *rem = (long)(hi - ady);
+        *gap = (long)(lo - ady);
+    }
+}
+
+AstarError astar_range_attack_metric(AstarRange *r, const AstarGrid *grid,
+                                     const AstarRangeCell *from, size_t n,
+                                     uint32_t min_distance, uint32_t max_distance,
+                                     AstarMetric metric, AstarSightRule sight, void *user,
+                                     int *aborted)
 {
     long w = (long)grid->width, h = (long)grid->height;
-    long lo = (long)min_distance, hi = (long)max_distance;
+    long hi = (long)max_distance;
     size_t i;
 
     *aborted = 0;
@@ -249,12 +376,14 @@ AstarError astar_range_attack(AstarRange *r, const AstarGrid *grid, const AstarR
         long y0 = cy - hi < 0 ? -cy : -hi, y1 = cy + hi >= h ? h - 1 - cy : hi;
 
         for (dy = y0; dy <= y1; dy++) {
-            long ady = dy < 0 ? -dy : dy, rem = hi - ady, gap = lo - ady, dx;
-            long x0 = cx - rem < 0 ? -cx : -rem, x1 = cx + rem >= w ? w - 1 - cx : rem;
+            long rem, gap, dx, x0, x1;
 
+            attack_row(metric, min_distance, max_distance, dy < 0 ? -dy : dy, &rem, &gap);
+            x0 = cx - rem < 0 ? -cx : -rem;
+            x1 = cx + rem >= w ? w - 1 - cx : rem;
             for (dx = x0; dx <= x1; dx++) {
                 if (gap > 0 && dx > -gap && dx < gap) {
-                    dx = gap - 1;                      /* skip the inner diamond */
+                    dx = gap - 1;                      /* skip the inner part */
                     continue;
                 }
                 if (try_mark(r, &from[i], i, cx + dx, cy + dy, sight, user) < 0) {
@@ -266,6 +395,14 @@ AstarError astar_range_attack(AstarRange *r, const AstarGrid *grid, const AstarR
         }
     }
     return ASTAR_OK;
+}
+
+AstarError astar_range_attack(AstarRange *r, const AstarGrid *grid, const AstarRangeCell *from,
+                              size_t n, uint32_t min_distance, uint32_t max_distance,
+                              AstarSightRule sight, void *user, int *aborted)
+{
+    return astar_range_attack_metric(r, grid, from, n, min_distance, max_distance,
+                                     ASTAR_METRIC_MANHATTAN, sight, user, aborted);
 }
 
 int astar_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_t x1,

@@ -24,6 +24,10 @@
 
 enum { R_BLOCKED, R_COST, R_OCCUPIED, R_ZOC, R_COUNT };
 static const char *const RULE_NAMES[R_COUNT + 1] = {"blocked", "cost", "occupied", "zoc", NULL};
+/* movementRange's options: the rules, then R_DIAGONAL */
+enum { R_DIAGONAL = R_COUNT };
+static const char *const RANGE_OPTIONS[] = {"blocked", "cost", "occupied", "zoc", "diagonal", NULL};
+static const char *const METRIC_NAMES[] = {"manhattan", "chebyshev", "euclidean", NULL};
 
 /* Why a query with callbacks stopped early. */
 enum { STOP_NONE, STOP_ERROR, STOP_CLOSED, STOP_CHANGED, STOP_BAD_COST };
@@ -168,14 +172,18 @@ static int raise_stop(lua_State *L, const Rule *r, const Names *names)
 }
 
 /* Reads the rules of options table a into rule->index, raw, into stack
- * slots pushed here; unknown names are errors. */
-static int read_rule(lua_State *L, Arg a, Rule *rule, const Names *names)
+ * slots pushed here, and opts.diagonal (checked after the rules); unknown
+ * names are errors. */
+static int read_rule(lua_State *L, Arg a, Rule *rule, const Names *names,
+                     AstarDiagonal *diagonal)
 {
     int used = 0, i, base;
 
     base = lua_gettop(L);
-    for (i = 0; i < R_COUNT; i++) {
-        rule->index[i] = 0;
+    *diagonal = ASTAR_DIAGONAL_NEVER;
+    for (i = 0; i <= R_DIAGONAL; i++) {
+        if (i < R_COUNT)
+            rule->index[i] = 0;
         lua_pushnil(L);
     }
     if (lua_isnoneornil(L, a.index))
@@ -184,7 +192,7 @@ static int read_rule(lua_State *L, Arg a, Rule *rule, const Names *names)
         type_error(L, a, NULL, "table");
     lua_pushnil(L);
     while (lua_next(L, a.index)) {
-        i = check_option_name(L, a, lua_gettop(L) - 1, RULE_NAMES);
+        i = check_option_name(L, a, lua_gettop(L) - 1, RANGE_OPTIONS);
         lua_replace(L, base + 1 + i);          /* the value, kept for the query */
     }
     for (i = 0; i < R_COUNT; i++) {
@@ -197,6 +205,11 @@ static int read_rule(lua_State *L, Arg a, Rule *rule, const Names *names)
                       luaL_typename(L, base + 1 + i));
         rule->index[i] = base + 1 + i;
         used = 1;
+    }
+    if (!lua_isnil(L, base + 1 + R_DIAGONAL)) {
+        Arg d = a;
+        d.index = base + 1 + R_DIAGONAL;
+        *diagonal = check_diagonal(L, d, "opts.diagonal: ");
     }
     return used;
 }
@@ -235,6 +248,7 @@ typedef struct {
     uint32_t width, height;            /* of the grid it was made on */
     uint32_t bx, by, bw, bh;           /* bounding box of the cells */
     size_t n;                          /* cells; cells[0] is the start */
+    size_t stops;                      /* cells a move may end on */
 } RangeHeader;
 
 #define CELLS_OFFSET ((sizeof(RangeHeader) + 15) / 16 * 16)
@@ -317,26 +331,116 @@ static void push_point(lua_State *L, const AstarRangeCell *c, int with_cost)
     }
 }
 
+static void rawset_field(lua_State *L, const char *key)
+{
+    lua_pushstring(L, key);
+    lua_insert(L, -2);
+    lua_rawset(L, -3);
+}
+
+/* t[i] = c as {x =, y = [, cost =]}; with reuse, a table already at t[i] is
+ * filled (rawset; its other fields stay) instead of a new one. */
+static void set_point(lua_State *L, int t, int i, const AstarRangeCell *c, int with_cost,
+                      int reuse)
+{
+    if (reuse) {
+        lua_rawgeti(L, t, i);
+        if (lua_istable(L, -1)) {
+            lua_pushinteger(L, (lua_Integer)c->x + 1);
+            rawset_field(L, "x");
+            lua_pushinteger(L, (lua_Integer)c->y + 1);
+            rawset_field(L, "y");
+            if (with_cost) {
+                lua_pushnumber(L, (lua_Number)c->cost);
+                rawset_field(L, "cost");
+            }
+            lua_pop(L, 1);
+            return;
+        }
+        lua_pop(L, 1);
+    }
+    push_point(L, c, with_cost);
+    lua_rawseti(L, t, i);
+}
+
+/* t[first..#t] = nil (#t raw, after the new entries were written), as
+ * findPath's into. */
+static void clear_tail(lua_State *L, int t, size_t first)
+{
+    size_t i, n = (size_t)compat_rawlen(L, t);
+    for (i = first; i <= n; i++) {
+        lua_pushnil(L);
+        lua_rawseti(L, t, (int)i);
+    }
+}
+
+static const char *const PATH_OPTIONS[] = {"flat", "into", NULL};
+
+/* pathTo's options (argument a): flat and into, as findPath's; into is left
+ * in a stack slot pushed here (*into: its index, 0 when not given). */
+static void read_path_options(lua_State *L, Arg a, int *flat, int *into)
+{
+    int slot;
+
+    *flat = 0;
+    *into = 0;
+    if (!lua_isnoneornil(L, a.index) && lua_type(L, a.index) != LUA_TTABLE)
+        type_error(L, a, NULL, "table");
+    lua_pushnil(L);
+    slot = lua_gettop(L);
+    if (!lua_istable(L, a.index))
+        return;
+    lua_pushnil(L);
+    while (lua_next(L, a.index)) {
+        Arg v = a;
+        v.index = lua_gettop(L);
+        if (check_option_name(L, a, v.index - 1, PATH_OPTIONS) == 0) {
+            *flat = check_boolean(L, v, "opts.flat: ");
+        } else {
+            if (!lua_istable(L, v.index))
+                type_error(L, v, "opts.into: ", "table");
+            lua_pushvalue(L, v.index);
+            lua_replace(L, slot);
+            *into = slot;
+        }
+        lua_pop(L, 1);
+    }
+}
+
 static int range_path_to(lua_State *L)
 {
     RangeHeader *h = check_self(L, "pathTo");
     AstarRangeCell *c = find_cell(L, h, "pathTo"), *cells = range_cells(h);
     size_t k, len = 1;
-    int i;
+    int i, t, flat, into;
 
+    lua_settop(L, 4);
+    read_path_options(L, method_arg("pathTo", 3), &flat, &into);
     if (!c || !is_stop(c)) {
-        lua_pushnil(L);
+        lua_pushnil(L);                 /* into is not touched */
         return 1;
     }
     for (k = (size_t)(c - cells); k != 0; k = cells[k].parent)
         len++;
-    lua_createtable(L, (int)len, 0);
+    if (into)
+        lua_pushvalue(L, into);
+    else
+        lua_createtable(L, (int)(flat ? 2 * len : len), 0);
+    t = lua_gettop(L);
     k = (size_t)(c - cells);
     for (i = (int)len; i >= 1; i--) {
-        push_point(L, &cells[k], 0);
-        lua_rawseti(L, -2, i);
+        if (flat) {
+            lua_pushinteger(L, (lua_Integer)cells[k].x + 1);
+            lua_rawseti(L, t, 2 * i - 1);
+            lua_pushinteger(L, (lua_Integer)cells[k].y + 1);
+            lua_rawseti(L, t, 2 * i);
+        } else {
+            set_point(L, t, i, &cells[k], 0, into != 0);
+        }
         k = cells[k].parent;
     }
+    if (into)
+        clear_tail(L, t, flat ? 2 * len + 1 : len + 1);
     return 1;
 }
 
@@ -344,16 +448,29 @@ static int range_cells_method(lua_State *L)
 {
     RangeHeader *h = check_self(L, "cells");
     AstarRangeCell *cells = range_cells(h);
+    Arg a = method_arg("cells", 1);
+    int into = !lua_isnoneornil(L, a.index);
     size_t k;
     int i = 0;
 
-    lua_createtable(L, (int)h->n, 0);
-    for (k = 0; k < h->n; k++) {
-        if (!is_stop(&cells[k]))
-            continue;
-        push_point(L, &cells[k], 1);
-        lua_rawseti(L, -2, ++i);
-    }
+    if (into && !lua_istable(L, a.index))
+        type_error(L, a, NULL, "table");
+    if (into)
+        lua_pushvalue(L, a.index);
+    else
+        lua_createtable(L, (int)h->stops, 0);
+    for (k = 0; k < h->n; k++)
+        if (is_stop(&cells[k]))
+            set_point(L, lua_gettop(L), ++i, &cells[k], 1, into);
+    if (into)
+        clear_tail(L, lua_gettop(L), (size_t)i + 1);
+    return 1;
+}
+
+static int range_size(lua_State *L)
+{
+    RangeHeader *h = check_self(L, "size");
+    lua_pushinteger(L, (lua_Integer)h->stops);
     return 1;
 }
 
@@ -386,6 +503,7 @@ static const luaL_Reg RANGE_METHODS[] = {
     {"costTo", range_cost_to},
     {"pathTo", range_path_to},
     {"cells", range_cells_method},
+    {"size", range_size},
     {"getStart", range_get_start},
     {"getGridDimensions", range_get_grid_dimensions},
     {NULL, NULL}};
@@ -423,12 +541,14 @@ static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t
     h->bw = x1 - x0 + 1;
     h->bh = y1 - y0 + 1;
     h->n = n;
+    h->stops = 0;
     cells = range_cells(h);
     lookup = range_lookup(h);
     memset(lookup, 0, (size_t)h->bw * h->bh * sizeof *lookup);
     for (k = 0; k < n; k++) {
         astar_range_get(r, k, &cells[k]);
         lookup[(cells[k].y - y0) * h->bw + (cells[k].x - x0)] = (uint32_t)k + 1;
+        h->stops += (size_t)is_stop(&cells[k]);
     }
     if (luaL_newmetatable(L, RANGE_TYPE)) {
         lua_newtable(L);
@@ -456,6 +576,8 @@ typedef struct RangeQuery {
     /* the query's own arguments */
     uint32_t x, y;
     double move;
+    AstarDiagonal diagonal;
+    AstarMetric metric;
     const AstarRangeCell *from;
     size_t nfrom;
     uint32_t lo, hi;
@@ -511,8 +633,9 @@ static int run_query(lua_State *L, RangeQuery *q)
 static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
 {
     int aborted;
-    AstarError e = astar_range_run(scratch, q->g->grid, q->x, q->y, q->move,
-                                   q->callbacks ? lua_rule : NULL, &q->rule, &aborted);
+    AstarError e = astar_range_run_diagonal(scratch, q->g->grid, q->x, q->y, q->move,
+                                            q->diagonal, q->callbacks ? lua_rule : NULL,
+                                            &q->rule, &aborted);
     if (aborted && q->rule.stop == STOP_NONE)
         q->rule.stop = STOP_ERROR;
     return e;
@@ -545,7 +668,7 @@ int astar_lua_movement_range(lua_State *L)
     q.rule.L = L;
     q.rule.g = g;
     q.rule.width = astar_grid_width(g->grid);
-    q.callbacks = read_rule(L, method_arg(fname, 4), &q.rule, &q.names);
+    q.callbacks = read_rule(L, method_arg(fname, 4), &q.rule, &q.names, &q.diagonal);
     check_open(L, g);                  /* reading the options may have run finalizers */
     q.g = g;
     q.x = x;
@@ -581,8 +704,9 @@ static int lua_sight(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t
 static AstarError run_attack(RangeQuery *q, AstarRange *scratch)
 {
     int aborted;
-    AstarError e = astar_range_attack(scratch, q->g->grid, q->from, q->nfrom, q->lo, q->hi,
-                                      q->has_sight ? lua_sight : NULL, q, &aborted);
+    AstarError e = astar_range_attack_metric(scratch, q->g->grid, q->from, q->nfrom, q->lo,
+                                             q->hi, q->metric, q->has_sight ? lua_sight : NULL,
+                                             q, &aborted);
     if (aborted && q->rule.stop == STOP_NONE)
         q->rule.stop = STOP_ERROR;
     return e;
@@ -615,9 +739,10 @@ static uint32_t clamp_distance(double d, uint32_t max)
     return !(d > 0) ? 0 : d >= (double)max ? max : (uint32_t)d;
 }
 
-/* _attackCells(grid, range, min, max, sight, fname) -> array of cell numbers
- * (y - 1) * width + x. The Lua wrapper has checked min, max (whole numbers
- * >= 0) and sight (nil, true or a function); fname names the caller. */
+/* _attackCells(grid, range, min, max, sight, fname [, metric]) -> array of
+ * cell numbers (y - 1) * width + x. The Lua wrapper has checked min, max
+ * (whole numbers >= 0), sight (nil, true or a function) and metric (nil:
+ * manhattan, or a name); fname names the caller. */
 int astar_lua_attack_cells(lua_State *L)
 {
     const char *fname = luaL_checkstring(L, 6);
@@ -632,7 +757,10 @@ int astar_lua_attack_cells(lua_State *L)
     if (h->width != w || h->height != astar_grid_height(g->grid))
         return arg_error(L, 1, fname, NULL, "range was made on another grid");
     memset(&q, 0, sizeof q);
-    lua_settop(L, 6);
+    lua_settop(L, 7);
+    if (!lua_isnil(L, 7))
+        q.metric = (AstarMetric)check_name(L, method_arg(fname, 6), "opts.metric: ", "metric",
+                                           METRIC_NAMES, "manhattan, chebyshev or euclidean");
     /* sources: the stop cells, copied (the range is the caller's) */
     from = (AstarRangeCell *)lua_newuserdata(L, h->n * sizeof *from + 1);
     for (k = 0; k < h->n; k++)

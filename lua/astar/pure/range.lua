@@ -1,6 +1,6 @@
 -- The tactics primitives of the pure-Lua backend, a port of src/core/range.c
--- and src/lua/lua_range.c: _movementRange (a 4-direction Dijkstra bounded by
--- a budget, with the game's rules), _attackCells and _lineOfSight, wrapped by
+-- and src/lua/lua_range.c: _movementRange (a 4- or 8-direction Dijkstra
+-- bounded by a budget, with the game's rules), _attackCells and _lineOfSight, wrapped by
 -- lua/astar/tactics.lua. Same argument checks, messages, rule order, result
 -- order (the same 4-ary heap, so ties settle in the same order) and results.
 --
@@ -27,7 +27,11 @@ local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
 
 local NO_STOP, ENDS_MOVE = 1, 2   -- ASTAR_RANGE_NO_STOP, ASTAR_RANGE_ENDS_MOVE
 local RULE_NAMES = { "blocked", "cost", "occupied", "zoc" }
-local RULE_KNOWN = { blocked = true, cost = true, occupied = true, zoc = true }
+local RULE_KNOWN = { blocked = true, cost = true, occupied = true, zoc = true, diagonal = true }
+local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
+local SQRT2 = 1.41421356237309504880   -- range.c's (findPath's) diagonal step
+-- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
+local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 113
 
 -- ---- the Range object ---------------------------------------------------------
 
@@ -71,37 +75,96 @@ function Range.costTo(...)
   return nil
 end
 
+-- t[i] = {x =, y = [, cost =]}; with reuse, a table already at t[i] is
+-- filled (rawset; other fields stay) instead of a new one (lua_range.c set_point).
+local function set_point(t, i, x, y, cost, reuse)
+  if reuse then
+    local p = rawget(t, i)
+    if type(p) == "table" then
+      rawset(p, "x", x)
+      rawset(p, "y", y)
+      if cost then rawset(p, "cost", cost) end
+      return
+    end
+  end
+  rawset(t, i, { x = x, y = y, cost = cost })
+end
+
+local function clear_tail(t, first)
+  for i = first, rawlen(t) do rawset(t, i, nil) end
+end
+
+-- pathTo's options (argument 3): flat, into (lua_range.c read_path_options).
+local function read_path_options(opts, present)
+  if opts == nil then return false, nil end
+  if type(opts) ~= "table" then type_error(3, "pathTo", nil, "table", opts, present) end
+  local flat, into = false, nil
+  for key, v in next, opts do
+    if type(key) ~= "string" then
+      arg_error(3, "pathTo", nil, "option names must be strings, got " .. type(key))
+    end
+    if key == "flat" then
+      flat = A.check_boolean(v, true, 3, "pathTo", "opts.flat: ")
+    elseif key == "into" then
+      if type(v) ~= "table" then type_error(3, "pathTo", "opts.into: ", "table", v, true) end
+      into = v
+    else
+      arg_error(3, "pathTo", nil, "unknown option '" .. A.quoted(key) .. "'")
+    end
+  end
+  return flat, into
+end
+
 function Range.pathTo(...)
-  local self, x, y = ...
-  local k = find_cell("pathTo", select("#", ...), self, x, y)
-  if not k or not self._stop[k] then return nil end
+  local self, x, y, opts = ...
+  local nargs = select("#", ...)
+  local k = find_cell("pathTo", nargs, self, x, y)
+  local flat, into = read_path_options(opts, nargs > 3)
+  if not k or not self._stop[k] then return nil end   -- into is not touched
   local parent, len = self._parent, 1
   local j = k
   while j ~= 1 do
     j = parent[j]
     len = len + 1
   end
-  local path, xs, ys = {}, self._x, self._y
+  local path, xs, ys = into or {}, self._x, self._y
   for i = len, 1, -1 do
-    path[i] = { x = xs[k], y = ys[k] }
+    if flat then
+      rawset(path, 2 * i - 1, xs[k])
+      rawset(path, 2 * i, ys[k])
+    else
+      set_point(path, i, xs[k], ys[k], nil, into)
+    end
     k = parent[k]
   end
+  if into then clear_tail(path, flat and 2 * len + 1 or len + 1) end
   return path
 end
 
--- Every stop cell once, {x =, y =, cost =}, in settling order (cheapest first).
+-- Every stop cell once, {x =, y =, cost =}, in settling order (cheapest
+-- first); into: a table to fill instead of a new one.
 function Range.cells(...)
-  local self = ...
-  check_self("cells", select("#", ...), self)
-  local out, n = {}, 0
+  local self, into = ...
+  local nargs = select("#", ...)
+  check_self("cells", nargs, self)
+  if into ~= nil and type(into) ~= "table" then type_error(1, "cells", nil, "table", into, true) end
+  local out, n = into or {}, 0
   local xs, ys, cost, stop = self._x, self._y, self._cost, self._stop
   for k = 1, self._n do
     if stop[k] then
       n = n + 1
-      out[n] = { x = xs[k], y = ys[k], cost = cost[k] }
+      set_point(out, n, xs[k], ys[k], cost[k], into)
     end
   end
+  if into then clear_tail(out, n + 1) end
   return out
+end
+
+-- How many stop cells (#range:cells()).
+function Range.size(...)
+  local self = ...
+  check_self("size", select("#", ...), self)
+  return self._stops
 end
 
 function Range.getStart(...)
@@ -185,11 +248,12 @@ local function rule_label(where, name)
   return num, label
 end
 
--- Reads opts (argument 4 of fname): nil, or {blocked, cost, occupied, zoc}
--- as given, read raw (next, rawget). Checks names first (lua_next order),
--- then types in rule order. Returns the rule (nil when empty).
+-- Reads opts (argument 4 of fname): nil, or {blocked, cost, occupied, zoc,
+-- diagonal} as given, read raw (next, rawget). Checks names first (lua_next
+-- order), then types in rule order, then diagonal. Returns the rule (nil
+-- when empty) and the diagonal mode (1-based: 1 never .. 4 no-obstacles).
 local function read_rule(opts, present, fname, where)
-  if opts == nil then return nil end
+  if opts == nil then return nil, 1 end
   if type(opts) ~= "table" then type_error(4, fname, nil, "table", opts, present) end
   for key in next, opts do
     if type(key) ~= "string" then
@@ -219,7 +283,11 @@ local function read_rule(opts, present, fname, where)
       used = true
     end
   end
-  return used and rule or nil
+  local diagonal = rawget(opts, "diagonal")
+  if diagonal ~= nil then
+    diagonal = A.check_diagonal(diagonal, true, 4, fname, "opts.diagonal: ")
+  end
+  return used and rule or nil, diagonal or 1
 end
 
 -- What rule r (a table or a function) says about cell (x, y) with key k.
@@ -278,14 +346,26 @@ end
 
 -- ---- movementRange --------------------------------------------------------------
 
+-- Is orthogonal neighbour o of an expanded cell a wall for the corner rule?
+-- Looked up already by the expansion (range.c corner_wall): no rule is asked.
+local function corner_wall(open, entry, o, start)
+  return not open[o] or (o ~= start and entry[o] == huge)
+end
+
 -- One run of the search from cell (x, y); returns the Range, or nil when the
--- grid changed under it (the caller starts again).
-local function run_range(q, x, y, move, rule)
+-- grid changed under it (the caller starts again). diagonal: 1 never, 2
+-- always, 3 one-obstacle, 4 no-obstacles (range.c run_diagonal when > 1).
+local function run_range(q, x, y, move, rule, diagonal)
   local grid = q.grid
   q.version = grid._version
   local w, h = grid._w, grid._h
   local stride, open, grid_costs = grid._stride, grid._open, grid._cost
-  local offset = { 1, -1, stride, -stride }   -- range.c DX / DY order
+  -- range.c DX / DY order; CX / CY: the orthogonal directions a diagonal
+  -- one passes between
+  local offset = { 1, -1, stride, -stride, stride + 1, stride - 1, 1 - stride, -1 - stride }
+  local CX, CY = { 0, 0, 0, 0, 1, 2, 1, 2 }, { 0, 0, 0, 0, 3, 3, 4, 4 }
+  local ndir = diagonal > 1 and 8 or 4
+  local cornered = diagonal > 2
   local start = y * stride + x + 1
   local entry, flags = { [start] = 0.0 }, { [start] = 0 }
   local g, parent, slot = { [start] = 0.0 }, {}, {}
@@ -322,9 +402,15 @@ local function run_range(q, x, y, move, rule)
       slot[cell], order[count] = count, cell
       if cell == start or flags[cell] < ENDS_MOVE then   -- a zone of control ends the move
         local gc = g[cell]
-        for d = 1, 4 do
+        for d = 1, ndir do
           local nb = cell + offset[d]
-          if open[nb] and nb ~= start then
+          local pass = open[nb] and nb ~= start
+          if pass and d > 4 and cornered then
+            local walls = (corner_wall(open, entry, cell + offset[CX[d]], start) and 1 or 0)
+              + (corner_wall(open, entry, cell + offset[CY[d]], start) and 1 or 0)
+            pass = walls == 0 or (walls == 1 and diagonal == 3)
+          end
+          if pass then
             local c = entry[nb]
             if c == nil then
               local grid_cost = grid_costs and grid_costs[nb] or 1.0
@@ -340,7 +426,7 @@ local function run_range(q, x, y, move, rule)
               end
               entry[nb] = c
             end
-            local ng = gc + c
+            local ng = d > 4 and gc + SQRT2 * c or gc + c
             if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
               g[nb], parent[nb] = ng, cell
               -- push (heap_push)
@@ -368,6 +454,7 @@ local function run_range(q, x, y, move, rule)
   if q.changed then return nil end
 
   local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
+  local stops = 0
   for k = 1, count do
     local cell = order[k]
     local cx = (cell - 1) % stride
@@ -375,10 +462,11 @@ local function run_range(q, x, y, move, rule)
     xs[k], ys[k] = toint(cx), toint(cy)
     costs[k] = g[cell]
     stop[k] = flags[cell] % 2 == 0
+    if stop[k] then stops = stops + 1 end
     parents[k] = k == 1 and 1 or slot[parent[cell]]
     keys[(cy - 1) * w + cx] = k
   end
-  return setmetatable({ _w = w, _h = h, _n = count, _x = xs, _y = ys, _cost = costs,
+  return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
     _stop = stop, _parent = parents, _slot = keys }, RANGE)
 end
 
@@ -397,13 +485,13 @@ function M.movement_range(...)
   if not (move >= 0) then
     arg_error(3, fname, nil, "move must be a number >= 0, got " .. A.number_text(move))
   end
-  local rule = read_rule(opts, nargs > 4, fname, where)
+  local rule, diagonal = read_rule(opts, nargs > 4, fname, where)
   local q = { grid = grid, fname = fname, version = 0, changed = false, restarts = 0,
     call = rule and rule.calls and rule_caller() }
   while true do
     -- read_rule and the last run allocate: a finalizer may have closed the grid
     if not grid._open then error("grid closed during " .. fname, 0) end
-    local range = run_range(q, x, y, move, rule)
+    local range = run_range(q, x, y, move, rule, diagonal)
     if range then return range end
     restart(q)
   end
@@ -450,9 +538,30 @@ end
 
 -- ---- attack cells -----------------------------------------------------------------
 
+-- floor(sqrt(v)) exactly, for whole v >= 0 (range.c isqrt).
+local function isqrt(v)
+  local s = floor(v ^ 0.5)
+  while s > 0 and s * s > v do s = s - 1 end
+  while (s + 1) * (s + 1) <= v do s = s + 1 end
+  return s
+end
+
+-- Row ady (<= hi) of the area around a cell: |dx| <= rem is within hi, |dx|
+-- < gap closer than lo (range.c attack_row). metric: 1 manhattan, 2
+-- chebyshev, 3 euclidean.
+local function attack_row(metric, lo, hi, ady)
+  if metric == 2 then
+    return hi, ady >= lo and 0 or lo
+  elseif metric == 3 then
+    local inner = lo * lo - ady * ady
+    return isqrt(hi * hi - ady * ady), inner <= 0 and 0 or isqrt(inner - 1) + 1
+  end
+  return hi - ady, lo - ady
+end
+
 -- One run of astar_range_attack; returns the list, or nil when the grid
 -- changed under it. sight: nil, the built-in rule (true) or a function.
-local function run_attack(q, range, lo, hi, sight)
+local function run_attack(q, range, lo, hi, sight, metric)
   local grid = q.grid
   q.version = grid._version
   local w, h = grid._w, grid._h
@@ -466,14 +575,13 @@ local function run_attack(q, range, lo, hi, sight)
       local y0 = cy - 1 - hi < 0 and 1 - cy or -hi
       local y1 = cy - 1 + hi >= h and h - cy or hi
       for dy = y0, y1 do
-        local ady = dy < 0 and -dy or dy
-        local rem, gap = hi - ady, lo - ady
+        local rem, gap = attack_row(metric, lo, hi, dy < 0 and -dy or dy)
         local x0 = cx - 1 - rem < 0 and 1 - cx or -rem
         local x1 = cx - 1 + rem >= w and w - cx or rem
         local dx = x0
         while dx <= x1 do
           if gap > 0 and dx > -gap and dx < gap then
-            dx = gap                           -- skip the inner diamond
+            dx = gap                           -- skip the inner part
           else
             local tx, ty = cx + dx, cy + dy
             local key = (ty - 1) * w + tx
@@ -503,13 +611,13 @@ local function run_attack(q, range, lo, hi, sight)
   return out
 end
 
---- _attackCells(grid, range, min, max, sight, fname) -> array of cell keys
+--- _attackCells(grid, range, min, max, sight, fname [, metric]) -> array of cell keys
 -- (y - 1) * width + x, in the order found (range.c astar_range_attack). The
 -- caller (tactics.lua) has checked min and max (whole numbers >= 0) and sight
 -- (nil, a boolean or a function); distances beyond width + height mean the
 -- whole grid and are cut there, so no loop runs over a huge number of rows.
 function M.attack_cells(...)
-  local grid, range, lo, hi, sight, fname = ...
+  local grid, range, lo, hi, sight, fname, metric = ...
   local nargs = select("#", ...)
   if type(fname) ~= "string" then type_error(6, "_attackCells", nil, "string", fname, nargs > 5) end
   G.check_grid(fname, nargs, grid)
@@ -527,6 +635,10 @@ function M.attack_cells(...)
   if not (hi <= far) then hi = far end
   if lo < 0 then lo = 0 end
   lo, hi = toint(floor(lo)), toint(floor(hi))   -- callbacks get integers, as from C
+  if metric ~= nil then
+    metric = A.check_name(metric, true, 6, fname, "opts.metric: ", "metric", METRIC_INDEX,
+      "manhattan, chebyshev or euclidean")
+  end
   if sight == false then
     sight = nil
   elseif sight ~= nil and type(sight) ~= "function" then
@@ -536,7 +648,7 @@ function M.attack_cells(...)
     call = type(sight) == "function" and sight_caller() or nil }
   while true do
     if not grid._open then error("grid closed during " .. fname, 0) end
-    local out = run_attack(q, range, lo, hi, sight)
+    local out = run_attack(q, range, lo, hi, sight, metric or 1)
     if out then return out end
     restart(q)
   end
