@@ -501,6 +501,37 @@ describe("tactics against the reference on generated maps", function()
           end
         end
       end
+      if seed % 4 == 1 and useRules then   -- the same rules as lists of points
+        opts = { cost = rl.cost, blocked = {}, occupied = {}, zoc = {} }
+        local lists = { opts.blocked, opts.occupied, opts.zoc }
+        for y = 1, m.h do
+          for x = 1, m.w do
+            local list = lists[marks[y][x]]
+            if list then list[#list + 1] = { x = x, y = y } end
+          end
+        end
+      end
+      if not flier and seed % 3 == 1 then  -- a cost list: the cells listed, the others the grid's
+        local listed, list = {}, {}
+        for y = 1, m.h do
+          for x = 1, m.w do
+            local r = rnd(10)
+            if r <= 2 then
+              local c = r == 1 and 0.5 or false
+              listed[(y - 1) * m.w + x] = c
+              list[#list + 1] = { x = x, y = y, cost = c }
+            end
+          end
+        end
+        local copy = {}
+        for k, v in pairs(opts) do copy[k] = v end
+        opts, copy.cost = copy, list
+        rl.cost = function(x, y)
+          local c = listed[(y - 1) * m.w + x]
+          if c == nil then return m.cost[y][x] or 1 end
+          return c
+        end
+      end
       local dist, stop = ref.movement(m, sx, sy, move, rl)
       local r = m.grid:movementRange(sx, sy, move, opts)
       local costOf = rl.cost or function(x, y) return m.cost[y][x] or 1 end
@@ -543,6 +574,23 @@ describe("tactics against the reference on generated maps", function()
       assert.equal(nhit, a:size())
       assert.equal(nhit, #a:cells())
     end
+  end)
+
+  it("reads a rule given as a list of points: the issue's example", function()
+    -- a unit at (5, 4) in the natural form: it cannot be stopped on or crossed
+    local grid = astar.new(8, 8)
+    local r = grid:movementRange(4, 4, 3, { blocked = { { x = 5, y = 4 } } })
+    assert.is_false(r:contains(5, 4))
+    assert.is_true(r:contains(1, 4))    -- not read as "cell 1 is blocked"
+    assert.is_nil(r:costTo(6, 4))       -- around it costs 4
+    local tail = "; a list of points must start at index 1)"
+    assert.has_error(function() grid:movementRange(4, 4, 3, { zoc = { [29] = { x = 5 } } }) end,
+      "bad argument #4 to 'movementRange' (opts.zoc: cell 29 holds a table" .. tail)
+    assert.has_error(function() grid:movementRange(4, 4, 3, { occupied = { { x = 5, y = 9 } } }) end,
+      "bad argument #4 to 'movementRange' (opts.occupied[1].y out of range 1..8, got 9)")
+    assert.has_error(function()
+      grid:dangerZone({ { x = 1, y = 1, move = 2, minRange = 1, maxRange = 1, blocked = { { x = 1 } } } })
+    end, "bad argument #1 to 'dangerZone' (enemies[1].blocked[1].y: number expected, got nil)")
   end)
 
   it("agrees on line of sight for every pair of cells", function()

@@ -15,219 +15,58 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lua_grid.h"
+#include "query_rules.h"
 
 #define RANGE_TYPE "astar.Range"
 #define MAX_RESTARTS 3
 
-/* ---- the rule: Lua callbacks or tables ------------------------------------ */
+/* ---- the rules: query_rules.c, in every form ------------------------------ */
 
-enum { R_BLOCKED, R_COST, R_OCCUPIED, R_ZOC, R_COUNT };
-static const char *const RULE_NAMES[R_COUNT + 1] = {"blocked", "cost", "occupied", "zoc", NULL};
-/* movementRange's options: the rules, then R_DIAGONAL */
-enum { R_DIAGONAL = R_COUNT };
+/* movementRange's options: the rules in QR_* order, then R_DIAGONAL */
+enum { R_DIAGONAL = QR_COUNT };
 static const char *const RANGE_OPTIONS[] = {"blocked", "cost", "occupied", "zoc", "diagonal", NULL};
 static const char *const METRIC_NAMES[] = {"manhattan", "chebyshev", "euclidean", NULL};
 
-/* Why a query with callbacks stopped early. */
-enum { STOP_NONE, STOP_ERROR, STOP_CLOSED, STOP_CHANGED, STOP_BAD_COST };
-
-typedef struct {
-    lua_State *L;
-    LuaGrid *g;
-    const AstarGrid *grid;
-    uint64_t version;          /* the grid's version when the query began */
-    int index[R_COUNT];        /* stack index of the function or table; 0: none */
-    uint32_t width;
-    int stop;                  /* STOP_*: the error is raised after the core returns */
-    /* STOP_BAD_COST: what the cost rule gave, and where */
-    double bad_number;
-    int bad_type;
-    uint32_t bad_x, bad_y;
-} Rule;
-
-/* Where the query's messages point: the function's name, and per rule the
- * argument number and field ("opts.cost", or "enemies[2].cost" for
- * dangerZone). */
-typedef struct {
-    const char *fname;
-    int argn[R_COUNT];
-    char label[R_COUNT][48];
-} Names;
-
-/* After a callback: did it (or a finalizer) close or change the grid? */
-static int grid_disturbed(Rule *r)
+/* Reads the rules of options table a, raw, into the stack slots the rules
+ * were given (query_rules_init_at), and opts.diagonal (checked after the
+ * rules); unknown names are errors. */
+static void read_rule(lua_State *L, Arg a, QueryRules *rule, int first, AstarDiagonal *diagonal)
 {
-    if (r->g->closed)
-        r->stop = STOP_CLOSED;
-    else if (astar_grid_version(r->grid) != r->version)
-        r->stop = STOP_CHANGED;
-    return r->stop != STOP_NONE;
-}
+    const AstarGrid *grid = rule->g->grid;
+    int i;
 
-/* Pushes the value the rule `which` gives for (x, y); 0 if the query must
- * stop (a callback raised an error, left on the stack, or disturbed the grid). */
-static int rule_value(Rule *r, int which, uint32_t x, uint32_t y)
-{
-    lua_State *L = r->L;
-    int i = r->index[which];
-
-    if (lua_type(L, i) == LUA_TTABLE) {
-        lua_rawgeti(L, i, (int)((lua_Integer)y * r->width + x + 1));
-        return 1;
-    }
-    lua_pushvalue(L, i);
-    lua_pushinteger(L, (lua_Integer)x + 1);
-    lua_pushinteger(L, (lua_Integer)y + 1);
-    if (lua_pcall(L, 2, 1, 0) != 0) {
-        r->stop = STOP_ERROR;
-        return 0;
-    }
-    if (grid_disturbed(r)) {
-        lua_pop(L, 1);
-        return 0;
-    }
-    return 1;
-}
-
-static int rule_flag(Rule *r, int which, uint32_t x, uint32_t y, int *failed)
-{
-    int on;
-    if (!r->index[which])
-        return 0;
-    if (!rule_value(r, which, x, y)) {
-        *failed = 1;
-        return 0;
-    }
-    on = lua_toboolean(r->L, -1);
-    lua_pop(r->L, 1);
-    return on;
-}
-
-/* The core's AstarRangeRule. Makes no allocation itself, so nothing but the
- * callbacks (under lua_pcall) can run Lua code or raise. */
-static double lua_rule(void *user, uint32_t x, uint32_t y, double grid_cost, unsigned *flags)
-{
-    Rule *r = (Rule *)user;
-    lua_State *L = r->L;
-    int failed = 0;
-    double cost = grid_cost;
-
-    if (rule_flag(r, R_BLOCKED, x, y, &failed))
-        return INFINITY;
-    if (failed)
-        return NAN;
-    if (r->index[R_COST]) {
-        int t;
-        if (!rule_value(r, R_COST, x, y))
-            return NAN;
-        t = lua_type(L, -1);
-        if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
-            cost = INFINITY;
-        } else {
-            cost = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
-            if (!((cost > 0 && cost <= ASTAR_MAX_COST) || cost == INFINITY)) {
-                r->stop = STOP_BAD_COST;
-                r->bad_number = cost;
-                r->bad_type = t;
-                r->bad_x = x;
-                r->bad_y = y;
-                lua_pop(L, 1);
-                return NAN;
-            }
-        }
-        lua_pop(L, 1);
-        if (cost == INFINITY)
-            return cost;
-    }
-    if (rule_flag(r, R_OCCUPIED, x, y, &failed))
-        *flags |= ASTAR_RANGE_NO_STOP;
-    if (failed)
-        return NAN;
-    if (rule_flag(r, R_ZOC, x, y, &failed))
-        *flags |= ASTAR_RANGE_ENDS_MOVE;
-    return failed ? NAN : cost;
-}
-
-/* Raises the error a query stopped with (after the core returned). */
-static int raise_stop(lua_State *L, const Rule *r, const Names *names)
-{
-    char buf[32];
-    switch (r->stop) {
-    case STOP_ERROR:
-        return lua_error(L);            /* the callback's error, unchanged */
-    case STOP_CLOSED:
-        return raise_error(L, "grid closed during %s", names->fname);
-    case STOP_CHANGED:
-        return raise_error(L, "grid changed during %s", names->fname);
-    default:
-        return raise_error(L, "bad argument #%d to '%s' (%s gave %s for (%d, %d); expected a "
-                              "positive number up to 1e15, nil, false or math.huge)",
-                           names->argn[R_COST], names->fname, names->label[R_COST],
-                           r->bad_type == LUA_TNUMBER
-                               ? number_text(buf, sizeof buf, r->bad_number)
-                               : lua_typename(L, r->bad_type),
-                           (int)r->bad_x + 1, (int)r->bad_y + 1);
-    }
-}
-
-/* Reads the rules of options table a into rule->index, raw, into stack
- * slots pushed here, and opts.diagonal (checked after the rules); unknown
- * names are errors. */
-static int read_rule(lua_State *L, Arg a, Rule *rule, const Names *names,
-                     AstarDiagonal *diagonal)
-{
-    int used = 0, i, base;
-
-    base = lua_gettop(L);
     *diagonal = ASTAR_DIAGONAL_NEVER;
-    for (i = 0; i <= R_DIAGONAL; i++) {
-        if (i < R_COUNT)
-            rule->index[i] = 0;
-        lua_pushnil(L);
-    }
     if (lua_isnoneornil(L, a.index))
-        return 0;
+        return;
     if (lua_type(L, a.index) != LUA_TTABLE)
         type_error(L, a, NULL, "table");
     lua_pushnil(L);
     while (lua_next(L, a.index)) {
         i = check_option_name(L, a, lua_gettop(L) - 1, RANGE_OPTIONS);
-        lua_replace(L, base + 1 + i);          /* the value, kept for the query */
+        lua_replace(L, first + i);             /* the value, kept for the query */
     }
-    for (i = 0; i < R_COUNT; i++) {
-        int t = lua_type(L, base + 1 + i);
-        if (t == LUA_TNIL)
-            continue;
-        if (t != LUA_TFUNCTION && t != LUA_TTABLE)
-            arg_error(L, names->argn[i], names->fname, NULL,
-                      "%s: function or table expected, got %s", names->label[i],
-                      luaL_typename(L, base + 1 + i));
-        rule->index[i] = base + 1 + i;
-        used = 1;
-    }
-    if (!lua_isnil(L, base + 1 + R_DIAGONAL)) {
+    for (i = 0; i < QR_COUNT; i++)
+        if (!lua_isnil(L, first + i))
+            query_rules_read(L, rule, i, first + i, astar_grid_width(grid),
+                             astar_grid_height(grid));
+    if (!lua_isnil(L, first + R_DIAGONAL)) {
         Arg d = a;
-        d.index = base + 1 + R_DIAGONAL;
+        d.index = first + R_DIAGONAL;
         *diagonal = check_diagonal(L, d, "opts.diagonal: ");
     }
-    return used;
 }
 
 /* Names for messages: fname (default `fallback`) and, from the optional
  * `where` table at stack index w ({cost = {argn, label}, ...}), per rule. */
-static void read_names(lua_State *L, Names *names, int fname_index, int w, const char *fallback,
-                       int argn)
+static void read_names(lua_State *L, QueryRules *names, int fname_index, int w)
 {
     int i;
-    names->fname = lua_type(L, fname_index) == LUA_TSTRING ? lua_tostring(L, fname_index)
-                                                            : fallback;
-    for (i = 0; i < R_COUNT; i++) {
-        names->argn[i] = argn;
-        snprintf(names->label[i], sizeof names->label[i], "opts.%s", RULE_NAMES[i]);
-        if (lua_type(L, w) != LUA_TTABLE)
-            continue;
-        lua_pushstring(L, RULE_NAMES[i]);
+    if (lua_type(L, fname_index) == LUA_TSTRING)
+        names->fname = lua_tostring(L, fname_index);
+    if (lua_type(L, w) != LUA_TTABLE)
+        return;
+    for (i = 0; i < QR_COUNT; i++) {
+        lua_pushstring(L, RANGE_OPTIONS[i]);
         lua_rawget(L, w);
         if (lua_type(L, -1) == LUA_TTABLE) {
             lua_rawgeti(L, -1, 1);
@@ -568,8 +407,7 @@ static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t
 /* The steps every query with callbacks takes; run(q) calls the core. */
 typedef struct RangeQuery {
     LuaGrid *g;
-    Rule rule;
-    Names names;
+    QueryRules rule;           /* the rules, and the names messages use */
     int callbacks;             /* Lua code runs inside the query */
     AstarError (*run)(struct RangeQuery *q, AstarRange *scratch);
     int (*push)(lua_State *L, struct RangeQuery *q, const Lease *lease);
@@ -602,27 +440,27 @@ static int run_query(lua_State *L, RangeQuery *q)
         lua_settop(L, base);
         lease_take(L, g, LENT_RANGE, attempt >= 2, q->callbacks, &lease);
         if (g->closed)
-            return raise_error(L, "grid closed during %s", q->names.fname);
-        q->rule.grid = g->grid;
+            return raise_error(L, "grid closed during %s", q->rule.fname);
+        q->rule.L = L;
         q->rule.version = astar_grid_version(g->grid);
-        q->rule.stop = STOP_NONE;
+        q->rule.stop = QR_STOP_NONE;
         before = astar_range_memory(lease.range);
         grid_enter(g);
         e = q->run(q, lease.range);
         grid_leave(g);                 /* frees the grid if a callback closed it */
         lease_return(&lease);
-        if (q->rule.stop == STOP_CHANGED && !g->closed && ++restarts <= MAX_RESTARTS)
+        if (q->rule.stop == QR_STOP_CHANGED && !g->closed && ++restarts <= MAX_RESTARTS)
             continue;
-        if (q->rule.stop != STOP_NONE)
-            return raise_stop(L, &q->rule, &q->names);
+        if (q->rule.stop != QR_STOP_NONE)
+            return query_rules_raise(L, &q->rule, q->rule.fname);
         if (g->closed)
-            return raise_error(L, "grid closed during %s", q->names.fname);
+            return raise_error(L, "grid closed during %s", q->rule.fname);
         if (e != ASTAR_OK)
             return raise_error(L, "not enough memory");
         before = astar_range_memory(lease.range) - before;
         if (!q->push(L, q, &lease)) {
             if (g->closed)
-                return raise_error(L, "grid closed during %s", q->names.fname);
+                return raise_error(L, "grid closed during %s", q->rule.fname);
             continue;
         }
         gc_note(L, lease.own ? before : astar_range_memory(lease.range));
@@ -634,10 +472,10 @@ static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
 {
     int aborted;
     AstarError e = astar_range_run_diagonal(scratch, q->g->grid, q->x, q->y, q->move,
-                                            q->diagonal, q->callbacks ? lua_rule : NULL,
+                                            q->diagonal, q->callbacks ? query_rules_cell : NULL,
                                             &q->rule, &aborted);
-    if (aborted && q->rule.stop == STOP_NONE)
-        q->rule.stop = STOP_ERROR;
+    if (aborted && q->rule.stop == QR_STOP_NONE)
+        q->rule.stop = QR_STOP_ERROR;
     return e;
 }
 
@@ -664,11 +502,13 @@ int astar_lua_movement_range(lua_State *L)
                   number_text(buf, sizeof buf, move));
     memset(&q, 0, sizeof q);
     lua_settop(L, 7);
-    read_names(L, &q.names, 6, 7, "movementRange", 4);
-    q.rule.L = L;
+    query_rules_init(L, &q.rule, "movementRange", 4);   /* slots 8 .. 8 + QR_COUNT - 1 */
+    lua_pushnil(L);                                    /* and opts.diagonal's */
+    read_names(L, &q.rule, 6, 7);
     q.rule.g = g;
-    q.rule.width = astar_grid_width(g->grid);
-    q.callbacks = read_rule(L, method_arg(fname, 4), &q.rule, &q.names, &q.diagonal);
+    read_rule(L, method_arg(fname, 4), &q.rule, 8, &q.diagonal);
+    query_rules_finish(&q.rule, g->grid);
+    q.callbacks = q.rule.used;
     check_open(L, g);                  /* reading the options may have run finalizers */
     q.g = g;
     q.x = x;
@@ -693,12 +533,12 @@ static int lua_sight(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t
     lua_pushinteger(L, (lua_Integer)tx + 1);
     lua_pushinteger(L, (lua_Integer)ty + 1);
     if (lua_pcall(L, 4, 1, 0) != 0) {
-        q->rule.stop = STOP_ERROR;
+        q->rule.stop = QR_STOP_ERROR;
         return -1;
     }
     ok = lua_toboolean(L, -1);
     lua_pop(L, 1);
-    return grid_disturbed(&q->rule) ? -1 : ok;
+    return query_rules_disturbed(&q->rule) ? -1 : ok;
 }
 
 static AstarError run_attack(RangeQuery *q, AstarRange *scratch)
@@ -707,8 +547,8 @@ static AstarError run_attack(RangeQuery *q, AstarRange *scratch)
     AstarError e = astar_range_attack_metric(scratch, q->g->grid, q->from, q->nfrom, q->lo,
                                              q->hi, q->metric, q->has_sight ? lua_sight : NULL,
                                              q, &aborted);
-    if (aborted && q->rule.stop == STOP_NONE)
-        q->rule.stop = STOP_ERROR;
+    if (aborted && q->rule.stop == QR_STOP_NONE)
+        q->rule.stop = QR_STOP_ERROR;
     return e;
 }
 
@@ -767,7 +607,7 @@ int astar_lua_attack_cells(lua_State *L)
         if (is_stop(&cells[k]))
             from[q.nfrom++] = cells[k];
     check_open(L, g);                  /* the allocation may have run finalizers */
-    q.names.fname = fname;
+    q.rule.fname = fname;
     q.rule.L = L;
     q.rule.g = g;
     q.rule.width = w;

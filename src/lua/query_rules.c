@@ -11,19 +11,27 @@
 
 #include "query_rules.h"
 
-static const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied"};
+static const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied", "zoc"};
 
-void query_rules_init(lua_State *L, QueryRules *r, const char *fname, int argn)
+void query_rules_init_at(lua_State *L, QueryRules *r, const char *fname, int argn, int first)
 {
-    int i, base = lua_gettop(L);
+    int i;
     memset(r, 0, sizeof *r);
     r->L = L;
     r->fname = fname;
-    r->argn = argn;
     for (i = 0; i < QR_COUNT; i++) {
-        lua_pushnil(L);
-        r->index[i] = -(base + 1 + i);       /* the slot, negative while unused */
+        r->index[i] = -(first + i);          /* the slot, negative while unused */
+        r->argn[i] = argn;
+        snprintf(r->label[i], sizeof r->label[i], "opts.%s", RULE_NAMES[i]);
     }
+}
+
+void query_rules_init(lua_State *L, QueryRules *r, const char *fname, int argn)
+{
+    int i, first = lua_gettop(L) + 1;
+    for (i = 0; i < QR_COUNT; i++)
+        lua_pushnil(L);
+    query_rules_init_at(L, r, fname, argn, first);
 }
 
 int query_rules_which(const char *name)
@@ -164,12 +172,9 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
     int slot = r->index[which] < 0 ? -r->index[which] : r->index[which];
     int t = lua_type(L, v);
 
-    char label[24];
-
-    snprintf(label, sizeof label, "opts.%s", RULE_NAMES[which]);
     if (t != LUA_TFUNCTION && t != LUA_TTABLE)
-        arg_error(L, r->argn, r->fname, NULL, "%s: function or table expected, got %s", label,
-                  luaL_typename(L, v));
+        arg_error(L, r->argn[which], r->fname, NULL, "%s: function or table expected, got %s",
+                  r->label[which], luaL_typename(L, v));
     r->points[which] = 0;
     if (t == LUA_TTABLE) {
         lua_rawgeti(L, v, 1);
@@ -178,11 +183,12 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
     }
     if (r->points[which]) {
         double lowest = rule_points_table(L, v, which == QR_COST, width, height, r->fname,
-                                          r->argn, label);
+                                          r->argn[which], r->label[which]);
         if (which == QR_COST)
             r->min_cost = lowest;    /* the lowest listed; the grid's joins it later */
-    } else
+    } else {
         lua_pushvalue(L, v);
+    }
     lua_replace(L, slot);
     r->index[which] = slot;
 }
@@ -219,8 +225,7 @@ void query_rules_apply(QueryRules *r, AstarOptions *o)
     o->rule_min_cost = r->min_cost;
 }
 
-/* After a callback: did it (or a finalizer) close or change the grid? */
-static int disturbed(QueryRules *r)
+int query_rules_disturbed(QueryRules *r)
 {
     if (r->g->closed)
         r->stop = QR_STOP_CLOSED;
@@ -254,7 +259,7 @@ static int rule_value(QueryRules *r, int which, uint32_t x, uint32_t y)
         r->stop = QR_STOP_ERROR;
         return 0;
     }
-    if (disturbed(r)) {
+    if (query_rules_disturbed(r)) {
         lua_pop(L, 1);
         return 0;
     }
@@ -313,6 +318,10 @@ double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, un
     }
     if (rule_flag(r, QR_OCCUPIED, x, y, &failed))
         *flags |= ASTAR_RANGE_NO_STOP;
+    if (failed)
+        return NAN;
+    if (rule_flag(r, QR_ZOC, x, y, &failed))
+        *flags |= ASTAR_RANGE_ENDS_MOVE;
     return failed ? NAN : cost;
 }
 
@@ -327,14 +336,14 @@ int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname)
     case QR_STOP_CHANGED:
         return raise_error(L, "grid changed during %s", fname);
     case QR_STOP_BAD_FORM:
-        return arg_error(L, r->argn, r->fname, NULL,
-                         "opts.%s: cell %ld holds a table; a list of points must start at "
-                         "index 1", RULE_NAMES[r->bad_rule],
+        return arg_error(L, r->argn[r->bad_rule], r->fname, NULL,
+                         "%s: cell %ld holds a table; a list of points must start at "
+                         "index 1", r->label[r->bad_rule],
                          (long)((lua_Integer)r->bad_y * r->width + r->bad_x + 1));
     default:
-        return arg_error(L, r->argn, r->fname, NULL,
-                         "opts.cost gave %s for (%d, %d); expected a positive number up to "
-                         "1e15, nil, false or math.huge",
+        return arg_error(L, r->argn[QR_COST], r->fname, NULL,
+                         "%s gave %s for (%d, %d); expected a positive number up to "
+                         "1e15, nil, false or math.huge", r->label[QR_COST],
                          r->bad_type == LUA_TNUMBER ? number_text(buf, sizeof buf, r->bad_number)
                                                     : lua_typename(L, r->bad_type),
                          (int)r->bad_x + 1, (int)r->bad_y + 1);

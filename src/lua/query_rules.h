@@ -1,12 +1,13 @@
-/* A path query's rules (opts.cost, blocked, occupied of findPath and
- * newSearch), read once from the options and asked by the core, cell by
- * cell, through query_rules_cell (an AstarCellRule). */
+/* A query's rules (opts.cost, blocked, occupied of findPath and newSearch;
+ * also zoc for movementRange and dangerZone), read once from the options and
+ * asked by the core, cell by cell, through query_rules_cell (an
+ * AstarCellRule). */
 #ifndef ASTAR_LUA_QUERY_RULES_H
 #define ASTAR_LUA_QUERY_RULES_H
 
 #include "lua_grid.h"
 
-enum { QR_BLOCKED, QR_COST, QR_OCCUPIED, QR_COUNT };
+enum { QR_BLOCKED, QR_COST, QR_OCCUPIED, QR_ZOC, QR_COUNT };
 
 /* Why a query with rules stopped early; the error is raised after the core
  * returned (query_rules_raise). */
@@ -24,7 +25,8 @@ typedef struct {
     int callbacks;             /* a function rule: Lua code runs inside the query */
     double min_cost;           /* lowest entry cost the rules give (0: unknown) */
     const char *fname;
-    int argn;                  /* the options' argument number */
+    int argn[QR_COUNT];        /* per rule, where messages point: argument number */
+    char label[QR_COUNT][48];  /* and field: "opts.cost", "enemies[2].cost" */
     int stop;                  /* QR_STOP_* */
     int bad_rule, bad_type;
     double bad_number;
@@ -37,8 +39,11 @@ typedef struct {
  * go into `rules`, whose stack slots stay pushed. */
 LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rules);
 
-/* Empties r and reserves QR_COUNT stack slots (from `base` + 1) for the rules. */
+/* Empties r and reserves QR_COUNT stack slots (from the top + 1) for the
+ * rules; messages name fname, argument argn and "opts.<rule>". */
 void query_rules_init(lua_State *L, QueryRules *r, const char *fname, int argn);
+/* The same over QR_COUNT slots already on the stack from `first`. */
+void query_rules_init_at(lua_State *L, QueryRules *r, const char *fname, int argn, int first);
 /* Option name -> QR_* (or -1). */
 int query_rules_which(const char *name);
 /* Reads rule `which` from the value at stack index v (a function, a table by
@@ -56,6 +61,9 @@ double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint3
 void query_rules_finish(QueryRules *r, const AstarGrid *grid);
 /* Sets the core's rule (when some rule was given) into the options. */
 void query_rules_apply(QueryRules *r, AstarOptions *o);
+/* After a callback: sets r->stop and returns nonzero when it (or a
+ * finalizer) closed or changed the grid. */
+int query_rules_disturbed(QueryRules *r);
 /* The core's AstarCellRule. Runs no Lua code itself but the callbacks
  * (under lua_pcall); table lookups are raw. */
 double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, unsigned *flags);

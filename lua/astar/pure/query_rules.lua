@@ -44,19 +44,24 @@ function M.which(name)
   return WHICH[name]
 end
 
-local function rule_error(r, which, message)
-  arg_error(r.argn, r.fname, nil, "opts." .. RULE_NAMES[which] .. message)
+-- Where a rule's messages point: {fname =, argn =, label =} ("opts.blocked").
+local function name_of(r, which)
+  return { fname = r.fname, argn = r.argn, label = "opts." .. RULE_NAMES[which] }
+end
+
+local function rule_error(n, message)
+  arg_error(n.argn, n.fname, nil, n.label .. message)
 end
 
 -- A whole coordinate in 1..max of point p (entry i), field name.
-local function point_coordinate(r, which, p, i, name, max)
+local function point_coordinate(n, p, i, name, max)
   local where = format("[%d].%s", i, name)
   local v = rawget(p, name)
   if type(v) ~= "number" then
-    rule_error(r, which, format("%s: number expected, got %s", where, type(v)))
+    rule_error(n, format("%s: number expected, got %s", where, type(v)))
   end
   if not (v >= 1 and v <= max) or v ~= floor(v) then
-    rule_error(r, which, format("%s out of range 1..%d, got %s", where, max, number_text(v)))
+    rule_error(n, format("%s out of range 1..%d, got %s", where, max, number_text(v)))
   end
   return v
 end
@@ -70,29 +75,32 @@ local function key_text(k)
   return t
 end
 
--- Turns the list of points v into a table by cell number (y - 1) * width + x:
--- true for a flag rule, the cost (or false for impassable) for cost.
-local function read_points(r, which, v, width, height)
-  local n = rawlen(v)
-  for k in next, v do                       -- only 1..n: no other key
-    if not (type(k) == "number" and k >= 1 and k <= n and k == floor(k)) then
-      rule_error(r, which, ": a list of points cannot also have key " .. key_text(k))
+-- rule_points_table: the list of points v as a table by cell number
+-- (y - 1) * width + x: true for a flag rule, the cost (or false for
+-- impassable) for a cost rule; and the lowest finite cost listed (0: none).
+-- Errors name n.fname, argument n.argn and n.label.
+function M.points_table(v, is_cost, width, height, n)
+  local count = rawlen(v)
+  local min_cost = 0
+  for k in next, v do                       -- only 1..count: no other key
+    if not (type(k) == "number" and k >= 1 and k <= count and k == floor(k)) then
+      rule_error(n, ": a list of points cannot also have key " .. key_text(k))
     end
   end
   local t = {}
-  for i = 1, n do
+  for i = 1, count do
     local p = rawget(v, i)
     if type(p) ~= "table" then
-      rule_error(r, which, format("[%d]: point expected, got %s", i, type(p)))
+      rule_error(n, format("[%d]: point expected, got %s", i, type(p)))
     end
-    local x = point_coordinate(r, which, p, i, "x", width)
-    local y = point_coordinate(r, which, p, i, "y", height)
+    local x = point_coordinate(n, p, i, "x", width)
+    local y = point_coordinate(n, p, i, "y", height)
     local value = true
-    if which == COST then
+    if is_cost then
       local c = rawget(p, "cost")
       local ok = c == false or (type(c) == "number" and ((c > 0 and c <= G.MAX_COST) or c == huge))
       if not ok then
-        rule_error(r, which, format(
+        rule_error(n, format(
           "[%d].cost: expected a positive number up to 1e15, false or math.huge, got %s", i,
           type(c) == "number" and number_text(c) or type(c)))
       end
@@ -100,24 +108,26 @@ local function read_points(r, which, v, width, height)
         value = false
       else
         value = c * 1.0
-        if r.min_cost == 0 or value < r.min_cost then
-          r.min_cost = value    -- the lowest listed; the grid's is added later
-        end
+        if min_cost == 0 or value < min_cost then min_cost = value end
       end
     end
     rawset(t, toint((y - 1) * width + x), value)
   end
-  return t
+  return t, min_cost
 end
 
 -- query_rules_read: rule `which` from value v, as the options give it.
 function M.read(r, which, v, width, height)
   local t = type(v)
   if t ~= "function" and t ~= "table" then
-    rule_error(r, which, ": function or table expected, got " .. t)
+    rule_error(name_of(r, which), ": function or table expected, got " .. t)
   end
   r.points[which] = t == "table" and type(rawget(v, 1)) == "table"
-  if r.points[which] then v = read_points(r, which, v, width, height) end
+  if r.points[which] then
+    local lowest
+    v, lowest = M.points_table(v, which == COST, width, height, name_of(r, which))
+    if which == COST then r.min_cost = lowest end   -- the grid's lowest joins it later
+  end
   r.index[which] = v
 end
 

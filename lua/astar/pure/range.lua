@@ -15,6 +15,7 @@
 -- the end of a run, with the same outcome.
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
+local Q = require "astar.pure.query_rules"
 
 local M = {}
 
@@ -252,7 +253,7 @@ end
 -- diagonal} as given, read raw (next, rawget). Checks names first (lua_next
 -- order), then types in rule order, then diagonal. Returns the rule (nil
 -- when empty) and the diagonal mode (1-based: 1 never .. 4 no-obstacles).
-local function read_rule(opts, present, fname, where)
+local function read_rule(opts, present, fname, where, width, height)
   if opts == nil then return nil, 1 end
   if type(opts) ~= "table" then type_error(4, fname, nil, "table", opts, present) end
   for key in next, opts do
@@ -278,6 +279,12 @@ local function read_rule(opts, present, fname, where)
         arg_error(num, fname, nil,
           format("%s: function or table expected, got %s", label, type(v)))
       end
+      if type(v) == "table" and type(rawget(v, 1)) == "table" then   -- a list of points
+        v = Q.points_table(v, name == "cost", width, height,
+          { fname = fname, argn = num, label = label })
+        rule.points = rule.points or {}
+        rule.points[name] = true
+      end
       rule[name] = v
       if type(v) == "function" then rule.calls = true end
       used = true
@@ -290,9 +297,17 @@ local function read_rule(opts, present, fname, where)
   return used and rule or nil, diagonal or 1
 end
 
--- What rule r (a table or a function) says about cell (x, y) with key k.
-local function ask(q, r, k, x, y)
-  if type(r) == "table" then return rawget(r, k) end
+-- What rule r (a table or a function) says about cell (x, y) with key k;
+-- name and rule for the message about a cell table that holds a table.
+local function ask(q, r, k, x, y, rule, name)
+  if type(r) == "table" then
+    local v = rawget(r, k)
+    if type(v) == "table" then   -- a mix of the two table forms (query_rules.c)
+      arg_error(rule.argn[name], q.fname, nil, format(
+        "%s: cell %d holds a table; a list of points must start at index 1", rule.label[name], k))
+    end
+    return v
+  end
   local v = q.call(r, x, y)
   check_grid_after(q)
   return v
@@ -307,15 +322,18 @@ local COST_ERROR = "%s gave %s for (%d, %d); "
 local function apply_rule(q, rule, k, x, y, grid_cost)
   local r = rule.blocked
   if r then
-    local v = ask(q, r, k, x, y)
+    local v = ask(q, r, k, x, y, rule, "blocked")
     if q.changed then return nil end
     if v then return huge, 0 end
   end
   local cost = grid_cost
   r = rule.cost
   if r then
-    local v = ask(q, r, k, x, y)
+    local v = ask(q, r, k, x, y, rule, "cost")
     if q.changed then return nil end
+    if v == nil and rule.points and rule.points.cost then
+      v = grid_cost                                   -- not listed: the grid's cost
+    end
     if v == nil or v == false then return huge, 0 end
     if type(v) == "number" then
       cost = v * 1.0   -- a float; -0.0 stays -0.0 for the message
@@ -331,13 +349,13 @@ local function apply_rule(q, rule, k, x, y, grid_cost)
   local flags = 0
   r = rule.occupied
   if r then
-    local v = ask(q, r, k, x, y)
+    local v = ask(q, r, k, x, y, rule, "occupied")
     if q.changed then return nil end
     if v then flags = NO_STOP end
   end
   r = rule.zoc
   if r then
-    local v = ask(q, r, k, x, y)
+    local v = ask(q, r, k, x, y, rule, "zoc")
     if q.changed then return nil end
     if v then flags = flags + ENDS_MOVE end
   end
@@ -485,7 +503,7 @@ function M.movement_range(...)
   if not (move >= 0) then
     arg_error(3, fname, nil, "move must be a number >= 0, got " .. A.number_text(move))
   end
-  local rule, diagonal = read_rule(opts, nargs > 4, fname, where)
+  local rule, diagonal = read_rule(opts, nargs > 4, fname, where, w, h)
   local q = { grid = grid, fname = fname, version = 0, changed = false, restarts = 0,
     call = rule and rule.calls and rule_caller() }
   while true do
