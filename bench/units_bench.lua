@@ -17,23 +17,10 @@ package.path = "bench/?.lua;" .. package.path
 local astar = require "astar"
 local scen = require "scen"
 
+local time = require("timing").time
+
 local dir = arg and arg[1] or "maps"
-local PASSES, UNITS, QUERIES = 5, 20, 200
-
-local function median(list)
-  table.sort(list)
-  return list[math.floor((#list + 1) / 2)]
-end
-
-local function time(fn)
-  local times = {}
-  for p = 1, PASSES do
-    local t0 = os.clock()
-    fn()
-    times[p] = os.clock() - t0
-  end
-  return median(times)
-end
+local UNITS, QUERIES = 20, 200
 
 -- a small deterministic generator (the same board on every Lua)
 local function rng(seed)

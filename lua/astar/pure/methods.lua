@@ -335,6 +335,30 @@ G.finish_rules = finish_rules
 -- one makes a new one.
 local MAX_RESTARTS = G.MAX_RESTARTS
 
+-- What findPath returns once search s ended with status: the path in the
+-- form o asks for and its cost, [the goal's index, or whether it was reached,]
+-- or nil and the reason. The scratch goes back (and the statistics are this
+-- query's) only now.
+local function outcome(self, s, status, o, goal_list)
+  if not self._open then error("grid closed during findPath", 0) end
+  local path, cost
+  if status == S.FOUND or status == S.PARTIAL then
+    if o.into then
+      path, cost = S.path_into(s, o.into, o.flat)
+    elseif o.flat then
+      path, cost = S.flat_path(s)
+    else
+      path, cost = S.path(s)
+    end
+  end
+  self._expanded, self._touched = s.expanded, s.touched
+  if self._open then self._search = s end
+  if not path then return nil, status end   -- "goal is blocked" or "no path"
+  if goal_list then return path, cost, status == S.FOUND and S.goal_index(s) or false end
+  if not o.partial then return path, cost end
+  return path, cost, status == S.FOUND
+end
+
 -- findPath with rules, several goals, near or a budget: the general loop. A
 -- rule that stops the query (a callback's error, a grid it closed or changed,
 -- a bad value) is reported once the search returned; a grid changed by a
@@ -364,23 +388,7 @@ local function find_general(self, start, gx, gy, goal_list, o)
     end
     restarts = restarts + 1
   end
-  if not self._open then error("grid closed during findPath", 0) end
-  local path, cost
-  if status == S.FOUND or status == S.PARTIAL then
-    if o.into then
-      path, cost = S.path_into(s, o.into, o.flat)
-    elseif o.flat then
-      path, cost = S.flat_path(s)
-    else
-      path, cost = S.path(s)
-    end
-  end
-  self._expanded, self._touched = s.expanded, s.touched
-  if self._open then self._search = s end
-  if not path then return nil, status end   -- "goal is blocked" or "no path"
-  if goal_list then return path, cost, status == S.FOUND and S.goal_index(s) or false end
-  if not o.partial then return path, cost end
-  return path, cost, status == S.FOUND
+  return outcome(self, s, status, o, goal_list)
 end
 
 function M.findPath(...)
@@ -410,23 +418,7 @@ function M.findPath(...)
     if restarts == MAX_RESTARTS then error("grid changed during findPath", 0) end
     restarts = restarts + 1
   end
-  if not self._open then error("grid closed during findPath", 0) end
-  local path, cost
-  if status == S.FOUND or status == S.PARTIAL then
-    if o.into then
-      path, cost = S.path_into(s, o.into, o.flat)
-    elseif o.flat then
-      path, cost = S.flat_path(s)
-    else
-      path, cost = S.path(s)
-    end
-  end
-  -- the scratch goes back (and the statistics are this query's) only now
-  self._expanded, self._touched = s.expanded, s.touched
-  if self._open then self._search = s end
-  if not path then return nil, status end   -- "goal is blocked" or "no path"
-  if not o.partial then return path, cost end
-  return path, cost, status == S.FOUND
+  return outcome(self, s, status, o, false)
 end
 
 function M.getSearchStats(...)
