@@ -207,6 +207,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
 
     s->status = ASTAR_NO_PATH;
     s->expanded = s->touched = 0;
+    s->restarts = 0;
     s->recording = s->record_next;
     s->recorded_size = 0;
     if (reserve_scratch(s, grid->cells) != ASTAR_OK)
@@ -258,6 +259,57 @@ static AstarStatus fail(AstarSearch *s, AstarError reason, AstarError *error)
     return s->status;
 }
 
+/* Nonzero when a change to the grid since the search last looked may alter
+ * what it has read, so that going on could give an answer for neither grid.
+ * A* reads, for each cell it expands, the walls and costs of the cell and its
+ * 8 neighbours (the sides of a diagonal move included), and every cell it
+ * expands has been touched (given a g value); so a changed cell with no
+ * touched cell among itself and its 8 neighbours was never read, and the
+ * search is exactly the one a new query would have run so far on the grid as
+ * it is now. The heuristic reads the lowest cost, through h_scale. Jump point
+ * search reads whole lines without touching the cells: any change. When more
+ * changes happened than the grid remembers, they cannot be checked. O(changes),
+ * 9 stamps per change, at most ASTAR_CHANGE_LOG changes. */
+static int disturbed(const AstarSearch *s)
+{
+    const AstarGrid *grid = s->grid;
+    uint64_t v, now = grid->version;
+    unsigned gen = search_gen(s);
+    long w = (long)grid->stride, dy, dx;
+    double scale = s->options.weight * grid->min_cost;
+
+    if (s->ran == ASTAR_ALGORITHM_JPS || now - s->grid_version > ASTAR_CHANGE_LOG
+        || (scale < ASTAR_MAX_H_SCALE ? scale : ASTAR_MAX_H_SCALE) != s->h_scale)
+        return 1;
+    for (v = s->grid_version + 1; v <= now; v++) {
+        long cell = (long)grid->changes[v % ASTAR_CHANGE_LOG];
+        for (dy = -w; dy <= w; dy += w)
+            for (dx = -1; dx <= 1; dx++)
+                if ((s->stamp[cell + dy + dx] & STAMP_GEN_MASK) == gen)
+                    return 1;
+    }
+    return 0;
+}
+
+/* Starts the query again from scratch on the grid as it is now, with the
+ * same ends and options (the algorithm is chosen again), keeping whether it
+ * records its expanded cells, and counts the restart. */
+static AstarError restart_query(AstarSearch *s)
+{
+    AstarOptions options = s->options;
+    const AstarGrid *grid = s->grid;
+    size_t restarts = s->restarts;
+    int record_next = s->record_next;
+    AstarError e;
+
+    s->record_next = s->recording;
+    e = astar_search_begin(s, grid, astar_cell_x(s, s->start), astar_cell_y(s, s->start),
+                           astar_cell_x(s, s->goal), astar_cell_y(s, s->goal), &options);
+    s->record_next = record_next;
+    s->restarts = restarts + 1;
+    return e;
+}
+
 AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
     AstarError e = ASTAR_OK;
@@ -267,8 +319,16 @@ AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError 
         *error = ASTAR_OK;
     if (s->status != ASTAR_SEARCHING)
         return s->status;
-    if (s->grid->version != s->grid_version)
-        return fail(s, ASTAR_EGRIDCHANGED, error);
+    if (s->grid->version != s->grid_version) {
+        if (!disturbed(s)) {
+            s->grid_version = s->grid->version;   /* nothing it read changed */
+        } else {
+            if (restart_query(s) != ASTAR_OK)
+                return fail(s, ASTAR_ENOMEM, error);
+            if (s->status != ASTAR_SEARCHING)
+                return s->status;
+        }
+    }
 
     for (;;) {
         status = s->ran == ASTAR_ALGORITHM_JPS ? astar_run_jps(s, max_expansions, &e)
@@ -311,6 +371,7 @@ double astar_search_cost(const AstarSearch *s) { return s->g[s->end]; }
 size_t astar_search_length(const AstarSearch *s) { return s->length; }
 size_t astar_search_expanded(const AstarSearch *s) { return s->expanded; }
 size_t astar_search_touched(const AstarSearch *s) { return s->touched; }
+size_t astar_search_restarts(const AstarSearch *s) { return s->restarts; }
 
 /* The stamps hold the closed bit for this query's generation. A query that
  * expanded nothing may not have bumped the generation (start == goal, a goal

@@ -27,10 +27,43 @@ local function check_search(fname, nargs, self)
   return self
 end
 
--- A closed grid, or one changed under a running search, fails every call.
+-- A closed grid fails every call.
 local function check_grid_alive(self)
   if not self._grid._open then error("attempt to use a closed astar.Grid", 0) end
-  if self._grid_changed then error("grid changed during search", 0) end
+end
+
+-- Would the C backend run this query with jump point search (search.c
+-- choose)? Such a query starts again on any change, as it does there, since
+-- jump point search reads whole lines. (This backend always runs A*; C's
+-- hand-over to A* of a partial query whose goal is unreachable is not
+-- followed: such a query keeps starting again on any change here.)
+local function runs_jps(grid, o)
+  if o.algorithm == 2 or not (o.diagonal == 1 or o.diagonal == 4)
+    or grid._min_count ~= grid._w * grid._h then
+    return false
+  end
+  if o.algorithm == 3 then return true end
+  return o.weight == 1 and (o.heuristic ~= 1 or o.diagonal == 1) and not o.partial
+end
+
+-- Starts (or starts again) the query on the grid as it is now.
+local function start_query(self)
+  local o, grid = self._options, self._grid
+  self._jps = runs_jps(grid, o)
+  self._status = S.begin(self._scratch, grid, self._start, self._goal, o.diagonal, o.heuristic,
+    o.weight, o.partial)
+end
+
+-- The grid changed since the search last looked: a change it has reached
+-- starts it again, as astar_search_step does (S.disturbed).
+local function follow_changes(self)
+  local s = self._scratch
+  if S.disturbed(s, self._jps, self._options.weight) then
+    start_query(self)
+    self._restarts = self._restarts + 1
+  else
+    s.version = self._grid._version   -- nothing it read changed
+  end
 end
 
 function methods.newSearch(...)
@@ -41,11 +74,12 @@ function methods.newSearch(...)
   local scratch = S.new(self._cells)
   -- a finalizer run by those allocations may have closed the grid
   if not self._open then error("grid closed during newSearch", 0) end
-  local status = S.begin(scratch, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
-  return setmetatable({
-    _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat, _status = status,
-    _grid_changed = false,
+  local search = setmetatable({
+    _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat,
+    _options = o, _start = start, _goal = goal, _restarts = 0,
   }, SEARCH_META)
+  start_query(search)
+  return search
 end
 
 -- search:step(n): n is a whole number >= 1, or math.huge for no limit.
@@ -59,21 +93,20 @@ function SearchMethods.step(...)
       "n must be a whole number >= 1 or math.huge, got " .. A.number_text(n))
   end
   if n == huge then n = 0 end   -- 0: no limit
-  if self._status == S.SEARCHING or self._grid_changed then
+  if self._status == S.SEARCHING then
     check_grid_alive(self)
-    local status = S.step(self._scratch, n)
-    if not self._grid._open then   -- closed by a finalizer while it ran
-      if status == S.GRID_CHANGED then
-        self._grid_changed, status = true, S.NO_PATH
-      end
+    local s, grid = self._scratch, self._grid
+    if grid._version ~= s.version then follow_changes(self) end
+    if self._status == S.SEARCHING then
+      local status = S.resume(s, n)
       self._status = status
-      error("grid closed during step", 0)
+      if not grid._open then   -- closed by a finalizer while it ran
+        error("grid closed during step", 0)
+      end
+      -- changed by a finalizer while it ran: the cells it read may be a mix
+      -- unless the changes did not reach it
+      if grid._version ~= s.version then follow_changes(self) end
     end
-    if status == S.GRID_CHANGED then
-      self._grid_changed, self._status = true, S.NO_PATH
-      error("grid changed during search", 0)
-    end
-    self._status = status
   end
   return status_name(self._status)
 end
@@ -82,7 +115,6 @@ end
 function SearchMethods.result(...)
   local self = ...
   check_search("result", select("#", ...), self)
-  if self._grid_changed then check_grid_alive(self) end
   local status = self._status
   if status == S.SEARCHING then
     error("search still running: step it until it returns 'found' or 'unreachable'", 0)
@@ -103,7 +135,7 @@ end
 function SearchMethods.getStats(...)
   local self = ...
   local s = check_search("getStats", select("#", ...), self)._scratch
-  return { expanded = s.expanded, touched = s.touched }
+  return { expanded = s.expanded, touched = s.touched, restarts = self._restarts }
 end
 
 -- The cells expanded so far (src/lua/lua_search.c search_get_expanded).
