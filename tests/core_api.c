@@ -581,7 +581,16 @@ static void test_restarts(void)
     CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING);
     astar_grid_set_walkable(grid, 0, 15, 0);
     finish_and_check(search, grid, ASTAR_DIAGONAL_NO_OBSTACLES, 15, 15, 1, "JPS");
+    CHECK(astar_search_algorithm(search) == ASTAR_ALGORITHM_ASTAR);   /* A* from then on */
     astar_grid_set_walkable(grid, 0, 15, 1);
+    /* so that later changes it has not reached leave it alone */
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING);
+    astar_grid_set_walkable(grid, 0, 15, 0);
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING
+          && astar_search_algorithm(search) == ASTAR_ALGORITHM_ASTAR);
+    astar_grid_set_walkable(grid, 0, 15, 1);
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NO_OBSTACLES, 15, 15, 1, "JPS, then A*");
 
     /* the grid remembers its last 64 changes: 64 far ones are checked, 66
      * are too many (even though the cell ends as it was) */

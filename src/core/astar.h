@@ -155,9 +155,11 @@ AstarError astar_search_begin(AstarSearch *search, const AstarGrid *grid,
  *   lines: any change), or when more than 64 changes happened since the last
  *   step (older ones are not remembered), the step first starts the query
  *   again from scratch on the grid as it is now, with the same ends and
- *   options (the algorithm is chosen again), and counts a restart
- *   (astar_search_restarts). The counters and recorded cells are then those
- *   of the new run.
+ *   options, and counts a restart (astar_search_restarts). The algorithm is
+ *   chosen again, except that a query that ran jump point search runs A*
+ *   from then on (the same optimal cost, perhaps another of the equally
+ *   cheap paths), so that changes every step cannot keep it from finishing.
+ *   The counters and recorded cells are then those of the new run.
  * Checking costs O(changes since the last step), at most 64 x 9 stamps, and
  * allocates nothing. A query that has finished keeps its result whatever
  * changes later.

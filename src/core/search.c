@@ -292,8 +292,12 @@ static int disturbed(const AstarSearch *s)
 }
 
 /* Starts the query again from scratch on the grid as it is now, with the
- * same ends and options (the algorithm is chosen again), keeping whether it
- * records its expanded cells, and counts the restart. */
+ * same ends and options, keeping whether it records its expanded cells, and
+ * counts the restart. A query that ran jump point search runs A* from then
+ * on: any change restarts jump point search, so on a grid changed between
+ * every two steps it could never finish, while A* goes on through changes
+ * it has not reached (same optimal cost; A* may pick another path among
+ * equally cheap ones). Otherwise the algorithm is chosen again. */
 static AstarError restart_query(AstarSearch *s)
 {
     AstarOptions options = s->options;
@@ -302,6 +306,8 @@ static AstarError restart_query(AstarSearch *s)
     int record_next = s->record_next;
     AstarError e;
 
+    if (s->ran == ASTAR_ALGORITHM_JPS)
+        options.algorithm = ASTAR_ALGORITHM_ASTAR;
     s->record_next = s->recording;
     e = astar_search_begin(s, grid, astar_cell_x(s, s->start), astar_cell_y(s, s->start),
                            astar_cell_x(s, s->goal), astar_cell_y(s, s->goal), &options);

@@ -55,10 +55,12 @@ local function start_query(self)
 end
 
 -- The grid changed since the search last looked: a change it has reached
--- starts it again, as astar_search_step does (S.disturbed).
+-- starts it again, as astar_search_step does (S.disturbed); a query C ran
+-- with jump point search runs A* from then on (search.c restart_query).
 local function follow_changes(self)
   local s = self._scratch
   if S.disturbed(s, self._jps, self._options.weight) then
+    if self._jps then self._options.algorithm = 2 end
     start_query(self)
     self._restarts = self._restarts + 1
   else
