@@ -160,8 +160,9 @@ AstarError astar_search_begin(AstarSearch *search, const AstarGrid *grid,
  *   from then on (the same optimal cost, perhaps another of the equally
  *   cheap paths), so that changes every step cannot keep it from finishing.
  *   The counters and recorded cells are then those of the new run.
- * Checking costs O(changes since the last step), at most 64 x 9 stamps, and
- * allocates nothing. A query that has finished keeps its result whatever
+ * A query whose reached cells change more often than it can finish never
+ * finishes. Checking costs O(changes since the last step), at most 64 x 9
+ * stamps, and allocates nothing. A query that has finished keeps its result whatever
  * changes later.
  * ASTAR_EGRIDCHANGED is no longer returned. */
 AstarStatus astar_search_step(AstarSearch *search, size_t max_expansions,
