@@ -8,6 +8,9 @@
 --                    falling values, in scan order: ns per call
 --   queries          ranges with a callback, and grids dropped in a loop with no
 --                    collectgarbage call (peak RSS is tests/rss.lua's job)
+--   edited           step(100) per frame on a grid edited every frame (issue 12):
+--                    a far cell each frame, and a cell beside the path, against
+--                    the same stepped searches unedited
 --
 -- Usage: lua bench/robustness_bench.lua [maps dir] [map name]
 package.path = "bench/?.lua;" .. package.path
@@ -103,3 +106,89 @@ local tg = time(function()
   end
 end)
 print(("%-34s %10.2f us/grid"):format("new(256,256) + setCost, dropped", tg / 200 * 1e6))
+
+-- A stepped search on a grid edited every frame (issue 12): step(100) per
+-- frame over the longest scenarios, against the same search unedited: one
+-- far-away cell toggled every frame (not reached: the search goes on), and
+-- that plus a cell beside the path, a tenth of the way along, toggled every
+-- 10th frame during the first 200 frames (reached: it starts again; a search
+-- whose reached cells keep changing faster than it can finish never
+-- finishes, so the near edits stop). Each final cost is checked against
+-- findPath on the final grid. Default algorithm (JPS here: its first restart
+-- makes it A*) and A*.
+local STEP = 100
+local long = {}
+for i = #all, 1, -math.max(1, math.floor(#all / 40)) do
+  local q = all[i]
+  if #long < 20 then long[#long + 1] = { q.sx + 1, q.sy + 1, q.gx + 1, q.gy + 1 } end
+end
+local W, H = grid:getDimensions()
+for _, q in ipairs(long) do
+  -- the walkable cell farthest from both ends (on a coarse lattice)
+  local best, bd = nil, -1
+  for y = 1, H, 7 do
+    for x = 1, W, 7 do
+      if grid:isWalkable(x, y) then
+        local d = math.min(math.abs(x - q[1]) + math.abs(y - q[2]), math.abs(x - q[3]) + math.abs(y - q[4]))
+        if d > bd then best, bd = { x, y }, d end
+      end
+    end
+  end
+  q.far = best
+  -- a walkable cell beside the path a tenth of the way along, off it
+  local path = grid:findPath(q[1], q[2], q[3], q[4])
+  local mid = path[math.floor(#path / 10) + 1]
+  local on = {}
+  for _, p in ipairs(path) do on[p.y * 1e4 + p.x] = true end
+  for dy = -1, 1 do
+    for dx = -1, 1 do
+      local x, y = mid.x + dx, mid.y + dy
+      if not q.near and not on[y * 1e4 + x] and grid:isWalkable(x, y) then q.near = { x, y } end
+    end
+  end
+  assert(q.near, "no cell beside the path")
+end
+
+-- Runs every long query stepped, editing as `mode` says; returns frames and
+-- restarts in total; with `check`, compares each cost with findPath's on the
+-- final grid (not timed). The grid ends as it began.
+local function stepped(mode, opts, check)
+  local frames, restarts = 0, 0
+  for _, q in ipairs(long) do
+    local s = grid:newSearch(q[1], q[2], q[3], q[4], opts)
+    local f = 0
+    while s:step(STEP) == "searching" do
+      f = f + 1
+      if mode ~= "none" then
+        grid:setWalkable(q.far[1], q.far[2], f % 2 == 0)
+        if mode == "near" and f % 10 == 0 and f <= 200 then
+          grid:setWalkable(q.near[1], q.near[2], f % 20 ~= 0)
+        end
+      end
+    end
+    local _, cost = s:result()
+    if check then
+      local _, want = grid:findPath(q[1], q[2], q[3], q[4], opts)
+      assert(cost == want or math.abs(cost - want) <= 1e-9 * want, "a stepped search's cost is wrong")
+    end
+    grid:setWalkable(q.far[1], q.far[2], true)
+    grid:setWalkable(q.near[1], q.near[2], true)
+    frames, restarts = frames + f + 1, restarts + s:getStats().restarts
+  end
+  return frames, restarts
+end
+
+print(("%-34s %10s %10s %8s %9s"):format("step(" .. STEP .. ") per frame, " .. #long .. " long queries",
+  "us/query", "frames", "ratio", "restarts"))
+for _, alg in ipairs { "auto", "astar" } do
+  local opts = { algorithm = alg }
+  local base
+  for _, mode in ipairs { "none", "far", "near" } do
+    local frames, restarts = stepped(mode, opts, true)
+    local t = time(function() stepped(mode, opts) end)
+    base = base or t
+    print(("%-34s %10.1f %10.1f %8.3f %9.1f"):format(alg .. ", " .. (mode == "none" and "unedited"
+      or mode == "far" and "a far cell each frame" or "far + beside the path /10"),
+      t / #long * 1e6, frames / #long, t / base, restarts / #long))
+  end
+end

@@ -5,7 +5,8 @@
 #                           rising, falling, lower) and bench/robustness_bench.lua
 #                           on Lua 5.4 and LuaJIT (newSearch + step + result
 #                           against findPath on AR0011SR, setCost from Lua,
-#                           ranges with a callback, grids dropped in a loop)
+#                           ranges with a callback, grids dropped in a loop,
+#                           stepped searches on a grid edited every frame)
 
 SETCOST_BENCH = build/bench/setcost_bench
 BENCH_TARGETS += bench-robustness

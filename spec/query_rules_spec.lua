@@ -891,3 +891,56 @@ describe("query rule errors", function()
     end
   end)
 end)
+
+describe("stepped searches with rules on a grid that changes", function()
+  -- README, Searches spread over frames: an edit a search has reached starts
+  -- it again (its rules asked again), so its answer is the one for the grid
+  -- as it is when it ends; rules and edits together, every mode, both backends
+  it("start again when an edit reaches them and answer for the grid as it ends", function()
+    local restarted = 0
+    for seed = 9500, 9507 do
+      local board = make_board(seed)
+      local rng, grid, desc = board.rng, board.grid, board.desc
+      for _, mode in ipairs(R.MODES) do
+        local rules = rules_in_form(board, { blocked = true, occupied = true, cost = seed % 2 == 0 },
+          seed % 3 + 1)
+        local start = board.starts[1]
+        local q = random_query(board, mode, start, { mode == "never" and "manhattan" or "octile" })
+        q.weight, q.optimal, q.flat = nil, nil, nil
+        local opts = opts_of(q, rules)
+        local s
+        if q.list then
+          s = grid:newSearch(q.sx, q.sy, q.goals, opts)
+        else
+          s = grid:newSearch(q.sx, q.sy, q.goals[1].x, q.goals[1].y, opts)
+        end
+        local steps = 0
+        while s:step(2) == "searching" do
+          steps = steps + 1
+          assert(steps < 10000, "the search does not end")
+          -- an edit every step: a wall toggled or a new cost, never the start
+          local x, y = rng.int(1, W), rng.int(1, H)
+          if steps % 3 ~= 0 and not (x == q.sx and y == q.sy) then
+            if rng.next() < 0.5 then
+              local open = not grid:isWalkable(x, y)
+              grid:setWalkable(x, y, open)
+              desc.walkable[x][y] = open
+            else
+              local c = rng.pick(COSTS)
+              grid:setCost(x, y, c)
+              desc.cost[x][y] = c
+            end
+          end
+        end
+        restarted = restarted + s:getStats().restarts
+        local r = pack(s:result())
+        local ref_board = RR.board(desc, rules)
+        local dist = RR.dijkstra(ref_board, mode, q.sx, q.sy)
+        local what = ("board %d %s: %s"):format(seed, mode, describe_query(q, opts))
+        local ok, why = RR.check(ref_board, q, r, RR.expect(ref_board, q, dist))
+        assert(ok, what .. ": " .. tostring(why))
+      end
+    end
+    assert.is_true(restarted > 0, "no edit reached a search")
+  end)
+end)

@@ -452,12 +452,175 @@ static void test_noop_writes(void)
     CHECK(astar_grid_set_cost(grid, 3, 3, 1.0) == ASTAR_OK);
     status = astar_search_step(search, 0, &error);
     CHECK(status == ASTAR_FOUND && error == ASTAR_OK && astar_search_cost(search) == 9.0);
-    /* and stops at one that does */
+    CHECK(astar_search_restarts(search) == 0);
+    /* and starts again after one on a cell it has touched (the start) */
     CHECK(astar_search_begin(search, grid, 0, 0, 5, 4, &options) == ASTAR_OK);
     CHECK(astar_search_step(search, 2, &error) == ASTAR_SEARCHING);
-    CHECK(astar_grid_set_cost(grid, 3, 3, 1.5) == ASTAR_OK);
-    CHECK(astar_search_step(search, 0, &error) == ASTAR_NO_PATH
-          && error == ASTAR_EGRIDCHANGED);
+    CHECK(astar_grid_set_cost(grid, 0, 0, 1.5) == ASTAR_OK);
+    status = astar_search_step(search, 0, &error);
+    CHECK(status == ASTAR_FOUND && error == ASTAR_OK && astar_search_cost(search) == 9.0
+          && astar_search_restarts(search) == 1);
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
+
+/* ---- searches that survive changes to their grid ------------------------ */
+
+/* Steps the search to its end; checks the cost against the reference and the
+ * path against the grid as it is now, and the restart count. */
+static void finish_and_check(AstarSearch *search, const AstarGrid *grid, AstarDiagonal mode,
+                             uint32_t gx, uint32_t gy, size_t restarts, const char *what)
+{
+    AstarError error;
+    AstarStatus status;
+    double want = dijkstra(grid, mode, 0, 0, gx, gy);
+    int before = failures;
+
+    while ((status = astar_search_step(search, 3, &error)) == ASTAR_SEARCHING)
+        ;
+    CHECK(error == ASTAR_OK && status == ASTAR_FOUND && want >= 0.0);
+    CHECK(close_to(astar_search_cost(search), want));
+    CHECK(close_to(walk_cost(search, grid, mode), want));
+    CHECK(astar_search_restarts(search) == restarts);
+    if (failures != before)
+        fprintf(stderr, "core_api: ... in %s (restarts %lu)\n", what,
+                (unsigned long)astar_search_restarts(search));
+}
+
+/* The path of two searches, cell by cell. */
+static int same_path(const AstarSearch *a, const AstarSearch *b)
+{
+    AstarPathCursor pa, pb;
+    size_t k;
+
+    if (astar_search_length(a) != astar_search_length(b)
+        || astar_search_cost(a) != astar_search_cost(b))
+        return 0;
+    astar_path_end(a, &pa);
+    astar_path_end(b, &pb);
+    for (k = 1;; k++) {
+        if (pa.x != pb.x || pa.y != pb.y)
+            return 0;
+        if (k == astar_search_length(a))
+            return 1;
+        astar_path_back(a, &pa);
+        astar_path_back(b, &pb);
+    }
+}
+
+static void test_restarts(void)
+{
+    AstarGrid *grid;
+    AstarSearch *search, *fresh;
+    AstarOptions options;
+    AstarError error;
+    int k;
+
+    if (!setup(&grid, 16, 16, &search))
+        return;
+    fresh = astar_search_new();
+    CHECK(fresh != NULL);
+    if (!fresh) {
+        astar_search_free(search);
+        astar_grid_free(grid);
+        return;
+    }
+    set_options(&options, ASTAR_DIAGONAL_NEVER, ASTAR_ALGORITHM_ASTAR);
+
+    /* a change far from every cell it touched: it goes on, and its answer is
+     * a new search's on the changed grid, cell for cell */
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 3, &error) == ASTAR_SEARCHING);
+    astar_grid_set_walkable(grid, 15, 0, 0);
+    CHECK(astar_grid_set_cost(grid, 0, 15, 3.0) == ASTAR_OK);
+    astar_grid_set_walkable(grid, 14, 15, 0);
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NEVER, 15, 15, 0, "far changes");
+    CHECK(astar_search_run(fresh, grid, 0, 0, 15, 15, &options, &error) == ASTAR_FOUND);
+    CHECK(same_path(search, fresh)
+          && astar_search_expanded(search) == astar_search_expanded(fresh)
+          && astar_search_touched(search) == astar_search_touched(fresh));
+
+    /* a change on or beside a touched cell starts it again */
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 3, &error) == ASTAR_SEARCHING);
+    astar_grid_set_walkable(grid, 1, 1, 0);
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NEVER, 15, 15, 1, "a touched cell");
+    CHECK(astar_search_run(fresh, grid, 0, 0, 15, 15, &options, &error) == ASTAR_FOUND);
+    CHECK(same_path(search, fresh));
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_restarts(search) == 0);          /* a new query counts again */
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING);
+    CHECK(astar_grid_set_cost(grid, 1, 0, 5.0) == ASTAR_OK);   /* a cost on a touched cell */
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NEVER, 15, 15, 1, "a touched cost");
+    CHECK(astar_grid_set_cost(grid, 1, 0, 1.0) == ASTAR_OK);
+    astar_grid_set_walkable(grid, 1, 1, 1);
+
+    /* the corner rule: a wall beside the start opens, allowing a diagonal */
+    set_options(&options, ASTAR_DIAGONAL_NO_OBSTACLES, ASTAR_ALGORITHM_ASTAR);
+    astar_grid_set_walkable(grid, 1, 0, 0);
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING);
+    astar_grid_set_walkable(grid, 1, 0, 1);
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NO_OBSTACLES, 15, 15, 1, "the corner rule");
+
+    /* the lowest cost scales the heuristic: a change of it, however far */
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 2, &error) == ASTAR_SEARCHING);
+    CHECK(astar_grid_set_cost(grid, 15, 0, 0.5) == ASTAR_OK);
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NO_OBSTACLES, 15, 15, 1, "the lowest cost");
+    CHECK(astar_grid_set_cost(grid, 15, 0, 1.0) == ASTAR_OK);
+    CHECK(astar_grid_set_cost(grid, 0, 15, 1.0) == ASTAR_OK);
+    astar_grid_set_walkable(grid, 15, 0, 1);
+    astar_grid_set_walkable(grid, 14, 15, 1);
+    astar_grid_prepare(grid);
+
+    /* jump point search reads whole lines: any change starts it again */
+    set_options(&options, ASTAR_DIAGONAL_NO_OBSTACLES, ASTAR_ALGORITHM_JPS);
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_algorithm(search) == ASTAR_ALGORITHM_JPS);
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING);
+    astar_grid_set_walkable(grid, 0, 15, 0);
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NO_OBSTACLES, 15, 15, 1, "JPS");
+    CHECK(astar_search_algorithm(search) == ASTAR_ALGORITHM_ASTAR);   /* A* from then on */
+    astar_grid_set_walkable(grid, 0, 15, 1);
+    /* so that later changes it has not reached leave it alone */
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING);
+    astar_grid_set_walkable(grid, 0, 15, 0);
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING
+          && astar_search_algorithm(search) == ASTAR_ALGORITHM_ASTAR);
+    astar_grid_set_walkable(grid, 0, 15, 1);
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NO_OBSTACLES, 15, 15, 1, "JPS, then A*");
+
+    /* the grid remembers its last 64 changes: 64 far ones are checked, 66
+     * are too many (even though the cell ends as it was) */
+    set_options(&options, ASTAR_DIAGONAL_NEVER, ASTAR_ALGORITHM_ASTAR);
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 3, &error) == ASTAR_SEARCHING);
+    for (k = 0; k < 64; k++)
+        astar_grid_set_walkable(grid, 15, 0, k % 2);
+    CHECK(astar_search_step(search, 3, &error) == ASTAR_SEARCHING
+          && astar_search_restarts(search) == 0);
+    for (k = 0; k < 66; k++)
+        astar_grid_set_walkable(grid, 15, 0, k % 2);
+    finish_and_check(search, grid, ASTAR_DIAGONAL_NEVER, 15, 15, 1, "66 changes");
+
+    /* a finished search keeps its result */
+    CHECK(astar_search_cost(search) == 30.0);
+    astar_grid_set_walkable(grid, 0, 1, 0);
+    astar_grid_set_walkable(grid, 1, 0, 0);
+    CHECK(astar_search_step(search, 0, &error) == ASTAR_FOUND && error == ASTAR_OK
+          && astar_search_cost(search) == 30.0 && astar_search_restarts(search) == 1);
+    /* and a restart that finds the goal cut off ends at once */
+    astar_grid_set_walkable(grid, 1, 0, 1);
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING);
+    astar_grid_set_walkable(grid, 15, 15, 0);
+    astar_grid_set_walkable(grid, 1, 0, 0);
+    CHECK(astar_search_step(search, 1, &error) == ASTAR_GOAL_BLOCKED && error == ASTAR_OK
+          && astar_search_restarts(search) == 1);
+
+    astar_search_free(fresh);
     astar_search_free(search);
     astar_grid_free(grid);
 }
@@ -810,6 +973,7 @@ int main(void)
     test_min_cost_passes();
     test_min_cost_random();
     test_noop_writes();
+    test_restarts();
     test_h_cap();
     test_recording();
 

@@ -1470,7 +1470,7 @@ function H.newSearch(g, sx, sy, gx, gy, opts)
   -- (h0..h1: a finalizer may change the grid during newSearch, before or
   -- after the search began on it)
   sinfo[search] = { g = g, h0 = h0, h1 = #gi.hist, writes = gi.writes or 0, o = o, sx = sx, sy = sy, gx = gx,
-    gy = gy, status = st, disturbed = how ~= "ok", failed = nil, released = false }
+    gy = gy, status = st, disturbed = how ~= "ok", released = false }
   return search
 end
 
@@ -1487,17 +1487,19 @@ end
 -- finalizer may release, close or change during the call itself).
 local function search_before(si)
   local gi = info[si.g]
-  return si.released, gi.closed, si.failed or cells_changed(gi, si.h1), gi.writes or 0,
-    cells_changed(gi, si.h0)
+  return si.released, gi.closed, cells_changed(gi, si.h0)
 end
 
 function H.step(search, n)
   local si = sinfo[search]
   local valid = si ~= nil and not si.released and type(n) == "number"
     and n >= 1 and (n == floor(n) or n == huge)
-  local released, closed, changed, writes, maybe
-  if si then released, closed, changed, writes, maybe = search_before(si) end
+  local released, closed, maybe
+  if si then released, closed, maybe = search_before(si) end
   local status = si and si.status     -- a finalizer may step it meanwhile
+  -- the cells it may finish on: from before the call (or before the write
+  -- this call is made in the middle of) to after it
+  local f0 = si and (info[si.g].inflight or #info[si.g].hist)
   local r, ev0 = api(function(...) return search:step(...) end, n)
   if not si then
     if r[1] then fail("step on %s returned", show(search)) end
@@ -1520,27 +1522,23 @@ function H.step(search, n)
     if r[2] ~= CLOSED_USE and strict then fail("step on a closed grid raised %s", show(r[2])) end
     return
   end
-  -- (without the contract, a write that changed nothing may stop it too)
-  if running and (changed or (not strict and (gi.writes or 0) > writes and not r[1])) then
-    if r[1] then fail("a search went on after its grid changed") end
-    if r[2] ~= "grid changed during search" and not (during and not strict) then
-      fail("step after a change raised %s", show(r[2]))
-    end
-    si.failed = true
-    return
-  end
+  -- (a change to its grid no longer stops it: it goes on, or starts again
+  -- when the change reached it, and answers for the grid as it is when it
+  -- finishes)
   if not r[1] then
     if during then
-      if strict and r[2] ~= CLOSED_USE and r[2] ~= RELEASED and r[2] ~= "grid changed during search" then
+      if strict and r[2] ~= CLOSED_USE and r[2] ~= RELEASED then
         fail("step raised %s", show(r[2]))
       end
-      if r[2] == "grid changed during search" then si.failed = true end
       return
     end
     fail("step raised %s", show(r[2]))
   end
   if not SEARCH_STATUS[r[2]] then fail("step returned %s", show(r[2])) end
   if not running and r[2] ~= status then fail("a finished search's step said %s", r[2]) end
+  if running and r[2] ~= "searching" and not si.f0 then
+    si.f0, si.f1 = f0, #gi.hist   -- (a finalizer's step may have set a narrower window)
+  end
   -- (a finalizer's step during this one may have finished it after this
   -- one's answer was made)
   if r[2] ~= "searching" or si.status == "searching" then si.status = r[2] end
@@ -1548,13 +1546,29 @@ end
 
 local function check_search_result(si, r)
   local gi = info[si.g]
-  -- the cells as they were when it ran (settings changes do not matter:
-  -- the options were fixed when it began)
-  local exact = not si.disturbed and not cells_changed(gi, si.h0) and not gi.closed
   local why
-  for i = si.h0, si.h1 do
-    why = path_answer(si.g, gi.hist[i], si.o, r, si.sx, si.sy, si.gx, si.gy, exact)
-    if not why then break end
+  if si.f0 then
+    -- finished by a step: exact for the cells as they were at some moment of
+    -- that step (changes before it were followed or restarted it), with the
+    -- settings it began with
+    for j = si.h0, si.h1 do
+      local set = gi.hist[j]
+      for i = si.f0, si.f1 do
+        local s = copy_snapshot(gi.hist[i], "cells")
+        s.diag, s.heur, s.hchosen, s.weight = set.diag, set.heur, set.hchosen, set.weight
+        why = path_answer(si.g, s, si.o, r, si.sx, si.sy, si.gx, si.gy, not gi.closed)
+        if not why then break end
+      end
+      if not why then break end
+    end
+  else
+    -- finished as it began: the cells as they were when it ran (settings
+    -- changes do not matter: the options were fixed when it began)
+    local exact = not si.disturbed and not cells_changed(gi, si.h0) and not gi.closed
+    for i = si.h0, si.h1 do
+      why = path_answer(si.g, gi.hist[i], si.o, r, si.sx, si.sy, si.gx, si.gy, exact)
+      if not why then break end
+    end
   end
   if why then fail("search result: %s", why) end
   if si.status == "found" and r[2] == nil then fail("a found search has no path") end
@@ -1580,7 +1594,7 @@ function H.result(search)
   local gi = info[si.g]
   if status == "searching" and (not r[1] or si.status == "searching") then
     if r[1] then fail("result of a running search") end
-    if not (si.failed or gi.closed or si.released) and not r[2]:find("^search still running") then
+    if not (gi.closed or si.released) and not r[2]:find("^search still running") then
       fail("result of a running search raised %s", show(r[2]))
     end
     return nil
@@ -1616,13 +1630,18 @@ function H.searchInfo(search)
   if not r[1] then fail("search methods raised %s", show(r[2])) end
   local st, stats, grid, name, ok, list = unpack(r, 2, 7)
   -- (a finalizer may have finished it after getStatus answered)
-  if st ~= si.status and not si.failed and not (st == "searching" and si.status ~= "searching") then
+  if st ~= si.status and not (st == "searching" and si.status ~= "searching") then
     fail("getStatus says %s, step said %s", show(st), si.status)
   end
   if not rawequal(grid, si.g) then fail("getGrid is not the search's grid") end
   if name ~= "astar.Search (" .. st .. ")" then fail("tostring(search) is %s", show(name)) end
-  if type(stats) ~= "table" or mtype(stats.expanded) ~= "integer" or mtype(stats.touched) ~= "integer" then
+  if type(stats) ~= "table" or mtype(stats.expanded) ~= "integer" or mtype(stats.touched) ~= "integer"
+    or mtype(stats.restarts) ~= "integer" or stats.restarts < 0 then
     fail("getStats gave %s", show(stats))
+  end
+  -- only a real change to its cells starts it again
+  if stats.restarts > 0 and not cells_changed(gi, si.h0) and not si.disturbed then
+    fail("%d restarts, but its grid's cells never changed", stats.restarts)
   end
   if gi.closed then
     -- a finished search may keep its cells after its grid is closed

@@ -27,7 +27,7 @@ typedef enum {
     ASTAR_OK = 0,
     ASTAR_ENOMEM,        /* an allocation failed; nothing was changed */
     ASTAR_ETOOBIG,       /* width/height/cells exceed the limits above */
-    ASTAR_EGRIDCHANGED,  /* a search was stepped after its grid changed */
+    ASTAR_EGRIDCHANGED,  /* no longer returned (a search restarts instead: astar_search_step) */
     ASTAR_EPARSE,        /* map text could not be parsed */
     ASTAR_EABORTED       /* a query's rule asked to stop (AstarRangeRule gave NAN) */
 } AstarError;
@@ -82,13 +82,14 @@ typedef struct {
      * but not end on it. */
     AstarCellRule rule;
     void *rule_user;
-    /* With a rule: a lower bound of every entry cost it gives, which scales
-     * the heuristic in place of the grid's lowest cost; 0 when unknown (the
-     * heuristic is then off: a Dijkstra search, still exact). */
+    /* With a rule: a lower bound of the entry costs it gives of its own
+     * (INFINITY when it only passes the grid's costs on); the heuristic is
+     * scaled by the lower of it and the grid's lowest cost, so 0 (unknown)
+     * turns the heuristic off: a Dijkstra search, still exact. */
     double rule_min_cost;
     /* Several goals: goal_count cells, goals[2i] = x, goals[2i + 1] = y
-     * (0-based), replacing (gx, gy) when goal_count > 0. The array must
-     * live until the query ends. */
+     * (0-based), replacing (gx, gy) when goal_count > 0. Copied by
+     * astar_search_begin. */
     const uint32_t *goals;
     size_t goal_count;
     /* The path may end on any cell within this distance of a goal
@@ -140,7 +141,9 @@ AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double c
 
 /* Grows by one on every change: lets a search detect a grid changed under it.
  * A write that changes nothing (setting a cell's walkability or cost to what
- * it is) is not a change and leaves it as it is. */
+ * it is) is not a change and leaves it as it is. The grid also remembers
+ * which cells its last 64 changes wrote, for the searches (see
+ * astar_search_step); only the writers write it. */
 uint64_t astar_grid_version(const AstarGrid *grid);
 
 /* The lowest cost as the grid knows it: *exact (when not NULL) is 1 when it
@@ -172,9 +175,32 @@ AstarError astar_search_begin(AstarSearch *search, const AstarGrid *grid,
 
 /* Expands at most max_expansions nodes (0 means no limit) on the grid given
  * to astar_search_begin, which must still exist, and reports where the search
- * stands. *error is set to ASTAR_ENOMEM if the open list could not grow, or
- * ASTAR_EGRIDCHANGED if the grid changed since astar_search_begin; in both
- * cases the search is over and returns ASTAR_NO_PATH. */
+ * stands. *error is set to ASTAR_ENOMEM if the open list could not grow; the
+ * search is then over and returns ASTAR_NO_PATH.
+ *
+ * The grid may change between two steps (not during one); the answer always
+ * describes the grid as it is when the search finishes:
+ * - a write that changes nothing is not a change;
+ * - a change the search has not reached leaves it alone. For A* a changed
+ *   cell is reached when it or one of its 8 neighbours has been touched
+ *   (given a cost so far) by the query: a wall opened or closed beside an
+ *   expanded cell, the side cell of a diagonal move, a cost changed on a
+ *   touched cell;
+ * - otherwise, or when the grid's lowest cost (which scales the heuristic)
+ *   changed, or when the query runs jump point search (which reads whole
+ *   lines: any change), or when more than 64 changes happened since the last
+ *   step (older ones are not remembered), the step first starts the query
+ *   again from scratch on the grid as it is now, with the same ends and
+ *   options, and counts a restart (astar_search_restarts). The algorithm is
+ *   chosen again, except that a query that ran jump point search runs A*
+ *   from then on (the same optimal cost, perhaps another of the equally
+ *   cheap paths), so that changes every step cannot keep it from finishing.
+ *   The counters and recorded cells are then those of the new run.
+ * A query whose reached cells change more often than it can finish never
+ * finishes. Checking costs O(changes since the last step), at most 64 x 9
+ * stamps, and allocates nothing. A query that has finished keeps its result whatever
+ * changes later.
+ * ASTAR_EGRIDCHANGED is no longer returned. */
 AstarStatus astar_search_step(AstarSearch *search, size_t max_expansions,
                               AstarError *error);
 
@@ -210,6 +236,9 @@ void astar_path_back(const AstarSearch *search, AstarPathCursor *at);
 /* Counters of the last query: nodes expanded, cells whose cost was set. */
 size_t astar_search_expanded(const AstarSearch *search);
 size_t astar_search_touched(const AstarSearch *search);
+/* How often astar_search_step started the current or last query again
+ * because the grid changed under it; 0 after astar_search_begin. */
+size_t astar_search_restarts(const AstarSearch *search);
 
 /* Nonzero when the current or last query expanded (closed) cell (x, y),
  * 0-based, so far: while it is stepped and after it ends, until the next

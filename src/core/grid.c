@@ -130,6 +130,7 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->sec_known = 1;
     grid->cost_writes = 0;
     grid->version = 0;
+    memset(grid->changes, 0, sizeof grid->changes);
     grid->row_bits = grid->col_bits = NULL;
     grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
     grid->components = NULL;
@@ -180,7 +181,7 @@ void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkab
     put_bit(grid->row_bits + (size_t)(y + 1) * grid->row_words, x + 1 + ASTAR_BITS_PAD, walkable);
     put_bit(grid->col_bits + (size_t)(x + 1) * grid->col_words, y + 1 + ASTAR_BITS_PAD, walkable);
     update_stops_near(grid, (size_t)x + 1, (size_t)y + 1);
-    grid->version++;
+    astar_grid_changed(grid, i);
     if (grid->components) {
         if (walkable)
             astar_components_opened(grid, i);
@@ -335,7 +336,7 @@ AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double c
     if (cost == old)
         return ASTAR_OK;                 /* no change: the version stays */
     grid->cost[i] = cost;
-    grid->version++;
+    astar_grid_changed(grid, i);
     note_cost_change(grid, old, cost);
     return ASTAR_OK;
 }

@@ -10,6 +10,9 @@
 
 #include "astar.h"
 
+/* How many of the latest changes a grid remembers (search.c). */
+#define ASTAR_CHANGE_LOG 64u
+
 struct AstarGrid {
     uint32_t width, height;
     uint32_t stride;        /* width + 2 */
@@ -31,6 +34,11 @@ struct AstarGrid {
     int min_stale, sec_known;
     size_t cost_writes;
     uint64_t version;       /* bumped by every change */
+    /* The cells of the last ASTAR_CHANGE_LOG changes: the change that made
+     * version v wrote cell index (bordered) changes[v % ASTAR_CHANGE_LOG].
+     * Written only by the writers (set_walkable, set_cost); a running search
+     * reads it to tell whether the changes since its last step reached it. */
+    uint32_t changes[ASTAR_CHANGE_LOG];
 
     /* The walkable flags again as bits, by rows and by columns, so jump point
      * search can scan 64 cells per machine word in every direction. Column x
@@ -50,6 +58,13 @@ struct AstarGrid {
 };
 
 #define ASTAR_BITS_PAD 64
+
+/* Counts a change of bordered cell i: the version and the change log. */
+static inline void astar_grid_changed(AstarGrid *grid, size_t i)
+{
+    grid->version++;
+    grid->changes[grid->version % ASTAR_CHANGE_LOG] = (uint32_t)i;
+}
 
 /* The 64 bits of a line starting at bit b (b >= 0; the line is padded so the
  * word after b's word always exists). */

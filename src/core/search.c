@@ -107,7 +107,8 @@ static AstarError keep_goals(AstarSearch *s, const AstarOptions *o, uint32_t gx,
         s->goal_capacity = n;
     }
     if (o->goal_count) {
-        memcpy(s->goal_list, o->goals, 2 * n * sizeof *s->goal_list);
+        if (o->goals != s->goal_list)      /* a restart passes the search's own copy */
+            memcpy(s->goal_list, o->goals, 2 * n * sizeof *s->goal_list);
     } else {
         s->goal_list[0] = gx;
         s->goal_list[1] = gy;
@@ -345,6 +346,18 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
     return heap_push(&s->open, 0.0, s->start);
 }
 
+/* weight * the lowest entry cost a query can meet (the grid's, or with a
+ * rule the lower of the grid's and the rule's own bound), capped so that h
+ * and f stay finite, never inf or NaN. */
+static double heuristic_scale(const AstarGrid *grid, const AstarOptions *o)
+{
+    double lowest = grid->min_cost, scale;
+    if (o->rule && o->rule_min_cost < lowest)
+        lowest = o->rule_min_cost;
+    scale = o->weight * lowest;
+    return scale < ASTAR_MAX_H_SCALE ? scale : ASTAR_MAX_H_SCALE;
+}
+
 /* The rest of astar_search_begin for a query of the general loop. */
 static AstarError begin_general(AstarSearch *s)
 {
@@ -379,10 +392,9 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
 {
     int d;
 
-    double scale;
-
     s->status = ASTAR_NO_PATH;
     s->expanded = s->touched = 0;
+    s->restarts = 0;
     s->recording = s->record_next;
     s->recorded_size = 0;
     if (reserve_scratch(s, grid->cells) != ASTAR_OK)
@@ -398,7 +410,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     if (keep_goals(s, options, gx, gy) != ASTAR_OK
         || (s->general && reserve_general(s) != ASTAR_OK))
         return ASTAR_ENOMEM;
-    s->options.goals = NULL;                  /* copied: the caller's may go */
+    s->options.goals = s->goal_list;          /* copied: the caller's may go */
     if (options->goal_count) {
         gx = s->goal_list[0];
         gy = s->goal_list[1];
@@ -409,8 +421,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->goal = (uint32_t)astar_index(grid, gx, gy);
     s->goal_x = (int)gx + 1;
     s->goal_y = (int)gy + 1;
-    scale = options->weight * (options->rule ? options->rule_min_cost : grid->min_cost);
-    s->h_scale = scale < ASTAR_MAX_H_SCALE ? scale : ASTAR_MAX_H_SCALE; /* never inf */
+    s->h_scale = heuristic_scale(grid, options);
     s->inv_stride = 1.0 / (double)grid->stride;
     s->ran = choose(grid, &s->options);
     s->end = s->start;
@@ -447,6 +458,62 @@ static AstarStatus fail(AstarSearch *s, AstarError reason, AstarError *error)
     return s->status;
 }
 
+/* Nonzero when a change to the grid since the search last looked may alter
+ * what it has read, so that going on could give an answer for neither grid.
+ * A* reads, for each cell it expands, the walls and costs of the cell and its
+ * 8 neighbours (the sides of a diagonal move included), and every cell it
+ * expands has been touched (given a g value); so a changed cell with no
+ * touched cell among itself and its 8 neighbours was never read, and the
+ * search is exactly the one a new query would have run so far on the grid as
+ * it is now. The heuristic reads the lowest cost, through h_scale. Jump point
+ * search reads whole lines without touching the cells: any change. When more
+ * changes happened than the grid remembers, they cannot be checked. O(changes),
+ * 9 stamps per change, at most ASTAR_CHANGE_LOG changes. */
+static int disturbed(const AstarSearch *s)
+{
+    const AstarGrid *grid = s->grid;
+    uint64_t v, now = grid->version;
+    unsigned gen = search_gen(s);
+    long w = (long)grid->stride, dy, dx;
+
+    if (s->ran == ASTAR_ALGORITHM_JPS || now - s->grid_version > ASTAR_CHANGE_LOG
+        || heuristic_scale(grid, &s->options) != s->h_scale)
+        return 1;
+    for (v = s->grid_version + 1; v <= now; v++) {
+        long cell = (long)grid->changes[v % ASTAR_CHANGE_LOG];
+        for (dy = -w; dy <= w; dy += w)
+            for (dx = -1; dx <= 1; dx++)
+                if ((s->stamp[cell + dy + dx] & STAMP_GEN_MASK) == gen)
+                    return 1;
+    }
+    return 0;
+}
+
+/* Starts the query again from scratch on the grid as it is now, with the
+ * same ends and options, keeping whether it records its expanded cells, and
+ * counts the restart. A query that ran jump point search runs A* from then
+ * on: any change restarts jump point search, so on a grid changed between
+ * every two steps it could never finish, while A* goes on through changes
+ * it has not reached (same optimal cost; A* may pick another path among
+ * equally cheap ones). Otherwise the algorithm is chosen again. */
+static AstarError restart_query(AstarSearch *s)
+{
+    AstarOptions options = s->options;
+    const AstarGrid *grid = s->grid;
+    size_t restarts = s->restarts;
+    int record_next = s->record_next;
+    AstarError e;
+
+    if (s->ran == ASTAR_ALGORITHM_JPS)
+        options.algorithm = ASTAR_ALGORITHM_ASTAR;
+    s->record_next = s->recording;
+    e = astar_search_begin(s, grid, astar_cell_x(s, s->start), astar_cell_y(s, s->start),
+                           astar_cell_x(s, s->goal), astar_cell_y(s, s->goal), &options);
+    s->record_next = record_next;
+    s->restarts = restarts + 1;
+    return e;
+}
+
 AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
     AstarError e = ASTAR_OK;
@@ -456,8 +523,16 @@ AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError 
         *error = ASTAR_OK;
     if (s->status != ASTAR_SEARCHING)
         return s->status;
-    if (s->grid->version != s->grid_version)
-        return fail(s, ASTAR_EGRIDCHANGED, error);
+    if (s->grid->version != s->grid_version) {
+        if (!disturbed(s)) {
+            s->grid_version = s->grid->version;   /* nothing it read changed */
+        } else {
+            if ((e = restart_query(s)) != ASTAR_OK)
+                return fail(s, e, error);   /* ENOMEM, or a rule stopped it */
+            if (s->status != ASTAR_SEARCHING)
+                return s->status;
+        }
+    }
 
     for (;;) {
         status = s->ran == ASTAR_ALGORITHM_JPS ? astar_run_jps(s, max_expansions, &e)
@@ -514,6 +589,7 @@ double astar_search_cost(const AstarSearch *s) { return s->g[s->end]; }
 size_t astar_search_length(const AstarSearch *s) { return s->length; }
 size_t astar_search_expanded(const AstarSearch *s) { return s->expanded; }
 size_t astar_search_touched(const AstarSearch *s) { return s->touched; }
+size_t astar_search_restarts(const AstarSearch *s) { return s->restarts; }
 
 /* The stamps hold the closed bit for this query's generation. A query that
  * expanded nothing may not have bumped the generation (start == goal, a goal

@@ -74,7 +74,8 @@ struct AstarSearch {
 
     /* the current query */
     const AstarGrid *grid;
-    uint64_t grid_version;
+    uint64_t grid_version;   /* the grid's version it was last checked against */
+    size_t restarts;         /* started again after a change reached it (search.c) */
     AstarOptions options;
     AstarAlgorithm ran;      /* ASTAR or JPS */
     long offset[8];

@@ -7,9 +7,11 @@
  * keeps its Grid alive through its uservalue {grid, finished}. When it
  * finishes, its path, stats and expanded cells are copied into a userdata
  * (finished) and the scratch goes back to the pool, so the next search on
- * the grid reuses it. Changing the grid while a search runs is an error at
- * the next step ("grid changed during search"); closing it too. A write
- * that changes nothing is not a change.
+ * the grid reuses it. Changing the grid while a search runs does not end
+ * it: astar_search_step starts it again when a change reached it (counted in
+ * getStats().restarts), so its answer is the one for the grid as it is when
+ * it finishes. Closing the grid is an error at the next call. A write that
+ * changes nothing is not a change.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,7 +34,7 @@
 typedef struct {
     AstarStatus status;
     double cost;
-    size_t expanded, touched;
+    size_t expanded, touched, restarts;
     size_t length, nexpanded;
     int sorted;               /* the expanded cells are in row order */
     size_t goal_index;        /* astar_search_goal_index */
@@ -46,8 +48,8 @@ typedef struct {
     uint32_t width;
     int partial;
     int flat;                 /* opts.flat: the path as {x1, y1, x2, y2, ...} */
-    int grid_changed;         /* the grid changed under it: every call fails */
     int released;
+    int stopped;              /* a rule stopped it: 1 the grid changed, 2 an error */
     unsigned steps;           /* bumped by every step (a finalizer may step it) */
     AstarStatus status;
     /* The query's rules: their values are in the uservalue at 3..5 and are
@@ -70,13 +72,13 @@ static LuaSearch *check_search(lua_State *L, const char *fname)
     return s;
 }
 
-/* A closed grid has been freed; a search whose grid changed stays failed. */
+/* A closed grid has been freed. */
 static void check_grid_alive(lua_State *L, const LuaSearch *s)
 {
     check_open(L, s->owner);
-    if (s->grid_changed == 2)
+    if (s->stopped == 2)
         raise_error(L, "search stopped by an error in its rules");
-    if (s->grid_changed)
+    if (s->stopped)
         raise_error(L, "grid changed during search");
 }
 
@@ -122,7 +124,7 @@ static void leave_core(lua_State *L, LuaSearch *s, const char *fname)
     }
     if (s->rules.stop == QR_STOP_NONE)
         return;
-    s->grid_changed = s->rules.stop == QR_STOP_CHANGED ? 1 : 2;
+    s->stopped = s->rules.stop == QR_STOP_CHANGED ? 1 : 2;
     s->status = ASTAR_NO_PATH;
     query_rules_raise(L, &s->rules, fname);
 }
@@ -165,6 +167,7 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
     f->cost = found ? astar_search_cost(scratch) : 0.0;
     f->expanded = astar_search_expanded(scratch);
     f->touched = astar_search_touched(scratch);
+    f->restarts = astar_search_restarts(scratch);
     f->length = length;
     f->nexpanded = nexpanded;
     f->sorted = 0;
@@ -261,20 +264,20 @@ static int search_step(lua_State *L)
                          "n must be a whole number >= 1 or math.huge, got %s",
                          number_text(buf, sizeof buf, n));
     budget = n >= 4294967296.0 ? 0 : (size_t)n;   /* 0: no limit */
-    if (s->status == ASTAR_SEARCHING || s->grid_changed) {
+    if (s->status == ASTAR_SEARCHING || s->stopped) {
         check_grid_alive(L, s);
         if (s->busy)
             return raise_error(L, "search:step called from one of its own rules");
         before = astar_search_memory(s->search);
         s->steps++;
+        /* the exact lowest cost, as newSearch and findPath use (O(1) unless
+         * the writes since made it a bound): a restart scales the heuristic
+         * as a new query would */
+        astar_grid_refresh_min_cost(s->owner->grid);
         push_rules(L, s, 1);
         enter_core(s);
         s->status = astar_search_step(s->search, budget, &error);
         leave_core(L, s, "step");
-        if (error == ASTAR_EGRIDCHANGED) {
-            s->grid_changed = 1;
-            return raise_error(L, "grid changed during search");
-        }
         if (error != ASTAR_OK)
             return raise_error(L, "not enough memory");
         grown = astar_search_memory(s->search) - before;
@@ -314,8 +317,8 @@ static int search_result(lua_State *L)
     PathOutput out;
     Finished *f;
 
-    if (s->grid_changed)
-        check_grid_alive(L, s);
+    if (s->stopped)
+        check_grid_alive(L, s);   /* a rule stopped it: that error again */
     if (s->status == ASTAR_SEARCHING)
         return raise_error(L, "search still running: step it until it returns "
                               "'found' or 'unreachable'");
@@ -339,13 +342,18 @@ static int search_result(lua_State *L)
     return push_outcome(L, f->status, f->cost, s->partial);
 }
 
-/* {expanded =, touched =} so far, as grid:getSearchStats() for findPath. */
+/* {expanded =, touched =} so far, as grid:getSearchStats() for findPath,
+ * and restarts = how often a change to the grid started it again. */
 static int search_get_stats(lua_State *L)
 {
     LuaSearch *s = check_search(L, "getStats");
     size_t expanded = s->done ? s->done->expanded : s->search ? astar_search_expanded(s->search) : 0;
     size_t touched = s->done ? s->done->touched : s->search ? astar_search_touched(s->search) : 0;
-    return push_stats(L, expanded, touched);
+    size_t restarts = s->done ? s->done->restarts : s->search ? astar_search_restarts(s->search) : 0;
+    push_stats(L, expanded, touched);
+    lua_pushinteger(L, (lua_Integer)restarts);
+    lua_setfield(L, -2, "restarts");
+    return 1;
 }
 
 static int compare_cells(const void *a, const void *b)

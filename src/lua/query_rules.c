@@ -196,7 +196,6 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
 void query_rules_finish(QueryRules *r, const AstarGrid *grid)
 {
     int i;
-    double grid_min = astar_grid_min_cost(grid, NULL);
     r->width = astar_grid_width(grid);
     r->used = r->callbacks = 0;
     for (i = 0; i < QR_COUNT; i++) {
@@ -208,12 +207,14 @@ void query_rules_finish(QueryRules *r, const AstarGrid *grid)
         if (lua_type(r->L, r->index[i]) == LUA_TFUNCTION)
             r->callbacks = 1;
     }
+    /* the rules' own lowest cost; the core takes the lower of it and the
+     * grid's, as the grid is when the search (re)starts */
     if (!r->index[QR_COST])
-        r->min_cost = grid_min;                 /* the grid's costs stand */
+        r->min_cost = INFINITY;                 /* the grid's costs stand */
     else if (!r->points[QR_COST])
         r->min_cost = 0;                        /* any cost: the heuristic is off */
-    else if (r->min_cost == 0 || grid_min < r->min_cost)
-        r->min_cost = grid_min;                 /* unlisted cells keep the grid's */
+    else if (r->min_cost == 0)
+        r->min_cost = INFINITY;                 /* only walls listed */
 }
 
 void query_rules_apply(QueryRules *r, AstarOptions *o)

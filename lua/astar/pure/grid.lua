@@ -13,6 +13,12 @@ M.MAX_COST = 1e15
 -- finalizer) starts again at most this many times, then raises
 -- "grid changed during <function>".
 M.MAX_RESTARTS = 3
+-- How many of its latest changes a grid remembers (grid_layout.h
+-- ASTAR_CHANGE_LOG): the change that made version v wrote cell index
+-- _changes[v % CHANGE_LOG + 1]. A running stepped search reads them to tell
+-- whether the changes since its last step reached it (stepper.lua).
+local CHANGE_LOG = 64
+M.CHANGE_LOG = CHANGE_LOG
 
 local toint = math.tointeger or function(v) return v end
 M.toint = toint
@@ -31,12 +37,15 @@ function M.new(width, height)
     local row = y * stride + 1
     for x = row + 1, row + width do open[x] = true end
   end
+  local changes = {}
+  for k = 1, CHANGE_LOG do changes[k] = 0 end   -- filled: a write never allocates
   return setmetatable({
     _w = width, _h = height, _stride = stride, _cells = cells,
     _open = open,
     _cost = nil,                -- nil while every cost is 1
     _min_cost = 1.0, _min_count = width * height,
     _version = 0,
+    _changes = changes,         -- the cells of the last CHANGE_LOG changes
     _diagonal = 4,              -- "no-obstacles"
     _heuristic = 2,             -- "octile"
     _heuristic_chosen = false,  -- until setHeuristic: follows the diagonal mode
@@ -50,13 +59,21 @@ function M.index(grid, x, y)
   return y * grid._stride + x + 1
 end
 
+-- Counts a change of cell i: the version and the change log.
+local function changed(grid, i)
+  local v = grid._version + 1
+  grid._version = v
+  grid._changes[v % CHANGE_LOG + 1] = i
+end
+M.changed = changed
+
 -- A write that changes nothing is not a change: the version (which running
 -- searches and ranges watch) only moves when a cell really changes.
 function M.set_walkable(grid, i, walkable)
   local open = grid._open
   if open[i] == walkable then return end
   open[i] = walkable
-  grid._version = grid._version + 1
+  changed(grid, i)
 end
 
 -- Recounts the lowest cost after its last holder was raised (O(cells), only
@@ -96,7 +113,7 @@ function M.set_cost(grid, i, cost)
   local old = costs[i]
   if cost == old then return end
   costs[i] = cost
-  grid._version = grid._version + 1
+  changed(grid, i)
   local min = grid._min_cost
   if cost < min then
     grid._min_cost, grid._min_count = cost, 1

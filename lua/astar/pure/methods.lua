@@ -82,7 +82,7 @@ function M.setWalkable(...)
   local open = self._open
   if open[i] ~= walkable then   -- a write that changes nothing is not a change
     open[i] = walkable
-    self._version = self._version + 1
+    G.changed(self, i)
   end
 end
 

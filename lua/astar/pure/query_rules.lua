@@ -132,9 +132,8 @@ function M.read(r, which, v, width, height)
 end
 
 -- query_rules_finish: after every option is read, the lowest cost the rules
--- can give (grid: the grid's lowest cost, exact in this backend).
+-- give of their own.
 function M.finish(r, grid)
-  local grid_min = grid._min_cost
   r.width = grid._w
   r.used, r.callbacks = false, false
   for which = 1, 3 do
@@ -144,12 +143,14 @@ function M.finish(r, grid)
       if type(v) == "function" then r.callbacks = true end
     end
   end
+  -- the rules' own lowest cost; the search takes the lower of it and the
+  -- grid's, as the grid is when it (re)starts (search.c heuristic_scale)
   if r.index[COST] == nil then
-    r.min_cost = grid_min                   -- the grid's costs stand
+    r.min_cost = huge                       -- the grid's costs stand
   elseif not r.points[COST] then
     r.min_cost = 0                          -- any cost: the heuristic is off
-  elseif r.min_cost == 0 or grid_min < r.min_cost then
-    r.min_cost = grid_min                   -- unlisted cells keep the grid's
+  elseif r.min_cost == 0 then
+    r.min_cost = huge                       -- only walls listed
   end
   if r.callbacks and not r.call then r.call = M.caller() end
   return r.used

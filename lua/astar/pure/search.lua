@@ -156,6 +156,41 @@ function M.step(s, budget)
   return status
 end
 
+-- For a stepped search (stepper.lua): expands at most `budget` cells with no
+-- check of the grid's version; the caller checks the changes (M.disturbed).
+function M.resume(s, budget)
+  if s.status ~= M.SEARCHING then return s.status end
+  return (s.general and run_general or run)(s, s.grid, budget)
+end
+
+-- Whether the changes to the grid since the search last looked (s.version)
+-- may alter what it has read, as disturbed() in src/core/search.c: for A*, a
+-- changed cell with a touched cell (stamp of this generation) among itself
+-- and its 8 neighbours, a change of the heuristic's scale (the lowest cost
+-- times weight), or more changes than the grid remembers; `jps` (a query the
+-- C backend runs with jump point search): any change. O(changes).
+function M.disturbed(s, jps, weight)
+  local grid = s.grid
+  local now, v = grid._version, s.version
+  local log = #grid._changes
+  if jps or now - v > log then return true end
+  local lowest = grid._min_cost
+  if s.general and s.rule_min < lowest then lowest = s.rule_min end
+  local h_scale = weight * lowest
+  if h_scale > H_SCALE_MAX then h_scale = H_SCALE_MAX end
+  if h_scale ~= s.h_scale then return true end
+  local changes, stamp, stride, seen = grid._changes, s.stamp, grid._stride, 2 * s.generation
+  for k = v + 1, now do
+    local cell = changes[k % log + 1]
+    for row = cell - stride, cell + stride, stride do
+      if stamp[row - 1] >= seen or stamp[row] >= seen or stamp[row + 1] >= seen then
+        return true
+      end
+    end
+  end
+  return false
+end
+
 function run(s, grid, budget)
   if not budget or budget == 0 then budget = -1 end
 
@@ -399,7 +434,10 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   local goal = gy[1] * stride + gx[1] + 1
   s.start, s.goal = start, goal
   s.goal_x, s.goal_y = gx[1], gy[1]
-  local h_scale = o.weight * (rule and rule.min_cost or grid._min_cost)
+  local lowest = grid._min_cost
+  s.rule_min = rule and rule.min_cost or huge
+  if s.rule_min < lowest then lowest = s.rule_min end
+  local h_scale = o.weight * lowest
   if h_scale > H_SCALE_MAX then h_scale = H_SCALE_MAX end
   s.h_scale = h_scale
   s.n, s.tn, s.ties_f, s.expanded, s.touched = 0, 0, -1.0, 0, 1

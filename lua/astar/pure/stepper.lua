@@ -28,12 +28,57 @@ local function check_search(fname, nargs, self)
   return self
 end
 
--- A closed grid, or one changed under a running search, fails every call; so
--- does a search its rules stopped (a callback's error, a bad value).
+-- A closed grid fails every call; so does a search its rules stopped (a
+-- callback's error or bad value, or a change of the grid in a callback).
 local function check_grid_alive(self)
   if not self._grid._open then error("attempt to use a closed astar.Grid", 0) end
   if self._stopped then error("search stopped by an error in its rules", 0) end
   if self._grid_changed then error("grid changed during search", 0) end
+end
+
+-- Would the C backend run this query with jump point search (search.c
+-- choose)? Such a query starts again on any change, as it does there, since
+-- jump point search reads whole lines. (This backend always runs A*; C's
+-- hand-over to A* of a partial query whose goal is unreachable is not
+-- followed: such a query keeps starting again on any change here.)
+local function runs_jps(grid, o)
+  if o.general or o.algorithm == 2 or not (o.diagonal == 1 or o.diagonal == 4)
+    or grid._min_count ~= grid._w * grid._h then
+    return false
+  end
+  if o.algorithm == 3 then return true end
+  return o.weight == 1 and (o.heuristic ~= 1 or o.diagonal == 1) and not o.partial
+end
+
+-- Starts (or starts again) the query on the grid as it is now. A query with
+-- rules, goals, near or a budget may ask its rules about the goal: the
+-- caller holds the search busy and reports a stop (leave_core).
+local function start_query(self)
+  local o, grid = self._options, self._grid
+  self._jps = runs_jps(grid, o)
+  if o.general then
+    self._status = S.begin_general(self._scratch, grid, self._start, self._xs, self._ys, o,
+      self._rules)
+  else
+    self._status = S.begin(self._scratch, grid, self._start, self._goal, o.diagonal, o.heuristic,
+      o.weight, o.partial)
+  end
+end
+
+-- The grid changed since the search last looked: a change it has reached
+-- starts it again, as astar_search_step does (S.disturbed); a query C ran
+-- with jump point search runs A* from then on (search.c restart_query).
+-- Returns the search's status after.
+local function follow_changes(self)
+  local s = self._scratch
+  if S.disturbed(s, self._jps, self._options.weight) then
+    if self._jps then self._options.algorithm = 2 end
+    start_query(self)
+    self._restarts = self._restarts + 1
+  else
+    s.version = self._grid._version   -- nothing it read changed
+  end
+  return self._status
 end
 
 -- After a call into the search that may have run the rules' callbacks
@@ -61,24 +106,16 @@ function methods.newSearch(...)
   local scratch = S.new(self._cells)
   -- a finalizer run by those allocations may have closed the grid
   if not self._open then error("grid closed during newSearch", 0) end
-  if not o.general then
-    local goal = ys[1] * self._stride + xs[1] + 1
-    local status = S.begin(scratch, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
-    return setmetatable({
-      _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat, _status = status,
-      _grid_changed = false,
-    }, SEARCH_META)
-  end
   local search = setmetatable({
     _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat,
-    _status = S.NO_PATH, _grid_changed = false, _stopped = false, _busy = false,
+    _options = o, _start = start, _goal = ys[1] * self._stride + xs[1] + 1, _xs = xs, _ys = ys,
+    _restarts = 0, _grid_changed = false, _stopped = false, _busy = false,
     _rules = rules or nil, _goal_list = goal_list,
   }, SEARCH_META)
   if rules then Q.prepare(rules, self) end
   search._busy = true                   -- begin may ask the rules about the goal
-  local status = S.begin_general(scratch, self, start, xs, ys, o, rules or nil)
-  leave_core(search, status, "newSearch")
-  search._status = status
+  start_query(search)
+  leave_core(search, search._status, "newSearch")
   return search
 end
 
@@ -97,23 +134,24 @@ function SearchMethods.step(...)
     check_grid_alive(self)
     -- a rule (or a finalizer) may not step or release the search it runs in
     if self._busy then error("search:step called from one of its own rules", 0) end
+    local s, grid = self._scratch, self._grid
     local rules = self._rules
-    if rules then Q.prepare(rules, self._grid) end
+    if rules then Q.prepare(rules, grid) end
     self._busy = true
-    local status = S.step(self._scratch, n)
+    local status = self._status
+    if grid._version ~= s.version then status = follow_changes(self) end
+    if status == S.SEARCHING then status = S.resume(s, n) end
     leave_core(self, status, "step")
-    if not self._grid._open then   -- closed by a finalizer while it ran
-      if status == S.GRID_CHANGED then
-        self._grid_changed, status = true, S.NO_PATH
-      end
-      self._status = status
+    self._status = status
+    if not grid._open then   -- closed by a finalizer while it ran
       error("grid closed during step", 0)
     end
-    if status == S.GRID_CHANGED then
-      self._grid_changed, self._status = true, S.NO_PATH
-      error("grid changed during search", 0)
+    -- changed by a finalizer while it ran: the cells it read may be a mix
+    -- unless the changes did not reach it
+    if grid._version ~= s.version then
+      self._busy = true
+      leave_core(self, follow_changes(self), "step")
     end
-    self._status = status
   end
   return status_name(self._status)
 end
@@ -146,7 +184,7 @@ end
 function SearchMethods.getStats(...)
   local self = ...
   local s = check_search("getStats", select("#", ...), self)._scratch
-  return { expanded = s.expanded, touched = s.touched }
+  return { expanded = s.expanded, touched = s.touched, restarts = self._restarts }
 end
 
 -- The cells expanded so far (src/lua/lua_search.c search_get_expanded).
