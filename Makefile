@@ -3,6 +3,7 @@
 #   make                 build build/5.4/astar/core.so (LUA=5.1|5.2|5.3|5.4|luajit)
 #   make demo            install what is missing, build, draw a path on a real map
 #   make test            install what is missing, build, run every spec on Lua 5.4 and LuaJIT
+#   make check           the specs alone, on Lua 5.4 and LuaJIT (C module), quickly
 #   make test-all        the specs on Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT
 #   make lint            luacheck, and the C built warning-free with gcc and clang
 #   make bench           benchmarks on the Moving AI maps in maps/ (see mk/*.mk)
@@ -44,7 +45,7 @@ TEST_TARGETS =
 BENCH_TARGETS =
 -include $(sort $(wildcard mk/*.mk))
 
-.PHONY: all demo test test-all test-one lint rock deps bench clean
+.PHONY: all demo test test-all test-one check lint rock deps bench clean
 
 all: $(MODULE)
 
@@ -67,6 +68,11 @@ deps:
 # The spec suite on one Lua: make test-one LUA=luajit
 test-one: all
 	$(RUN_ENV) $(LUA_BIN) "$$(command -v busted)" -o spec/support/summary.lua
+
+# The specs alone (no lint, sanitizers, LÖVE...): a quick run while working.
+check: deps
+	@$(MAKE) --no-print-directory test-one LUA=5.4
+	@$(MAKE) --no-print-directory test-one LUA=luajit
 
 test: deps
 	@$(MAKE) --no-print-directory test-one LUA=5.4
