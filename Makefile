@@ -70,7 +70,8 @@ test-one: all
 	$(RUN_ENV) $(LUA_BIN) "$$(command -v busted)" -o spec/support/summary.lua
 
 # The specs alone (no lint, sanitizers, LÖVE...): a quick run while working.
-check: deps
+check:
+	@tools/install-deps.sh $(DEMO_PACKAGES) luajit libluajit-5.1-dev lua-busted
 	@$(MAKE) --no-print-directory test-one LUA=5.4
 	@$(MAKE) --no-print-directory test-one LUA=luajit
 
