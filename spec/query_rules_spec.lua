@@ -944,3 +944,23 @@ describe("stepped searches with rules on a grid that changes", function()
     assert.is_true(restarted > 0, "no edit reached a search")
   end)
 end)
+
+describe("a rule table that is no form", function()
+  it("is an error naming the option, from its first key (a point given alone)", function()
+    local grid = astar.new(8, 6)
+    local tail = ": a table by cell number or a list of points expected, got key "
+    check_error("bad argument #5 to 'findPath' (opts.blocked" .. tail .. "'x')",
+      grid.findPath, grid, 1, 1, 8, 6, { blocked = { x = 5 } })
+    check_error("bad argument #4 to 'findPath' (opts.cost" .. tail .. "true)",
+      grid.findPath, grid, 1, 1, pts({ 8, 6 }), { cost = { [true] = 1 } })
+    check_error("bad argument #5 to 'newSearch' (opts.occupied" .. tail .. "'foo')",
+      grid.newSearch, grid, 1, 1, 8, 6, { occupied = { foo = true } })
+    -- {x =, y =} alone: whichever key comes first, the message names the option
+    local ok, err = pcall(grid.findPath, grid, 1, 1, 8, 6, { blocked = { x = 5, y = 4 } })
+    assert.is_false(ok)
+    assert.truthy(err:find("^bad argument #5 to 'findPath' %(opts%.blocked: a table by cell number"))
+    -- tables by cell number, empty or not, are fine
+    assert.is_table(grid:findPath(1, 1, 8, 6, { blocked = {} }))
+    assert.is_table(grid:findPath(1, 1, 8, 6, { blocked = { [3] = true } }))
+  end)
+end)

@@ -181,6 +181,21 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
         r->points[which] = lua_istable(L, -1);
         lua_pop(L, 1);
     }
+    if (t == LUA_TTABLE && !r->points[which]) {
+        /* a table by cell number: its first key says whether it is one (a
+         * point {x =, y =} given alone is the common slip) */
+        lua_pushnil(L);
+        if (lua_next(L, v)) {
+            lua_pop(L, 1);
+            if (lua_type(L, -1) != LUA_TNUMBER) {
+                char buf[64];
+                arg_error(L, r->argn[which], r->fname, NULL,
+                          "%s: a table by cell number or a list of points expected, got key %s",
+                          r->label[which], key_text(L, lua_gettop(L), buf, sizeof buf));
+            }
+            lua_pop(L, 1);
+        }
+    }
     if (r->points[which]) {
         double lowest = rule_points_table(L, v, which == QR_COST, width, height, r->fname,
                                           r->argn[which], r->label[which]);

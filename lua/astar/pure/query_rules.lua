@@ -116,6 +116,15 @@ function M.points_table(v, is_cost, width, height, n)
   return t, min_cost
 end
 
+-- A table by cell number: its first key says whether it is one (a point
+-- {x =, y =} given alone is the common slip). n names the rule.
+function M.check_cell_table(v, n)
+  local k = next(v)
+  if k ~= nil and type(k) ~= "number" then
+    rule_error(n, ": a table by cell number or a list of points expected, got key " .. key_text(k))
+  end
+end
+
 -- query_rules_read: rule `which` from value v, as the options give it.
 function M.read(r, which, v, width, height)
   local t = type(v)
@@ -123,6 +132,7 @@ function M.read(r, which, v, width, height)
     rule_error(name_of(r, which), ": function or table expected, got " .. t)
   end
   r.points[which] = t == "table" and type(rawget(v, 1)) == "table"
+  if t == "table" and not r.points[which] then M.check_cell_table(v, name_of(r, which)) end
   if r.points[which] then
     local lowest
     v, lowest = M.points_table(v, which == COST, width, height, name_of(r, which))

@@ -279,6 +279,9 @@ local function read_rule(opts, present, fname, where, width, height)
         arg_error(num, fname, nil,
           format("%s: function or table expected, got %s", label, type(v)))
       end
+      if type(v) == "table" and type(rawget(v, 1)) ~= "table" then
+        Q.check_cell_table(v, { fname = fname, argn = num, label = label })
+      end
       if type(v) == "table" and type(rawget(v, 1)) == "table" then   -- a list of points
         v = Q.points_table(v, name == "cost", width, height,
           { fname = fname, argn = num, label = label })
