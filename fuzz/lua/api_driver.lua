@@ -1696,7 +1696,13 @@ function H.tbl(role, seed, dens, g)
   local gi = info[g]
   local s = gi and cur(gi) or { w = 8, h = 8 }
   for y = 1, s.h do
-    for x = 1, s.w do t[(y - 1) * s.w + x] = rule_value(role, seed, dens, x, y) end
+    for x = 1, s.w do
+      -- a table by cell number holds no table (that would be a list of points, or
+      -- the error for a mix of the two forms): true stands in for one
+      local v = rule_value(role, seed, dens, x, y)
+      if type(v) == "table" then v = true end
+      t[(y - 1) * s.w + x] = v
+    end
   end
   if dens == 15 then
     setmetatable(t, { __index = function() event("meta", { what = "a rule table's __index" }) return 1 end })
