@@ -335,6 +335,14 @@ G.finish_rules = finish_rules
 -- one makes a new one.
 local MAX_RESTARTS = G.MAX_RESTARTS
 
+-- The grid's scratch, taken for one findPath (a nested findPath, from a
+-- finalizer, finds none and makes its own); outcome() gives it back.
+local function take_scratch(self)
+  local s = self._search
+  self._search = nil
+  return s or S.new(self._cells)
+end
+
 -- What findPath returns once search s ended with status: the path in the
 -- form o asks for and its cost, [the goal's index, or whether it was reached,]
 -- or nil and the reason. The scratch goes back (and the statistics are this
@@ -365,9 +373,7 @@ end
 -- callback starts the query again (at most MAX_RESTARTS times).
 local function find_general(self, start, gx, gy, goal_list, o)
   local rules = finish_rules(self, "findPath", o)
-  local s = self._search
-  self._search = nil
-  if not s then s = S.new(self._cells) end
+  local s = take_scratch(self)
   local status
   local restarts = 0
   while true do
@@ -405,9 +411,7 @@ function M.findPath(...)
     local x = (goal - 1) % stride
     return find_general(self, start, { toint(x) }, { toint((goal - 1 - x) / stride) }, false, o)
   end
-  local s = self._search
-  self._search = nil
-  if not s then s = S.new(self._cells) end
+  local s = take_scratch(self)
   local status
   local restarts = 0
   while true do
