@@ -964,3 +964,137 @@ describe("a rule table that is no form", function()
     assert.is_table(grid:findPath(1, 1, 8, 6, { blocked = { [3] = true } }))
   end)
 end)
+
+---------------------------------------------------------------------------------
+-- A blocked list or cell table (no function rule) becomes the query's own walls,
+-- and a goal list of up to 16 goals, with or without near, on a grid of equal costs
+-- runs jump point search (README, Units on the board). Wide boards (the bit lines' 64-cell words), units
+-- and goals on the start's own row and column and on each other's, every mode,
+-- against the reference; the grid is left as it was.
+describe("units as walls of the query, and short goal lists (jump point search)", function()
+  local BW, BH = 70, 18
+
+  local function units(rng, count, grid)
+    local set, list, n = {}, {}, 0
+    while n < count do
+      local x, y = rng.int(1, BW), rng.int(1, BH)
+      if grid:isWalkable(x, y) and not set[RR.cell(BW, x, y)] then
+        set[RR.cell(BW, x, y)] = true
+        list[#list + 1] = { x = x, y = y }
+        n = n + 1
+      end
+    end
+    return set, list
+  end
+
+  -- a goal on the start's row or column, or on an earlier goal's, or anywhere
+  local function goal_near_lines(rng, sx, sy, goals)
+    local r, ref = rng.next(), goals[#goals] or { x = sx, y = sy }
+    if r < 0.35 then return { x = rng.int(1, BW), y = ref.y } end
+    if r < 0.7 then return { x = ref.x, y = rng.int(1, BH) } end
+    return { x = rng.int(1, BW), y = rng.int(1, BH) }
+  end
+
+  it("agrees with the reference, in every mode, and leaves the grid as it was", function()
+    local counts = { path = 0, none = 0, index = 0, long = 0 }
+    for b = 1, 6 do
+      local rng = R.rng(4200 + b)
+      local desc = R.random_map(rng, BW, BH, b % 2 == 0 and 0.08 or 0.25, { 1 })
+      local grid = R.build_grid(astar, desc)
+      local before = grid:encode()
+      for _, mode in ipairs(R.MODES) do
+        for round = 1, 4 do
+          local set, list = units(rng, rng.int(0, 30), grid)
+          local sx, sy
+          repeat sx, sy = rng.int(1, BW), rng.int(1, BH) until grid:isWalkable(sx, sy)
+          if round == 2 and #list > 0 then       -- the start stands among the units
+            sx, sy = list[1].x, list[1].y
+          end
+          local forms = { list, {} }
+          for i in pairs(set) do forms[2][i] = true end
+          local ref_board = RR.board(desc, { blocked = set })
+          local dist = RR.dijkstra(ref_board, mode, sx, sy)
+          for k = 1, 6 do
+            local q = { mode = mode, sx = sx, sy = sy, goals = {}, list = k > 1 }
+            local count = k == 1 and 1 or k == 6 and rng.int(17, 22) or rng.int(2, 16)
+            for i = 1, count do
+              if rng.next() < 0.2 and #list > 0 then
+                local u = list[rng.int(1, #list)]
+                q.goals[i] = { x = u.x, y = u.y }   -- a unit's cell: never the end
+              else
+                q.goals[i] = goal_near_lines(rng, sx, sy, q.goals)
+              end
+            end
+            if rng.next() < 0.4 then q.near = rng.int(1, 3) end
+            local form = forms[(k % 2) + 1]
+            local opts = { diagonal = mode, blocked = form, near = q.near }
+            local what = ("board %d %s: %s"):format(b, mode, describe_query(q, opts))
+            local r = find(grid, q, opts)
+            local expected = RR.expect(ref_board, q, dist)
+            local ok, why = RR.check(ref_board, q, r, expected)
+            assert(ok, what .. ": " .. tostring(why))
+            counts[expected.kind] = counts[expected.kind] + 1
+            if q.list and expected.kind == "path" and r[3] > 1 then counts.index = counts.index + 1 end
+            if count > 16 then counts.long = counts.long + 1 end
+            -- stepped: the same answer, a few nodes at a time
+            local got = stepped(grid, q, opts, rng.int(1, 3))
+            assert.are.same(r, got, what .. " (stepped)")
+            assert.are.equal(before, grid:encode(), what .. ": the grid changed")
+          end
+        end
+      end
+    end
+    assert(counts.path > 150, "too few paths: " .. counts.path)
+    assert(counts.none > 10, "too few unreachable queries: " .. counts.none)
+    assert(counts.index > 40, "too few goal lists ending past their first goal: " .. counts.index)
+    assert(counts.long > 20, "too few long goal lists: " .. counts.long)
+  end)
+
+  it("a stepped search with units: the grid edited between steps, units' cells too", function()
+    local rng = R.rng(4300)
+    local checked = 0
+    for round = 1, 24 do
+      local mode = R.MODES[(round % #R.MODES) + 1]
+      local desc = R.random_map(rng, BW, BH, 0.15, { 1 })
+      local grid = R.build_grid(astar, desc)
+      local set, list = units(rng, 20, grid)
+      local sx, sy, gx, gy
+      repeat sx, sy = rng.int(1, BW), rng.int(1, BH) until grid:isWalkable(sx, sy) and not set[RR.cell(BW, sx, sy)]
+      repeat gx, gy = rng.int(1, BW), rng.int(1, BH) until grid:isWalkable(gx, gy)
+      local goals = { { x = gx, y = gy }, goal_near_lines(rng, sx, sy, { { x = gx, y = gy } }) }
+      local opts = { diagonal = mode, blocked = list }
+      local search = round % 2 == 0 and grid:newSearch(sx, sy, goals, opts)
+        or grid:newSearch(sx, sy, gx, gy, opts)
+      local status, steps = "searching", 0
+      while status == "searching" do
+        status = search:step(rng.int(1, 4))
+        steps = steps + 1
+        if steps < 40 then
+          -- a wall toggled on a unit's cell or anywhere; the grid's own state changes
+          local u = rng.next() < 0.5 and list[rng.int(1, #list)] or { x = rng.int(1, BW), y = rng.int(1, BH) }
+          if not (u.x == sx and u.y == sy) then
+            local v = not grid:isWalkable(u.x, u.y)
+            grid:setWalkable(u.x, u.y, v)
+            desc.walkable[u.x][u.y] = v
+          end
+        end
+      end
+      -- the answer describes the grid as it is now, with the units
+      local q = { mode = mode, sx = sx, sy = sy, list = round % 2 == 0,
+        goals = round % 2 == 0 and goals or { { x = gx, y = gy } } }
+      local ref_board = RR.board(desc, { blocked = set })
+      local r = pack(search:result())
+      local expected = RR.expect(ref_board, q)
+      local ok, why = RR.check(ref_board, q, r, expected)
+      assert(ok, ("round %d %s: %s"):format(round, mode, tostring(why)))
+      -- and the grid holds exactly the user's writes
+      for x = 1, BW do
+        for y = 1, BH do
+          assert(grid:isWalkable(x, y) == desc.walkable[x][y], ("(%d, %d) changed"):format(x, y))
+        end
+      end
+      checked = checked + 1
+    end
+    assert.are.equal(24, checked)
+  end)
+end)

@@ -92,6 +92,15 @@ typedef struct {
      * astar_search_begin. */
     const uint32_t *goals;
     size_t goal_count;
+    /* Cells that are walls for this query only (other units on the
+     * board): wall_count cells, walls[2i] = x, walls[2i + 1] = y (0-based,
+     * in range; the start is never one). Copied by astar_search_begin.
+     * Unlike a rule they keep the specialised loops, jump point search
+     * included: each astar_search_step writes them into the grid's walkable
+     * bits (not its version) and writes the cells back before it returns,
+     * so nothing else may read the grid during that call. */
+    const uint32_t *walls;
+    size_t wall_count;
     /* The path may end on any cell within this distance of a goal
      * (Manhattan with ASTAR_DIAGONAL_NEVER, Chebyshev otherwise); the goal
      * itself need not be walkable. */

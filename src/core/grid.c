@@ -170,6 +170,16 @@ int astar_grid_walkable(const AstarGrid *grid, uint32_t x, uint32_t y)
     return grid->open[astar_index(grid, x, y)];
 }
 
+void astar_grid_put_open(AstarGrid *grid, size_t i, int walkable)
+{
+    size_t bx = i % grid->stride, by = i / grid->stride;
+
+    grid->open[i] = (uint8_t)walkable;
+    put_bit(grid->row_bits + by * grid->row_words, bx + ASTAR_BITS_PAD, walkable);
+    put_bit(grid->col_bits + bx * grid->col_words, by + ASTAR_BITS_PAD, walkable);
+    update_stops_near(grid, bx, by);
+}
+
 void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable)
 {
     size_t i = astar_index(grid, x, y);
@@ -177,10 +187,7 @@ void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkab
     walkable = walkable ? 1 : 0;
     if (grid->open[i] == walkable)
         return;                          /* no change: the version stays */
-    grid->open[i] = (uint8_t)walkable;
-    put_bit(grid->row_bits + (size_t)(y + 1) * grid->row_words, x + 1 + ASTAR_BITS_PAD, walkable);
-    put_bit(grid->col_bits + (size_t)(x + 1) * grid->col_words, y + 1 + ASTAR_BITS_PAD, walkable);
-    update_stops_near(grid, (size_t)x + 1, (size_t)y + 1);
+    astar_grid_put_open(grid, i, walkable);
     astar_grid_changed(grid, i);
     if (grid->components) {
         if (walkable)

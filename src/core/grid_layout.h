@@ -59,6 +59,13 @@ struct AstarGrid {
 
 #define ASTAR_BITS_PAD 64
 
+/* Writes whether bordered cell i is walkable (0 or 1) into the open bytes,
+ * the bit lines and their stop lines, and nothing else: no version, no
+ * change log, no component labels. astar_grid_set_walkable adds those; a
+ * search with per-query walls (search.c) writes them with this for the
+ * length of one call and writes the cells back before it returns. */
+void astar_grid_put_open(AstarGrid *grid, size_t i, int walkable);
+
 /* Counts a change of bordered cell i: the version and the change log. */
 static inline void astar_grid_changed(AstarGrid *grid, size_t i)
 {

@@ -95,7 +95,51 @@ typedef struct {
     const uint8_t *open;
     double unit, unit_diagonal;    /* step costs */
     int four;                      /* NEVER: 4 directions */
+    /* A goal list or near (search.c: a general query without rules or a
+     * budget): the cells that end the path hold tgen in target, and a
+     * straight scan stops at the nearest of them ahead on its line. */
+    int multi;
+    const uint16_t *target;
+    uint16_t tgen;
 } Jps;
+
+ASTAR_INLINE int is_goal(const Jps *j, uint32_t c)
+{
+    return j->multi ? j->target[c] == j->tgen : c == j->s->goal;
+}
+
+/* A goal list or near (search.c: a general query without rules or a
+ * budget): the bit of the nearest cell ahead of bit pos, towards higher bits
+ * when up, that lies in a goal's region (within near of it: Manhattan in 4
+ * directions, Chebyshev in 8) on row `line` (column when vertical), or NONE.
+ * A wall there stops the scan as any wall would. */
+static size_t goal_ahead(const AstarSearch *s, int vertical, int line, size_t pos, int up)
+{
+    size_t best = NONE, i;
+    long n = (long)s->options.near;
+    int manhattan = s->options.diagonal == ASTAR_DIAGONAL_NEVER;
+    for (i = 0; i < s->ngoals; i++) {
+        long gx = (long)s->goal_list[2 * i] + 1, gy = (long)s->goal_list[2 * i + 1] + 1;
+        long across = (vertical ? gx : gy) - line, along = vertical ? gy : gx, r, lo, hi;
+        size_t b;
+        across = across < 0 ? -across : across;
+        if (across > n)
+            continue;
+        r = manhattan ? n - across : n;
+        lo = along - r + ASTAR_BITS_PAD;
+        hi = along + r + ASTAR_BITS_PAD;
+        if (up) {
+            b = (size_t)(lo > (long)pos ? lo : (long)pos + 1);
+            if ((long)b <= hi && b < best)
+                best = b;
+        } else {
+            b = (size_t)(hi < (long)pos ? hi : (long)pos - 1);
+            if ((long)b >= lo && (best == NONE || b > best))
+                best = b;
+        }
+    }
+    return best;
+}
 
 /* Straight jump from bordered (x, y) in orthogonal direction d. */
 ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d)
@@ -106,14 +150,20 @@ ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d)
 
     if (d < 2) {
         at = (size_t)y * grid->row_words;
-        target = y == s->goal_y ? (size_t)s->goal_x + ASTAR_BITS_PAD : NONE;
+        if (j->multi)
+            target = goal_ahead(s, 0, y, (size_t)x + ASTAR_BITS_PAD, d == 0);
+        else
+            target = y == s->goal_y ? (size_t)s->goal_x + ASTAR_BITS_PAD : NONE;
         return d == 0 ? scan_up(grid->row_stops[0] + at, grid->row_bits + at,
                                 (size_t)x + ASTAR_BITS_PAD, target)
                       : scan_down(grid->row_stops[1] + at, grid->row_bits + at,
                                   (size_t)x + ASTAR_BITS_PAD, target);
     } else {
         at = (size_t)x * grid->col_words;
-        target = x == s->goal_x ? (size_t)s->goal_y + ASTAR_BITS_PAD : NONE;
+        if (j->multi)
+            target = goal_ahead(s, 1, x, (size_t)y + ASTAR_BITS_PAD, d == 2);
+        else
+            target = x == s->goal_x ? (size_t)s->goal_y + ASTAR_BITS_PAD : NONE;
         return d == 2 ? scan_up(grid->col_stops[0] + at, grid->col_bits + at,
                                 (size_t)y + ASTAR_BITS_PAD, target)
                       : scan_down(grid->col_stops[1] + at, grid->col_bits + at,
@@ -137,7 +187,7 @@ static size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d)
         x += ASTAR_DIR_DX[d];
         y += ASTAR_DIR_DY[d];
         k++;
-        if (c == j->s->goal || jump_straight(j, x, y, a) || jump_straight(j, x, y, b))
+        if (is_goal(j, c) || jump_straight(j, x, y, a) || jump_straight(j, x, y, b))
             return k;
     }
 }
@@ -155,7 +205,7 @@ static size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d)
         k++;
         if (!open[c])
             return 0;
-        if (c == j->s->goal)
+        if (is_goal(j, c))
             return k;
         if ((open[c + 1] && !open[(long)c + 1 - step]) || (open[c - 1] && !open[(long)c - 1 - step]))
             return k;
@@ -192,7 +242,10 @@ static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, uns
     }
     s->g[n] = g;
     s->stamp[n] = (uint16_t)(gen | e);
-    h = search_h(s, x + (int)k * ASTAR_DIR_DX[e], y + (int)k * ASTAR_DIR_DY[e]);
+    x += (int)k * ASTAR_DIR_DX[e];
+    y += (int)k * ASTAR_DIR_DY[e];
+    h = j->multi ? s->h_scale * search_box_distance(s, s->options.heuristic, x, y)
+                 : search_h(s, x, y);
     if (g + h == s->ties_f)
         return search_push_tie(s, n);           /* as good as the best: next */
     return heap_push(&s->open, g + h, n);
@@ -262,6 +315,9 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
     j.unit = s->grid->min_cost;
     j.unit_diagonal = SQRT2 * s->grid->min_cost;
     j.four = s->options.diagonal == ASTAR_DIAGONAL_NEVER;
+    j.multi = s->general;
+    j.target = s->target;
+    j.tgen = (uint16_t)gen;
 
     while (s->open.size > 0 || s->ties_size > 0) {
         uint32_t c;
@@ -280,7 +336,7 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
             budget++;                          /* a stale duplicate: not an expansion */
             continue;
         }
-        if (c == s->goal) {
+        if (is_goal(&j, c)) {
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;
         }

@@ -37,6 +37,8 @@ void astar_search_free(AstarSearch *search)
     free(search->rule_stamp);
     free(search->target);
     free(search->goal_list);
+    free(search->wall_list);
+    free(search->walls_closed);
     free(search);
 }
 
@@ -115,6 +117,63 @@ static AstarError keep_goals(AstarSearch *s, const AstarOptions *o, uint32_t gx,
     }
     s->ngoals = n;
     return ASTAR_OK;
+}
+
+/* Copies the query's own walls into the search (a restart passes its own copy). */
+static AstarError keep_walls(AstarSearch *s, const AstarOptions *o)
+{
+    size_t n = o->wall_count;
+    if (n > s->walls_capacity) {
+        uint32_t *list = (uint32_t *)realloc(s->wall_list, 2 * n * sizeof *list);
+        if (!list)
+            return ASTAR_ENOMEM;
+        s->wall_list = list;
+        list = (uint32_t *)realloc(s->walls_closed, n * sizeof *list);
+        if (!list)
+            return ASTAR_ENOMEM;
+        s->walls_closed = list;
+        s->walls_capacity = n;
+    }
+    if (n && o->walls != s->wall_list)
+        memcpy(s->wall_list, o->walls, 2 * n * sizeof *s->wall_list);
+    s->nwalls = n;
+    s->nclosed = 0;
+    return ASTAR_OK;
+}
+
+/* Is bordered cell one of the query's own walls? O(walls), once a query. */
+static int wall_listed(const AstarSearch *s, uint32_t cell)
+{
+    size_t i;
+    for (i = 0; i < s->nwalls; i++)
+        if (astar_index(s->grid, s->wall_list[2 * i], s->wall_list[2 * i + 1]) == cell)
+            return cell != s->start;
+    return 0;
+}
+
+/* Writes the query's walls into the grid for one step (the start stays as
+ * it is), remembering which cells it closed; walls_off writes them back.
+ * Between the two no Lua code runs (the binding gives walls only to queries
+ * whose rules are tables), so no one else sees them. */
+static void walls_on(AstarSearch *s)
+{
+    AstarGrid *grid = (AstarGrid *)s->grid;   /* a grid is never const: see AstarOptions.walls */
+    size_t i;
+    s->nclosed = 0;
+    for (i = 0; i < s->nwalls; i++) {
+        uint32_t cell = (uint32_t)astar_index(grid, s->wall_list[2 * i], s->wall_list[2 * i + 1]);
+        if (grid->open[cell] && cell != s->start) {
+            astar_grid_put_open(grid, cell, 0);
+            s->walls_closed[s->nclosed++] = cell;
+        }
+    }
+}
+
+static void walls_off(AstarSearch *s)
+{
+    AstarGrid *grid = (AstarGrid *)s->grid;
+    while (s->nclosed > 0)
+        astar_grid_put_open(grid, s->walls_closed[--s->nclosed], 1);
 }
 
 /* The estimate's distance for |dx|, |dy|, before scaling. */
@@ -230,7 +289,7 @@ static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
                      || o->diagonal == ASTAR_DIAGONAL_NEVER;
 
     if (o->algorithm == ASTAR_ALGORITHM_ASTAR || !astar_jps_supported(grid, o->diagonal)
-        || o->rule || o->goal_count || o->near || o->bounded)
+        || o->rule || o->goal_count > SEARCH_JPS_MAX_GOALS || o->bounded)
         return ASTAR_ALGORITHM_ASTAR;
     if (o->algorithm == ASTAR_ALGORITHM_JPS)
         return ASTAR_ALGORITHM_JPS;
@@ -363,7 +422,7 @@ static AstarError begin_general(AstarSearch *s)
 {
     const AstarGrid *grid = s->grid;
     set_boxes(s);
-    if (restart(s, ASTAR_ALGORITHM_ASTAR) != ASTAR_OK)
+    if (restart(s, s->ran) != ASTAR_OK)   /* JPS for a short goal list on a plain grid */
         return ASTAR_ENOMEM;
     if (s->target[s->start] == (uint16_t)search_gen(s)) {   /* already there */
         astar_search_finish(s, ASTAR_FOUND, s->start);
@@ -371,7 +430,7 @@ static AstarError begin_general(AstarSearch *s)
     }
     if (s->ngoals == 1 && s->options.near == 0 && !s->options.partial) {
         double e = INFINITY;
-        if (grid->open[s->goal])
+        if (grid->open[s->goal] && !wall_listed(s, s->goal))
             e = s->options.rule ? astar_search_ask_rule(s, s->goal) : 1.0;
         if (e != e)
             return ASTAR_EABORTED;
@@ -407,10 +466,11 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     if (s->options.near > grid->width + grid->height)
         s->options.near = grid->width + grid->height;   /* as far as any cell is */
     s->general = options->rule || options->goal_count || options->near || options->bounded;
-    if (keep_goals(s, options, gx, gy) != ASTAR_OK
+    if (keep_goals(s, options, gx, gy) != ASTAR_OK || keep_walls(s, options) != ASTAR_OK
         || (s->general && reserve_general(s) != ASTAR_OK))
         return ASTAR_ENOMEM;
     s->options.goals = s->goal_list;          /* copied: the caller's may go */
+    s->options.walls = s->wall_list;
     if (options->goal_count) {
         gx = s->goal_list[0];
         gy = s->goal_list[1];
@@ -435,7 +495,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
         s->status = ASTAR_FOUND;
         return ASTAR_OK;
     }
-    if (!grid->open[s->goal] && !options->partial) {
+    if ((!grid->open[s->goal] || wall_listed(s, s->goal)) && !options->partial) {
         s->status = ASTAR_GOAL_BLOCKED;
         return ASTAR_OK;
     }
@@ -534,19 +594,23 @@ AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError 
         }
     }
 
+    walls_on(s);
     for (;;) {
         status = s->ran == ASTAR_ALGORITHM_JPS ? astar_run_jps(s, max_expansions, &e)
                                                : astar_run_astar(s, max_expansions, &e);
-        if (e != ASTAR_OK)
-            return fail(s, e, error);
-        if (status != ASTAR_NO_PATH)
-            return status;
+        if (e != ASTAR_OK || status != ASTAR_NO_PATH)
+            break;
         /* Out of open cells. A partial result needs the cells A* reaches. */
         if (!s->options.partial || s->ran == ASTAR_ALGORITHM_ASTAR)
             break;
-        if (restart(s, ASTAR_ALGORITHM_ASTAR) != ASTAR_OK)
-            return fail(s, ASTAR_ENOMEM, error);
+        if ((e = restart(s, ASTAR_ALGORITHM_ASTAR)) != ASTAR_OK)
+            break;
     }
+    walls_off(s);
+    if (e != ASTAR_OK)
+        return fail(s, e, error);
+    if (status != ASTAR_NO_PATH)
+        return status;
     if (s->options.partial)
         astar_search_finish(s, ASTAR_PARTIAL, s->best);
     else
@@ -652,5 +716,6 @@ size_t astar_search_memory(const AstarSearch *s)
 {
     return sizeof *s + s->capacity * (sizeof *s->g + sizeof *s->stamp)
            + heap_bytes(&s->open) + s->ties_capacity * sizeof *s->ties
-           + s->recorded_capacity * sizeof *s->recorded;
+           + s->recorded_capacity * sizeof *s->recorded
+           + s->walls_capacity * 3 * sizeof *s->wall_list;
 }

@@ -24,6 +24,9 @@
 #define STAMP_GEN_SHIFT 4
 #define STAMP_GEN_LIMIT (1u << (16 - STAMP_GEN_SHIFT))
 #define SEARCH_MAX_BOXES 8
+/* Goal lists up to this long may run jump point search (jps.c looks for
+ * every goal on each line it scans). */
+#define SEARCH_JPS_MAX_GOALS 16
 
 #if defined(__GNUC__)
 #define ASTAR_INLINE static inline __attribute__((always_inline))
@@ -71,6 +74,10 @@ struct AstarSearch {
      * them when there are more than SEARCH_MAX_BOXES. */
     int box[SEARCH_MAX_BOXES][4];
     int nboxes;
+    /* The query's own walls (AstarOptions.walls, x, y pairs) and, while a
+     * step has them written into the grid, the cells it closed. */
+    uint32_t *wall_list, *walls_closed;
+    size_t nwalls, nclosed, walls_capacity;
 
     /* the current query */
     const AstarGrid *grid;

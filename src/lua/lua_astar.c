@@ -527,11 +527,13 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rule
     read_options(L, g, method_arg(fname, q->opts_arg), &q->options, &q->output, rules);
     check_open(L, g);
     query_rules_finish(rules, g->grid);
-    query_rules_apply(rules, &q->options);
-    rules->g = g;
     if (rules->used && q->options.algorithm == ASTAR_ALGORITHM_JPS)
         arg_error(L, q->opts_arg, fname, NULL,
                   "opts.algorithm: jps does not run with rules (cost, blocked, occupied)");
+    query_rules_take_walls(rules, &q->options, w, h);
+    check_open(L, g);                 /* the allocations may have run finalizers */
+    query_rules_apply(rules, &q->options);
+    rules->g = g;
     return g;
 }
 

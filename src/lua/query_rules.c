@@ -232,6 +232,64 @@ void query_rules_finish(QueryRules *r, const AstarGrid *grid)
         r->min_cost = INFINITY;                 /* only walls listed */
 }
 
+/* Whether the table at t holds, raw, only values that are not tables under
+ * cell-number keys (any other key is ignored, as asking never reads it);
+ * counts the cells it blocks. */
+static int plain_flags(lua_State *L, int t, lua_Integer cells, size_t *count)
+{
+    *count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_istable(L, -1)) {
+            lua_pop(L, 2);
+            return 0;                          /* a mix: the error comes when read */
+        }
+        if (lua_toboolean(L, -1) && lua_type(L, -2) == LUA_TNUMBER) {
+            double k = (double)lua_tonumber(L, -2);
+            if (k >= 1 && k <= (double)cells && k == floor(k))
+                (*count)++;
+        }
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
+void query_rules_take_walls(QueryRules *r, AstarOptions *o, uint32_t width, uint32_t height)
+{
+    lua_State *L = r->L;
+    int t = r->index[QR_BLOCKED], i;
+    lua_Integer cells = (lua_Integer)width * height;
+    size_t count, n = 0;
+    uint32_t *pairs;
+
+    if (!r->used || r->callbacks || !t || !plain_flags(L, t, cells, &count))
+        return;
+    /* may run finalizers (which may change the table): filled up to count */
+    pairs = (uint32_t *)lua_newuserdata(L, (count ? count : 1) * 2 * sizeof *pairs);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (n < count && lua_toboolean(L, -1) && !lua_istable(L, -1)
+            && lua_type(L, -2) == LUA_TNUMBER) {
+            double k = (double)lua_tonumber(L, -2);
+            if (k >= 1 && k <= (double)cells && k == floor(k)) {
+                lua_Integer cell = (lua_Integer)k - 1;
+                pairs[2 * n] = (uint32_t)(cell % width);
+                pairs[2 * n + 1] = (uint32_t)(cell / width);
+                n++;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    lua_replace(L, t);                         /* the slot keeps the list alive */
+    o->walls = pairs;
+    o->wall_count = n;
+    r->index[QR_BLOCKED] = 0;
+    r->used = 0;
+    for (i = 0; i < QR_COUNT; i++)
+        if (r->index[i])
+            r->used = 1;
+}
+
 void query_rules_apply(QueryRules *r, AstarOptions *o)
 {
     if (!r->used)

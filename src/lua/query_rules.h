@@ -59,6 +59,12 @@ double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint3
                          const char *fname, int argn, const char *label);
 /* After every option is read: the lowest cost the rules can give. */
 void query_rules_finish(QueryRules *r, const AstarGrid *grid);
+/* A blocked table (a list of points, or a table by cell number holding no
+ * table) with no function rule becomes the query's own walls (o->walls, in
+ * a userdata that takes the rule's stack slot): the core then runs its plain
+ * loops, jump point search included, instead of asking a rule cell by cell.
+ * Call after query_rules_finish, before query_rules_apply. */
+void query_rules_take_walls(QueryRules *r, AstarOptions *o, uint32_t width, uint32_t height);
 /* Sets the core's rule (when some rule was given) into the options. */
 void query_rules_apply(QueryRules *r, AstarOptions *o);
 /* After a callback: sets r->stop and returns nonzero when it (or a
