@@ -277,7 +277,8 @@ size_t astar_search_recorded(const AstarSearch *search, const uint32_t **cells);
 size_t astar_search_goal_index(const AstarSearch *search);
 
 /* The algorithm the last query ran: ASTAR_ALGORITHM_ASTAR or _JPS. JPS runs
- * only for plain queries: no rule, one goal, near 0, no budget. */
+ * only where it gives A*'s cost: equal costs, no rule, no budget, at most 16
+ * goals (near and the query's own walls are fine). */
 AstarAlgorithm astar_search_algorithm(const AstarSearch *search);
 
 /* Nonzero when jump point search can run on this grid in this diagonal mode:
