@@ -849,6 +849,103 @@ static const char MAP[] =
     "..#..\n"
     ".....\n";
 
+/* ---- a query's own walls (AstarOptions.walls) ------------------------------ */
+
+/* Random 16x12 grids of equal costs and random unit cells: a query with the
+ * units as its walls costs what the reference gives on a copy of the grid
+ * with those walls set, runs jump point search where it may, and leaves the
+ * grid exactly as it was (walls, version). */
+static void test_query_walls(void)
+{
+    uint64_t seed = 20261125;
+    int round, found = 0;
+
+    for (round = 0; round < 60; round++) {
+        AstarGrid *grid, *copy;
+        AstarSearch *search;
+        AstarOptions options;
+        AstarError error;
+        AstarStatus status;
+        AstarDiagonal mode = round % 2 ? ASTAR_DIAGONAL_NO_OBSTACLES : ASTAR_DIAGONAL_NEVER;
+        uint32_t walls[2 * 12], x, y, sx, sy, gx, gy;
+        size_t n = 0, i;
+        uint64_t version;
+        double expected;
+        int before[16 * 12];
+
+        if (!setup(&grid, 16, 12, &search))
+            return;
+        if (!setup(&copy, 16, 12, NULL)) {
+            astar_search_free(search);
+            astar_grid_free(grid);
+            return;
+        }
+        for (i = 0; i < 30; i++) {
+            x = next_random(&seed) % 16;
+            y = next_random(&seed) % 12;
+            astar_grid_set_walkable(grid, x, y, 0);
+            astar_grid_set_walkable(copy, x, y, 0);
+        }
+        sx = next_random(&seed) % 16, sy = next_random(&seed) % 12;
+        gx = next_random(&seed) % 16, gy = next_random(&seed) % 12;
+        astar_grid_set_walkable(grid, sx, sy, 1);
+        astar_grid_set_walkable(copy, sx, sy, 1);
+        for (i = 0; i < 12; i++) {
+            x = next_random(&seed) % 16;
+            y = next_random(&seed) % 12;
+            walls[2 * n] = x;
+            walls[2 * n + 1] = y;
+            n++;
+            if (!(x == sx && y == sy))        /* the start is never a wall */
+                astar_grid_set_walkable(copy, x, y, 0);
+        }
+        astar_grid_prepare(grid);
+        version = astar_grid_version(grid);
+        for (y = 0; y < 12; y++)
+            for (x = 0; x < 16; x++)
+                before[y * 16 + x] = !astar_grid_walkable(grid, x, y);
+        expected = dijkstra(copy, mode, sx, sy, gx, gy);
+        set_options(&options, mode, round % 3 ? ASTAR_ALGORITHM_AUTO : ASTAR_ALGORITHM_ASTAR);
+        options.walls = walls;
+        options.wall_count = n;
+        status = astar_search_run(search, grid, sx, sy, gx, gy, &options, &error);
+        CHECK(error == ASTAR_OK);
+        if (expected < 0) {              /* the reference: -1 for unreachable */
+            CHECK(status == ASTAR_NO_PATH || status == ASTAR_GOAL_BLOCKED);
+            CHECK(status == ASTAR_GOAL_BLOCKED
+                  ? !astar_grid_walkable(copy, gx, gy) : astar_grid_walkable(copy, gx, gy)
+                        || (gx == sx && gy == sy));
+        } else {
+            CHECK(status == ASTAR_FOUND);
+            CHECK(fabs(astar_search_cost(search) - expected) < 1e-9);
+            found++;
+            CHECK(astar_search_algorithm(search)
+                  == (round % 3 ? ASTAR_ALGORITHM_JPS : ASTAR_ALGORITHM_ASTAR)
+                  || (sx == gx && sy == gy));
+        }
+        CHECK(astar_grid_version(grid) == version);
+        for (y = 0; y < 12; y++)
+            for (x = 0; x < 16; x++)
+                CHECK(astar_grid_walkable(grid, x, y) == !before[y * 16 + x]);
+        /* the same query without the walls: the grid alone */
+        options.walls = NULL;
+        options.wall_count = 0;
+        status = astar_search_run(search, grid, sx, sy, gx, gy, &options, &error);
+        CHECK(error == ASTAR_OK);
+        for (i = 0; i < n; i++)              /* the grid has none of the units */
+            astar_grid_set_walkable(copy, walls[2 * i], walls[2 * i + 1],
+                                    astar_grid_walkable(grid, walls[2 * i], walls[2 * i + 1]));
+        expected = dijkstra(copy, mode, sx, sy, gx, gy);
+        CHECK(expected < 0 ? status != ASTAR_FOUND
+                                   : status == ASTAR_FOUND
+                                         && fabs(astar_search_cost(search) - expected) < 1e-9);
+        astar_grid_free(copy);
+        astar_search_free(search);
+        astar_grid_free(grid);
+    }
+    CHECK(found > 30);   /* most queries reach their goal */
+}
+
 int main(void)
 {
     char message[128];
@@ -976,6 +1073,7 @@ int main(void)
     test_restarts();
     test_h_cap();
     test_recording();
+    test_query_walls();
 
     if (failures) {
         fprintf(stderr, "core_api: %d of %ld checks failed\n", failures, checks);
