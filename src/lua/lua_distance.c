@@ -637,7 +637,7 @@ static int astar_blend(lua_State *L)
         lua_pop(L, 2);
     }
     for (i = 0; i < b->m.cells; i++)
-        if (b->m.dist[i] == INFINITY || b->m.dist[i] != b->m.dist[i]) {
+        if (!(b->m.dist[i] > -HUGE_VAL && b->m.dist[i] < HUGE_VAL)) {
             b->m.dist[i] = INFINITY;
             b->m.step[i] = ASTAR_STEP_NONE;
         }
