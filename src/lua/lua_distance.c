@@ -419,9 +419,9 @@ static int grid_distance_map(lua_State *L)
     size_t n;
     int i, map;
 
-    lua_settop(L, 3);
     if (!lua_istable(L, 2))
         type_error(L, as, NULL, "table");
+    lua_settop(L, 3);
     n = read_sources(L, 2, g->grid, NULL);
     query_rules_init(L, &rule, "distanceMap", 2);      /* slots 4 .. 7 */
     lua_pushnil(L);                                     /* 8: diagonal */
