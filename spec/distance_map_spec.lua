@@ -373,6 +373,75 @@ describe("flee and blend", function()
   end)
 end)
 
+-- A generated case built again on another backend's module (astar.core or astar.pure).
+local function rebuild(mod, c)
+  local g = mod.new(c.w, c.h)
+  for y = 1, c.h do
+    for x = 1, c.w do
+      g:setWalkable(x, y, c.grid:isWalkable(x, y))
+      g:setCost(x, y, c.grid:getCost(x, y))
+    end
+  end
+  return g
+end
+
+describe("encoded distance maps", function()
+  it("decode to the same map, and encode again to the same bytes", function()
+    for seed = 1, 40 do
+      local c = generate(seed)
+      local map = c.grid:distanceMap(c.sources, c.opts)
+      for _, m in ipairs { map, map:flee(), astar.blend({ map, 2 }) } do
+        local s = m:encode()
+        local d = astar.decodeMap(s)
+        assert.are.equal(s, d:encode())
+        assert.are.same(m:cells(), d:cells())
+        assert.are.equal(m:size(), d:size())
+        for y = 1, c.h do
+          for x = 1, c.w do
+            assert.are.same({ m:nextStep(x, y) }, { d:nextStep(x, y) })
+            assert.are.equal(m:nearest(x, y), d:nearest(x, y))
+          end
+        end
+      end
+    end
+  end)
+
+  it("are the same bytes on both backends, each reading the other's", function()
+    local pure = require "astar.pure"
+    local ok, core = pcall(require, "astar.core")
+    if not ok then return end   -- no C module: nothing to compare with
+    for seed = 1, 30 do
+      local c = generate(seed)
+      local opts = { diagonal = c.mode, maxCost = c.maxCost }
+      local a = rebuild(core, c):distanceMap(c.sources, opts)
+      local b = rebuild(pure, c):distanceMap(c.sources, opts)
+      assert.are.equal(a:encode(), b:encode())
+      assert.are.equal(a:flee():encode(), b:flee():encode())
+      assert.are.same(a:cells(), pure.decodeMap(a:encode()):cells())
+      assert.are.same(b:cells(), core.decodeMap(b:encode()):cells())
+    end
+  end)
+
+  it("refuse what is not a map", function()
+    local g = astar.new(3, 2)
+    local s = g:distanceMap({ { x = 1, y = 1 } }):encode()
+    local function bad(msg) return "bad argument #1 to 'decodeMap' (not an astar distance map: "
+      .. msg .. ")" end
+    E.check_error("bad argument #1 to 'decodeMap' (string expected, got nil)", astar.decodeMap, nil)
+    E.check_error(bad("bad magic or too short"), astar.decodeMap, "ASTARDMP")
+    E.check_error(bad("bad checksum"), astar.decodeMap, s:sub(1, -2) .. "x")
+    E.check_error(bad("truncated"), astar.decodeMap, s:sub(1, 40))
+    E.check_error(bad("unknown format version"), astar.decodeMap, s:sub(1, 8) .. "\2" .. s:sub(10))
+    local ruled = g:distanceMap({ { x = 1, y = 1 } }, { blocked = {} })
+    E.check_error("calling 'update' on a decoded map that was made with rules",
+      function() return astar.decodeMap(ruled:encode()):update(g) end)
+    local plain = astar.decodeMap(s)
+    g:setWalkable(2, 1, false)
+    assert.are.equal(plain, plain:update(g))
+    assert.is_nil(plain:get(2, 1))
+  end)
+end)
+
 describe("distance map callbacks", function()
   it("pass a callback's error on unchanged", function()
     local g = astar.new(4, 4)

@@ -35,6 +35,7 @@ local core = {
   backend = "lua",
   decode = E.decode,
   blend = D.blend,
+  decodeMap = D.decode_map,
   -- the tactics primitives, wrapped by lua/astar/tactics.lua
   _movementRange = R.movement_range,
   _attackCells = R.attack_cells,

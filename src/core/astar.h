@@ -496,4 +496,33 @@ void astar_distance_descend(AstarDistanceMap *m);
 int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint32_t *nx,
                         uint32_t *ny);
 
+/* Encoding a map as bytes (distance.c; format in distance.c): flags bit 0 =
+ * made by flee or blend, bit 1 = made with rules (kept by the binding). */
+typedef struct {
+    uint32_t width, height;
+    size_t nsources;
+    AstarDiagonal diagonal;
+    unsigned flags;
+    double max_cost;
+} AstarDistanceHeader;
+
+#define ASTAR_DISTANCE_DERIVED 1u
+#define ASTAR_DISTANCE_RULES 2u
+
+/* Bytes of the encoding (0 if that does not fit in a size_t). */
+size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources);
+/* Writes astar_distance_encoded_size bytes to out. */
+void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
+                           const AstarDistanceSource *sources, unsigned char *out);
+/* Reads and checks the header and the length: ASTAR_EPARSE and a message
+ * when the bytes are no map (nothing else is read). */
+AstarError astar_distance_decode_header(const void *data, size_t length,
+                                        AstarDistanceHeader *header, char *message,
+                                        size_t message_size);
+/* Then fills m (laid out for the header's size) and sources (nsources),
+ * checking every field; ASTAR_EPARSE and a message on bad input. */
+AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceMap *m,
+                                 AstarDistanceSource *sources, char *message,
+                                 size_t message_size);
+
 #endif

@@ -294,3 +294,230 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
     *ny = (uint32_t)((long)y + DY[d]);
     return 1;
 }
+
+/* ---- encoding ---------------------------------------------------------------
+ *
+ * Format version 1, every number little-endian:
+ *
+ *   offset  size  field
+ *        0     8  magic "ASTARDMP"
+ *        8     2  format version (1)
+ *       10     1  diagonal mode (AstarDiagonal)
+ *       11     1  flags (ASTAR_DISTANCE_DERIVED, ASTAR_DISTANCE_RULES)
+ *       12     4  width
+ *       16     4  height
+ *       20     4  number of sources n
+ *       24     8  maxCost (binary64)
+ *       32  16 n  sources: x, y (4 bytes each, 0-based), value (binary64)
+ *             C  step per cell (C = width * height, row by row): 0-7 the
+ *                direction, 8 the walk ends here, 15 not in the map
+ *           8 C  entry cost per cell (binary64; NaN: never asked)
+ *          12 M  per cell in the map (M of them, row by row): value
+ *                (binary64), origin (4 bytes)
+ *             4  FNV-1a 32 of every byte before it
+ */
+#define DM_MAGIC "ASTARDMP"
+#define DM_HEADER 32u
+#define FNV_OFFSET 2166136261u
+#define FNV_PRIME 16777619u
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v & 0xff);
+    p[1] = (unsigned char)((v >> 8) & 0xff);
+    p[2] = (unsigned char)((v >> 16) & 0xff);
+    p[3] = (unsigned char)((v >> 24) & 0xff);
+}
+
+static void put_f64(unsigned char *p, double d)
+{
+    uint64_t v;
+    if (d != d)
+        v = UINT64_C(0x7ff8000000000000);          /* one NaN: canonical bytes */
+    else
+        memcpy(&v, &d, sizeof v);
+    put_u32(p, (uint32_t)(v & 0xffffffffu));
+    put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static double get_f64(const unsigned char *p)
+{
+    uint64_t v = (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+static uint32_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint32_t hash = FNV_OFFSET;
+    size_t i;
+    for (i = 0; i < n; i++)
+        hash = (hash ^ p[i]) * FNV_PRIME;
+    return hash;
+}
+
+static uint64_t fixed_size(uint64_t cells, uint64_t n)
+{
+    return DM_HEADER + 16 * n + 9 * cells + 4;
+}
+
+size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources)
+{
+    uint64_t cells = (uint64_t)m->width * m->height;
+    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)m->reached;
+    return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
+}
+
+void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
+                           const AstarDistanceSource *sources, unsigned char *out)
+{
+    unsigned char *p = out;
+    uint32_t x, y;
+    size_t k;
+
+    memcpy(p, DM_MAGIC, 8);
+    p[8] = 1;
+    p[9] = 0;
+    p[10] = (unsigned char)m->diagonal;
+    p[11] = (unsigned char)header->flags;
+    put_u32(p + 12, m->width);
+    put_u32(p + 16, m->height);
+    put_u32(p + 20, (uint32_t)header->nsources);
+    put_f64(p + 24, header->max_cost);
+    p += DM_HEADER;
+    for (k = 0; k < header->nsources; k++, p += 16) {
+        put_u32(p, sources[k].x);
+        put_u32(p + 4, sources[k].y);
+        put_f64(p + 8, sources[k].value);
+    }
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++) {
+            uint8_t st = m->step[((size_t)y + 1) * m->stride + x + 1];
+            *p++ = (unsigned char)((st & ASTAR_STEP_MEMBER) ? (st & ASTAR_STEP_MASK)
+                                                            : ASTAR_STEP_NONE);
+        }
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++, p += 8)
+            put_f64(p, m->cost[((size_t)y + 1) * m->stride + x + 1]);
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1;
+            if (!(m->step[i] & ASTAR_STEP_MEMBER))
+                continue;
+            put_f64(p, m->dist[i]);
+            put_u32(p + 8, m->origin[i]);
+            p += 12;
+        }
+    put_u32(p, fnv1a(out, (size_t)(p - out)));
+}
+
+static AstarError parse_error(char *message, size_t size, const char *text)
+{
+    if (size > 0) {
+        strncpy(message, text, size - 1);
+        message[size - 1] = '\0';
+    }
+    return ASTAR_EPARSE;
+}
+
+AstarError astar_distance_decode_header(const void *data, size_t length,
+                                        AstarDistanceHeader *header, char *message,
+                                        size_t message_size)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t cells;
+
+    if (length < DM_HEADER + 4 || memcmp(p, DM_MAGIC, 8) != 0)
+        return parse_error(message, message_size, "bad magic or too short");
+    if (p[8] != 1 || p[9] != 0)
+        return parse_error(message, message_size, "unknown format version");
+    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 3)
+        return parse_error(message, message_size, "bad diagonal mode or flags");
+    header->diagonal = (AstarDiagonal)p[10];
+    header->flags = p[11];
+    header->width = get_u32(p + 12);
+    header->height = get_u32(p + 16);
+    header->nsources = get_u32(p + 20);
+    header->max_cost = get_f64(p + 24);
+    cells = (uint64_t)header->width * header->height;
+    if (header->width < 1 || header->height < 1 || header->width > ASTAR_MAX_SIDE
+        || header->height > ASTAR_MAX_SIDE || cells > ASTAR_MAX_CELLS)
+        return parse_error(message, message_size, "bad size");
+    if (header->max_cost != header->max_cost)
+        return parse_error(message, message_size, "bad maxCost");
+    if (fixed_size(cells, header->nsources) > length)
+        return parse_error(message, message_size, "truncated");
+    if (fnv1a(p, length - 4) != get_u32(p + length - 4))
+        return parse_error(message, message_size, "bad checksum");
+    return ASTAR_OK;
+}
+
+AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceMap *m,
+                                 AstarDistanceSource *sources, char *message,
+                                 size_t message_size)
+{
+    const unsigned char *p = (const unsigned char *)data, *steps, *costs, *values;
+    AstarDistanceHeader hd;
+    uint64_t cells, members = 0;
+    uint32_t x, y;
+    size_t k;
+
+    if (astar_distance_decode_header(data, length, &hd, message, message_size) != ASTAR_OK)
+        return ASTAR_EPARSE;
+    cells = (uint64_t)hd.width * hd.height;
+    p += DM_HEADER;
+    for (k = 0; k < hd.nsources; k++, p += 16) {
+        sources[k].x = get_u32(p);
+        sources[k].y = get_u32(p + 4);
+        sources[k].value = get_f64(p + 8);
+        if (sources[k].x >= hd.width || sources[k].y >= hd.height
+            || !(sources[k].value > -HUGE_VAL && sources[k].value < HUGE_VAL))
+            return parse_error(message, message_size, "bad source");
+    }
+    steps = p;
+    costs = steps + cells;
+    values = costs + 8 * cells;
+    for (k = 0; k < cells; k++) {
+        if (steps[k] != ASTAR_STEP_NONE && steps[k] > ASTAR_STEP_END)
+            return parse_error(message, message_size, "bad step");
+        members += steps[k] != ASTAR_STEP_NONE;
+    }
+    if (fixed_size(cells, hd.nsources) + 12 * members != length)
+        return parse_error(message, message_size, "bad length");
+    m->reached = 0;
+    for (y = 0; y < hd.height; y++)
+        for (x = 0; x < hd.width; x++) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1, c = (size_t)y * hd.width + x;
+            unsigned st = steps[c];
+            double cost = get_f64(costs + 8 * c);
+
+            if (!(cost > 0) && cost == cost)
+                return parse_error(message, message_size, "bad cost");
+            m->cost[i] = cost;
+            if (st == ASTAR_STEP_NONE)
+                continue;
+            if (!(cost > 0 && cost < HUGE_VAL))
+                return parse_error(message, message_size, "bad cost");
+            if (st < 8) {
+                long nx = (long)x + DX[st], ny = (long)y + DY[st];
+                if (nx < 0 || ny < 0 || nx >= (long)hd.width || ny >= (long)hd.height
+                    || steps[(size_t)ny * hd.width + (size_t)nx] == ASTAR_STEP_NONE)
+                    return parse_error(message, message_size, "bad step");
+            }
+            m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | st);
+            m->dist[i] = get_f64(values);
+            m->origin[i] = get_u32(values + 8);
+            values += 12;
+            if (!(m->dist[i] > -HUGE_VAL && m->dist[i] < HUGE_VAL)
+                || m->origin[i] >= ((hd.flags & ASTAR_DISTANCE_DERIVED) ? cells : hd.nsources))
+                return parse_error(message, message_size, "bad value");
+            m->reached++;
+        }
+    return ASTAR_OK;
+}

@@ -645,6 +645,7 @@ int astar_lua_set_tiles(lua_State *L);
 /* Distance maps (lua_distance.c). */
 int astar_lua_distance_map(lua_State *L);
 int astar_lua_blend(lua_State *L);
+int astar_lua_decode_map(lua_State *L);
 
 static const luaL_Reg GRID_METHODS[] = {
     {"getWidth", grid_get_width},
@@ -688,6 +689,7 @@ static const luaL_Reg MODULE_FUNCTIONS[] = {
     {"decode", grid_decode},            /* lua_encode.c */
     {"fromTiles", astar_lua_from_tiles}, /* lua_tiles.c */
     {"blend", astar_lua_blend},         /* lua_distance.c */
+    {"decodeMap", astar_lua_decode_map}, /* lua_distance.c */
     {NULL, NULL}};
 
 #if defined(_WIN32)

@@ -35,6 +35,8 @@ typedef struct {
     int derived;               /* made by flee or blend: no sources, no update */
     int busy;                  /* being filled: every method raises */
     int points[2];             /* blocked, cost were lists of points */
+    int ruled;                 /* made with rules */
+    int rules_lost;            /* decoded from a map made with rules: no update */
 } MapHeader;
 
 #define SOURCES_OFFSET ((sizeof(MapHeader) + 15) / 16 * 16)
@@ -461,6 +463,7 @@ static int grid_distance_map(lua_State *L)
     h->max_cost = max_cost;
     h->points[0] = rule.points[QR_BLOCKED];
     h->points[1] = rule.points[QR_COST];
+    h->ruled = rule.used;
     if (rule.used) {
         lua_createtable(L, 2, 0);
         for (i = 0; i < 2; i++) {
@@ -485,6 +488,8 @@ static int map_update(lua_State *L)
 
     if (h->derived)
         raise_error(L, "calling 'update' on a map made by flee or blend");
+    if (h->rules_lost)
+        raise_error(L, "calling 'update' on a decoded map that was made with rules");
     g = (LuaGrid *)compat_testudata(L, 2, GRID_TYPE);
     if (!g)
         type_error(L, method_arg("update", 1), NULL, GRID_TYPE);
@@ -648,7 +653,59 @@ static int astar_blend(lua_State *L)
     return 1;
 }
 
+/* ---- encoding: map:encode(), astar.decodeMap(s) ---------------------------- */
+
+static int map_encode(lua_State *L)
+{
+    MapHeader *h = check_self(L, "encode");
+    size_t size = astar_distance_encoded_size(&h->m, h->nsources);
+    AstarDistanceHeader hd;
+    unsigned char *buffer;
+
+    if (size == 0)
+        return raise_error(L, "map too large to encode on this platform");
+    lua_settop(L, 1);
+    buffer = (unsigned char *)lua_newuserdata(L, size);
+    h = check_self(L, "encode");       /* the allocation may have run finalizers */
+    hd.width = h->m.width;
+    hd.height = h->m.height;
+    hd.nsources = h->nsources;
+    hd.diagonal = h->m.diagonal;
+    hd.flags = (h->derived ? ASTAR_DISTANCE_DERIVED : 0u)
+               | (h->ruled || h->rules_lost ? ASTAR_DISTANCE_RULES : 0u);
+    hd.max_cost = h->max_cost;
+    astar_distance_encode(&h->m, &hd, map_sources(h), buffer);
+    lua_pushlstring(L, (const char *)buffer, size);
+    return 1;
+}
+
+static int astar_decode_map(lua_State *L)
+{
+    Arg a = {1, 1, "decodeMap"};
+    AstarDistanceHeader hd;
+    char message[128];
+    const char *data;
+    size_t length;
+    MapHeader *h;
+
+    if (lua_type(L, 1) != LUA_TSTRING)
+        type_error(L, a, NULL, "string");
+    lua_settop(L, 1);
+    data = lua_tolstring(L, 1, &length);
+    if (astar_distance_decode_header(data, length, &hd, message, sizeof message) != ASTAR_OK)
+        return arg_error(L, 1, "decodeMap", NULL, "not an astar distance map: %s", message);
+    h = push_map(L, hd.width, hd.height, hd.diagonal, hd.nsources);
+    if (astar_distance_decode(data, length, &h->m, map_sources(h), message, sizeof message)
+        != ASTAR_OK)
+        return arg_error(L, 1, "decodeMap", NULL, "not an astar distance map: %s", message);
+    h->max_cost = hd.max_cost;
+    h->derived = (hd.flags & ASTAR_DISTANCE_DERIVED) != 0;
+    h->rules_lost = (hd.flags & ASTAR_DISTANCE_RULES) != 0;
+    return 1;
+}
+
 static const luaL_Reg MAP_METHODS[] = {
+    {"encode", map_encode},
     {"get", map_get},
     {"nextStep", map_next_step},
     {"pathFrom", map_path_from},
@@ -676,3 +733,4 @@ static void set_map_metatable(lua_State *L)
 
 int astar_lua_distance_map(lua_State *L) { return grid_distance_map(L); }
 int astar_lua_blend(lua_State *L) { return astar_blend(L); }
+int astar_lua_decode_map(lua_State *L) { return astar_decode_map(L); }

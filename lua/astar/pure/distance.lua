@@ -12,6 +12,7 @@
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local Q = require "astar.pure.query_rules"
+local EN = require "astar.pure.encode"
 
 local M = {}
 
@@ -160,7 +161,7 @@ function Map.pathFrom(...)
   if not i then return nil end
   local t = into or {}
   local k, c = 0, i
-  while c do
+  while c and k <= self._reached do   -- bounded as in C (a decoded map may loop)
     local cx, cy = cell_xy(self, c)
     k = k + 1
     if flat then
@@ -506,7 +507,7 @@ function M.distance_map(...)
   Q.finish(r, grid)
   if not grid._open then error("attempt to use a closed astar.Grid", 0) end
   local m = empty_map(w, h, diagonal)
-  m._sources, m._max, m._rules = list, max_cost, r
+  m._sources, m._max, m._rules, m._ruled = list, max_cost, r, r.used
   fill(m, grid, r, "distanceMap")
   return m
 end
@@ -517,6 +518,9 @@ function Map.update(...)
   local nargs = select("#", ...)
   check_self("update", nargs, self)
   if self._derived then error("calling 'update' on a map made by flee or blend", 0) end
+  if self._rules_lost then
+    error("calling 'update' on a decoded map that was made with rules", 0)
+  end
   if getmetatable(grid) ~= G.META or type(grid) ~= "table" then
     type_error(1, "update", nil, "astar.Grid", grid, nargs > 1)
   end
@@ -526,11 +530,12 @@ function Map.update(...)
       self._w, self._h))
   end
   local r = Q.init("update", 1)
-  local old = self._rules
-  r.index[1], r.index[2] = old.index[1], old.index[2]
-  r.points[1], r.points[2] = old.points[1], old.points[2]
+  local old = self._rules   -- nil for a decoded map (made without rules)
+  if old then
+    r.index[1], r.index[2] = old.index[1], old.index[2]
+    r.points[1], r.points[2] = old.points[1], old.points[2]
+  end
   Q.finish(r, grid)
-  r.min_cost = old.min_cost
   fill(self, grid, r, "update")
   return self
 end
@@ -629,6 +634,119 @@ function M.blend(...)
   end
   if rescanned then rescan(b) else descend(b) end
   return b
+end
+
+-- ---- map:encode() and astar.decodeMap(s): distance.c's format ----------------
+
+local byte, char, sub, concat = string.byte, string.char, string.sub, table.concat
+local le, u32, f64_any, get_f64 = EN.le, EN.u32, EN.f64_any, EN.get_f64
+local DIAGONAL_CODE = { [1] = 0, [2] = 1, [3] = 2, [4] = 3 }   -- index -> AstarDiagonal
+
+function Map.encode(...)
+  local self = ...
+  check_self("encode", select("#", ...), self)
+  local out = {}
+  local flags = (self._derived and 1 or 0) + ((self._ruled or self._rules_lost) and 2 or 0)
+  out[1] = "ASTARDMP" .. char(1, 0, DIAGONAL_CODE[self._diagonal], flags) .. le(self._w, 4)
+    .. le(self._h, 4) .. le(#self._sources, 4) .. f64_any(self._max)
+  for _, src in ipairs(self._sources) do
+    out[#out + 1] = le(src.x - 1, 4) .. le(src.y - 1, 4) .. f64_any(src.value)
+  end
+  local stride, step, cost, dist, origin = self._stride, self._step, self._cost, self._dist,
+    self._origin
+  local steps, costs, values = {}, {}, {}
+  for y = 1, self._h do
+    for x = 1, self._w do
+      local i = y * stride + x + 1
+      local st = step[i]
+      steps[#steps + 1] = char(st or 15)
+      costs[#costs + 1] = f64_any(cost[i] or 0 / 0)
+      if st then values[#values + 1] = f64_any(dist[i]) .. le(origin[i], 4) end
+    end
+  end
+  out[#out + 1] = concat(steps)
+  out[#out + 1] = concat(costs)
+  out[#out + 1] = concat(values)
+  local s = concat(out)
+  return s .. le(EN.fnv1a(EN.FNV_OFFSET, s, 1, #s), 4)
+end
+
+local function bad_map(message)
+  arg_error(1, "decodeMap", nil, "not an astar distance map: " .. message)
+end
+
+function M.decode_map(...)
+  local s = ...
+  if type(s) ~= "string" then type_error(1, "decodeMap", nil, "string", s, select("#", ...) > 0) end
+  local length = #s
+  if length < 36 or sub(s, 1, 8) ~= "ASTARDMP" then bad_map("bad magic or too short") end
+  if byte(s, 9) ~= 1 or byte(s, 10) ~= 0 then bad_map("unknown format version") end
+  local diagonal, flags = byte(s, 11), byte(s, 12)
+  if diagonal > 3 or flags > 3 then bad_map("bad diagonal mode or flags") end
+  local w, h, n = u32(s, 13), u32(s, 17), u32(s, 21)
+  local max_cost = get_f64(s, 25)
+  local cells = w * h
+  if w < 1 or h < 1 or w > G.MAX_SIDE or h > G.MAX_SIDE or cells > G.MAX_CELLS then
+    bad_map("bad size")
+  end
+  if max_cost ~= max_cost then bad_map("bad maxCost") end
+  local fixed = 32 + 16 * n + 9 * cells + 4
+  if fixed > length then bad_map("truncated") end
+  if EN.fnv1a(EN.FNV_OFFSET, s, 1, length - 4) ~= u32(s, length - 3) then
+    bad_map("bad checksum")
+  end
+  local m = empty_map(toint(w), toint(h), diagonal + 1)
+  local p = 33
+  for k = 1, n do
+    local x, y, v = u32(s, p), u32(s, p + 4), get_f64(s, p + 8)
+    if x >= w or y >= h or not (v > -huge and v < huge) then bad_map("bad source") end
+    m._sources[k] = { x = toint(x + 1), y = toint(y + 1), value = v }
+    p = p + 16
+  end
+  local steps, costs, values = p, p + cells, p + 9 * cells
+  local members = 0
+  for c = 0, cells - 1 do
+    local st = byte(s, steps + c)
+    if st ~= 15 and st > END then bad_map("bad step") end
+    if st ~= 15 then members = members + 1 end
+  end
+  if fixed + 12 * members ~= length then bad_map("bad length") end
+  local stride = m._stride
+  local step, cost, dist, origin = m._step, m._cost, m._dist, m._origin
+  local reached = 0
+  for i = 1, m._cells do cost[i] = huge end
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      local i = (y + 1) * stride + x + 2
+      local c = y * w + x
+      local st = byte(s, steps + c)
+      local cc = get_f64(s, costs + 8 * c)
+      if not (cc > 0) and cc == cc then bad_map("bad cost") end
+      cost[i] = cc == cc and cc or nil
+      if st ~= 15 then
+        if not (cc > 0 and cc < huge) then bad_map("bad cost") end
+        if st < 8 then
+          local nx, ny = x + DX[st + 1], y + DY[st + 1]
+          if nx < 0 or ny < 0 or nx >= w or ny >= h or byte(s, steps + ny * w + nx) == 15 then
+            bad_map("bad step")
+          end
+        end
+        step[i] = st
+        dist[i], origin[i] = get_f64(s, values), u32(s, values + 8)
+        values = values + 12
+        if not (dist[i] > -huge and dist[i] < huge)
+          or origin[i] >= (flags % 2 == 1 and cells or n) then
+          bad_map("bad value")
+        end
+        reached = reached + 1
+      end
+    end
+  end
+  m._reached = reached
+  m._max = max_cost
+  m._derived = flags % 2 == 1
+  m._rules_lost = flags >= 2
+  return m
 end
 
 return M
