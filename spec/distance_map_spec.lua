@@ -10,7 +10,6 @@ local D = require "helpers.distance_reference"
 local E = require "helpers.errors"
 
 local close = R.close
-local INF = math.huge
 local MODES = { "never", "always", "one-obstacle", "no-obstacles" }
 
 local function cell(w, x, y) return (y - 1) * w + x end
@@ -354,7 +353,7 @@ describe("flee and blend", function()
               end
             end
             local nx, ny = plain:nextStep(x, y)
-            if bx == nil then
+            if bx == nil or by == nil then
               if nx then
                 local v = sum[cell(c.w, nx, ny)] + D.step_cost(c.board, x, y, nx - x, ny - y)
                 assert.is_true(close(v, sum[i]) or v < sum[i])

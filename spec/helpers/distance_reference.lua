@@ -7,8 +7,6 @@
 -- by linear scan; rescans are a Bellman-Ford relaxation to a fixpoint (another
 -- algorithm, so flee and blend are not checked against the same code).
 -- Works on Lua 5.1 (LuaJIT) to 5.4.
-local RR = require "helpers.rules_reference"
-
 local M = {}
 
 local INF = math.huge
