@@ -195,6 +195,40 @@ describe("distance maps", function()
     end
   end)
 
+  it("give the same map on unit costs in 4 directions (a breadth-first flood in C)", function()
+    for seed = 1, 40 do
+      local rnd = R.rng(seed + 1000)
+      local w, h = rnd.int(3, 14), rnd.int(3, 12)
+      local grid = astar.new(w, h)
+      local walls = {}
+      for y = 1, h do
+        for x = 1, w do
+          walls[cell(w, x, y)] = rnd.next() < 0.25
+          if walls[cell(w, x, y)] then grid:setWalkable(x, y, false) end
+        end
+      end
+      local value = seed % 3
+      local sources = {}
+      for k = 1, rnd.int(1, 5) do sources[k] = { x = rnd.int(1, w), y = rnd.int(1, h), value = value } end
+      local opts = { diagonal = "never", maxCost = seed % 4 == 0 and value + rnd.int(1, 6) or nil }
+      local map = grid:distanceMap(sources, opts)
+      opts.cost = function() return 1 end        -- a rule: the general flood
+      local general = grid:distanceMap(sources, opts)
+      assert.are.same(general:cells(), map:cells())
+      for y = 1, h do
+        for x = 1, w do
+          assert.are.same({ general:nextStep(x, y) }, { map:nextStep(x, y) })
+          assert.are.equal(general:nearest(x, y), map:nearest(x, y))
+        end
+      end
+      local c = { board = RR.board({ w = w, h = h,
+        walkable = function(x, y) return not walls[cell(w, x, y)] end,
+        cost = function() return 1 end }), w = w, h = h, seed = seed, mode = "never",
+        sources = sources }
+      check_map(c, map, D.distance(c.board, "never", sources, opts.maxCost))
+    end
+  end)
+
   it("default to the grid's diagonal mode and value 0", function()
     local g = astar.fromString("...\n...\n...")
     g:setDiagonal("always")

@@ -171,6 +171,51 @@ static AstarError flood(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
     return ASTAR_OK;
 }
 
+/* The flood when every step costs 1: 4 directions, no rule, unit costs and
+ * sources of one value. Cells settle in the order a FIFO queue gives, level
+ * by level, which is the order of their values, so the result is the
+ * Dijkstra's exactly (ties included: every cell one level down has relaxed a
+ * cell before it is taken). The queue is the open list's cell array, reserved
+ * for every cell (the heap itself stays empty). */
+static void flood_bfs(uint32_t *queue, size_t tail, AstarDistanceMap *m, double max_cost)
+{
+    double *dist = m->dist, *cost = m->cost;
+    uint8_t *step = m->step;
+    uint32_t *origin = m->origin;
+    size_t head = 0;
+    long off[4];
+    int d;
+
+    for (d = 0; d < 4; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        double ng = dist[u] + 1.0;
+
+        step[u] = (uint8_t)(step[u] | ST_CLOSED | ASTAR_STEP_MEMBER);
+        m->reached++;
+        if (!(ng <= max_cost))
+            continue;
+        for (d = 0; d < 4; d++) {
+            uint32_t v = (uint32_t)((long)u + off[d]);
+            unsigned sv = step[v], s = OPPOSITE[d];
+
+            if ((sv & ST_CLOSED) || cost[v] == INFINITY)
+                continue;
+            if (ng < dist[v]) {
+                dist[v] = ng;
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                origin[v] = origin[u];
+                queue[tail++] = v;
+            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
+                       && s < (sv & ASTAR_STEP_MASK)) {
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                origin[v] = origin[u];
+            }
+        }
+    }
+}
+
 /* Clears the closed bits a flood left. */
 static void unclose(AstarDistanceMap *m)
 {
@@ -196,6 +241,26 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
         m->cost[i] = !grid->open[i] ? INFINITY : rule ? NAN : grid->cost ? grid->cost[i] : 1.0;
     }
     m->reached = 0;
+    for (i = 1; i < n && sources[i].value == sources[0].value; i++)
+        ;
+    if (!rule && !grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER && i >= n) {
+        size_t tail = 0;
+        if (heap_reserve(open, m->cells) != ASTAR_OK)
+            return ASTAR_ENOMEM;
+        for (i = 0; i < n; i++) {
+            size_t c = astar_index(grid, sources[i].x, sources[i].y);
+            if (m->cost[c] == INFINITY || !(sources[i].value <= max_cost)
+                || !(sources[i].value < m->dist[c]))
+                continue;
+            m->dist[c] = sources[i].value;
+            m->step[c] = ASTAR_STEP_END;
+            m->origin[c] = (uint32_t)i;
+            open->cell[tail++] = (uint32_t)c;
+        }
+        flood_bfs(open->cell, tail, m, max_cost);
+        unclose(m);
+        return ASTAR_OK;
+    }
     for (i = 0; i < n; i++) {
         size_t c = astar_index(grid, sources[i].x, sources[i].y);
         double v = sources[i].value, ec = m->cost[c];
