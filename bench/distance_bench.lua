@@ -6,7 +6,8 @@
 --               unit, what a turn costs), against 1000 findPath calls with the
 --               goal list; on AR0011SR (Moving AI, 512x512) and a 64x64 board
 --   full map    distanceMap from one corner over a whole open board, 512x512
---               and 2048x2048, 4 and 8 directions, unit and varied costs
+--               and 2048x2048, 4 and 8 directions, unit and varied costs; and
+--               map:update(grid), the same without allocating the map
 --   memory      bytes per cell of a map (collectgarbage("count"))
 -- The costs of the two ways are checked equal before anything is timed.
 --
@@ -109,8 +110,10 @@ local function full_case(size, diagonal, costs)
   local map
   local t = time(function() map = g:distanceMap(src, opts) end, size > 1000 and 3 or 5)
   assert(map:size() == size * size)
-  print(("  %4dx%-4d %-13s %-12s %9.2f ms  %6.1f ns/cell"):format(size, size, diagonal,
-    costs and "costs 1-4" or "unit costs", t * 1e3, t / (size * size) * 1e9))
+  local u = time(function() map:update(g) end, size > 1000 and 3 or 5)
+  print(("  %4dx%-4d %-13s %-12s %9.2f ms  %6.1f ns/cell   update in place %9.2f ms"):format(
+    size, size, diagonal, costs and "costs 1-4" or "unit costs", t * 1e3,
+    t / (size * size) * 1e9, u * 1e3))
   return map
 end
 
