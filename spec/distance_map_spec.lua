@@ -455,6 +455,49 @@ describe("encoded distance maps", function()
     end
   end)
 
+  it("survive corrupted bytes with a good checksum: an error or a usable map", function()
+    local EN = require "astar.pure.encode"
+    local function seal(body)
+      local h = EN.fnv1a(EN.FNV_OFFSET, body, 1, #body)
+      return body .. EN.le(h, 4)
+    end
+    local g = astar.fromString("..#..\n.2...\n...#.")
+    local maps = { g:distanceMap({ { x = 1, y = 1 }, { x = 5, y = 3, value = 2 } }) }
+    maps[2] = maps[1]:flee()
+    local rnd = R.rng(77)
+    local accepted = 0
+    for round = 1, 600 do
+      local s = maps[round % 2 + 1]:encode()
+      local body = s:sub(1, -5)
+      local bytes = { body:byte(1, -1) }
+      for _ = 1, rnd.int(1, 3) do
+        local i = rnd.int(9, #bytes)
+        bytes[i] = rnd.int(0, 255)
+      end
+      local forged = seal(string.char((unpack or table.unpack)(bytes))) -- luacheck: ignore 143
+      local ok, m = pcall(astar.decodeMap, forged)
+      if ok then
+        local w, h = m:getDimensions()
+        for y = 1, h do
+          for x = 1, w do
+            m:get(x, y)
+            m:nextStep(x, y)
+            m:nearest(x, y)
+            local path = m:pathFrom(x, y)
+            assert.is_true(path == nil or #path <= m:size() + 1)
+          end
+        end
+        m:cells()
+        assert.are.equal(m:size(), astar.decodeMap(m:encode()):size())
+        accepted = accepted + 1
+      else
+        assert.are.equal("bad argument #1 to 'decodeMap' (not an astar distance map: ",
+          m:sub(1, 59))
+      end
+    end
+    assert.is_true(accepted > 100, "most forged maps decode: " .. accepted)
+  end)
+
   it("refuse what is not a map", function()
     local g = astar.new(3, 2)
     local s = g:distanceMap({ { x = 1, y = 1 } }):encode()
@@ -513,6 +556,48 @@ describe("distance map callbacks", function()
     E.check_error("calling 'get' on a distance map that is being computed", map.update, map, g)
     assert.are.equal(0, map:size())
     map = nil
+  end)
+
+  it("survive callbacks that collect garbage, drop maps and close the grid in update", function()
+    local g = astar.new(6, 6)
+    local made = 0
+    local map = g:distanceMap({ { x = 1, y = 1 } }, { cost = function(x, y)
+      made = made + 1
+      local tmp = g:distanceMap({ { x = x, y = y } })   -- dropped at once
+      tmp:flee()
+      collectgarbage()
+      return 1
+    end })
+    assert.are.equal(36, map:size())
+    assert.is_true(made > 0)
+    local closing = false
+    local m2 = g:distanceMap({ { x = 1, y = 1 } }, { blocked = function()
+      if closing then getmetatable(g).__close(g) end
+      return false
+    end })
+    closing = true
+    E.check_error("grid closed during update", m2.update, m2, g)
+    assert.are.equal(0, m2:size())   -- an update that fails leaves the map empty
+    assert.is_nil(m2:get(1, 1))
+  end)
+
+  it("pass an error from update's callback on, leaving the map empty", function()
+    local g = astar.new(3, 3)
+    local fail = false
+    local map = g:distanceMap({ { x = 2, y = 2 } }, { cost = function()
+      if fail then error({ code = 7 }) end
+      return 2
+    end })
+    local before = map:get(1, 1)
+    assert.is_true(close(2 * math.sqrt(2), before))   -- one diagonal step into a cell of cost 2
+    fail = true
+    local ok, err = pcall(map.update, map, g)
+    assert.is_false(ok)
+    assert.are.same({ code = 7 }, err)
+    assert.are.equal(0, map:size())
+    fail = false
+    map:update(g)
+    assert.are.equal(before, map:get(1, 1))
   end)
 
   it("may query from a callback", function()
