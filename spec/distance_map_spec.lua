@@ -600,6 +600,17 @@ describe("distance map callbacks", function()
     assert.are.equal(before, map:get(1, 1))
   end)
 
+  it("update uses only the map's own rules (not a Lua 5.1 environment's [1], [2])", function()
+    local g = astar.new(3, 3)
+    local map = g:distanceMap({ { x = 1, y = 1 } }, { diagonal = "never" })
+    _G[1], _G[2] = function() return true end, function() return 5 end
+    local ok, err = pcall(map.update, map, g)
+    _G[1], _G[2] = nil, nil
+    assert(ok, err)
+    assert.are.equal(9, map:size())
+    assert.are.equal(4, map:get(3, 3))
+  end)
+
   it("may query from a callback", function()
     local g = astar.new(3, 3)
     local map = g:distanceMap({ { x = 1, y = 1 } }, { cost = function(x, y)

@@ -337,7 +337,9 @@ static void rules_from_map(lua_State *L, MapHeader *h, int map, QueryRules *rule
     query_rules_init(L, rule, fname, 1);
     first = lua_gettop(L) - QR_COUNT + 1;
     get_rules_ref(L, map);
-    if (lua_istable(L, -1)) {
+    /* only a map made with rules has them (on Lua 5.1 a userdata's
+     * environment is the globals table otherwise) */
+    if (h->ruled && lua_istable(L, -1)) {
         for (i = 0; i < 2; i++) {
             lua_rawgeti(L, -1, i + 1);
             lua_replace(L, first + i);
