@@ -11,7 +11,7 @@
 --    spaces of each line ignored): the same on every backend and Lua version.
 -- 2. The API reference is complete and true: every function and field the
 --    module exports (module, Grid, Search, Range, attack range, danger zone,
---    tactics) is named in README.md in a heading or a table row, as
+--    DistanceMap, tactics) is named in README.md in a heading or a table row, as
 --    `astar.new(`, `grid:findPath(`, `search:step(`, `range:cells(`,
 --    `area:size(`, `zone:count(`, `tactics.cellSet(` or `astar.MAX_CELLS`;
 --    and every such name in a heading or table row exists.
@@ -180,6 +180,7 @@ local function exported()
     area = getmetatable(grid:attackRange(range, 1, 1)).__index,
     zone = getmetatable(grid:dangerZone({ { x = 1, y = 1, move = 1, minRange = 1, maxRange = 1 } })).__index,
     tactics = tactics,
+    map = getmetatable(grid:distanceMap({ { x = 1, y = 1 } })).__index,
   }
   local names = {}
   for kind, t in pairs(kinds) do
@@ -211,7 +212,7 @@ local function documented()
       local text = line:match("^#+ ") and line or line:gsub("[^`]*`([^`]*)`", " %1 ")
       for kind, sep, name in text:gmatch("%f[%w_](%l+)([:.])([%a_][%w_]*)") do
         if kind == "astar" or kind == "grid" or kind == "search" or kind == "range"
-          or kind == "area" or kind == "zone" or kind == "tactics" then
+          or kind == "area" or kind == "zone" or kind == "tactics" or kind == "map" then
           local full = kind .. sep .. name
           if not MODULES[full] then names[full] = names[full] or i end
         end

@@ -9,6 +9,7 @@ local methods = require "astar.pure.methods"
 local E = require "astar.pure.encode"
 local R = require "astar.pure.range"
 local T = require "astar.pure.tiles"
+local D = require "astar.pure.distance"
 require "astar.pure.stepper"   -- adds Grid:newSearch and the Search methods
 
 local select, type = select, type
@@ -33,6 +34,8 @@ local core = {
   Grid = methods,
   backend = "lua",
   decode = E.decode,
+  blend = D.blend,
+  decodeMap = D.decode_map,
   -- the tactics primitives, wrapped by lua/astar/tactics.lua
   _movementRange = R.movement_range,
   _attackCells = R.attack_cells,
@@ -48,6 +51,7 @@ function core._gridVersion(...)
 end
 methods.encode = E.encode
 methods.setTiles = T.set_tiles
+methods.distanceMap = D.distance_map
 core.fromTiles = T.from_tiles
 
 function core.new(...)

@@ -442,4 +442,97 @@ void astar_grid_encode(const AstarGrid *grid, const AstarGridSettings *settings,
 AstarError astar_grid_decode(AstarGrid **out, AstarGridSettings *settings, const void *data,
                              size_t length, char *message, size_t message_size);
 
+/* ---- distance maps (distance.c, issue 13) ------------------------------ */
+
+/* A multi-source Dijkstra map ("Dijkstra map", flow field): for every cell,
+ * the cost of the cheapest walk from it to a source (the cells entered on the
+ * way, the source included, counted as searches count them: a diagonal step
+ * costs SQRT2 times the entered cell's cost) plus that source's value,
+ * minimised over the sources. The map's arrays live in memory the caller
+ * gives (astar_distance_layout), laid out as the grid's cells, border
+ * included (astar_index), so the map outlives the grid: it is a snapshot. */
+typedef struct {
+    uint32_t x, y;       /* 0-based, in range */
+    double value;        /* finite */
+} AstarDistanceSource;
+
+#define ASTAR_STEP_END 8u     /* step[]: the walk ends here (a source, a start) */
+#define ASTAR_STEP_NONE 15u   /* step[]: not in the map */
+#define ASTAR_STEP_MASK 15u
+#define ASTAR_STEP_MEMBER 32u /* step[]: in the map (set with a direction or END) */
+
+typedef struct {
+    uint32_t width, height, stride;   /* stride = width + 2 */
+    size_t cells;                     /* stride * (height + 2) */
+    AstarDiagonal diagonal;
+    double *dist;        /* the value; INFINITY outside the map */
+    double *cost;        /* entry cost: INFINITY can't be entered (border, wall, rule); NAN not asked */
+    uint32_t *origin;    /* the start entry the walk from the cell ends at (0-based) */
+    uint8_t *step;       /* direction of the first step (0-7: E W S N SE SW NE NW) | flags */
+    size_t reached;      /* cells in the map */
+} AstarDistanceMap;
+
+/* Bytes of the arrays of a width x height map (0 if that overflows). */
+size_t astar_distance_bytes(uint32_t width, uint32_t height);
+/* Points m's arrays into memory (astar_distance_bytes of it, 8-aligned) and
+ * empties the map. */
+void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, uint32_t height,
+                           AstarDiagonal diagonal);
+/* Fills m (made for grid's size) from the n sources, in m->diagonal's mode,
+ * up to max_cost (cells whose value is above it are left out). Cells that
+ * cannot be entered (walls, rule INFINITY) are never in the map; sources on
+ * them are ignored. rule (may be NULL) is asked at most once per walkable
+ * cell; NAN aborts (*aborted set, the map is then empty). The heap is the
+ * range scratch's (no allocation once warm). Ties: among equally cheap
+ * first steps the first in the order E W S N SE SW NE NW; a source keeps
+ * itself when reaching another costs the same; two sources on one cell:
+ * the lower value, then the first. */
+AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
+                               const AstarDistanceSource *sources, size_t n, double max_cost,
+                               AstarCellRule rule, void *user, int *aborted);
+/* Rescans m in place: the values of its cells are taken as starting values
+ * and replaced by min over cells u of the map (start(u) + cost of the
+ * cheapest walk from the cell to u through cells of the map), the entry
+ * costs and diagonal mode being m's. origin becomes the cell number
+ * y * width + x of u. */
+AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m);
+/* Recomputes the steps of m from its values without a search (a blend that
+ * is not rescanned): step(v) is the first neighbour u (in the order above,
+ * the corner rule applied) minimising dist(u) + step cost, when that is
+ * lower than dist(v); otherwise the walk ends at v. */
+void astar_distance_descend(AstarDistanceMap *m);
+/* 1 and the neighbour's 0-based coordinates when the map holds a step from
+ * (x, y); 0 at the end of a walk or outside the map. */
+int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint32_t *nx,
+                        uint32_t *ny);
+
+/* Encoding a map as bytes (distance.c; format in distance.c): flags bit 0 =
+ * made by flee or blend, bit 1 = made with rules (kept by the binding). */
+typedef struct {
+    uint32_t width, height;
+    size_t nsources;
+    AstarDiagonal diagonal;
+    unsigned flags;
+    double max_cost;
+} AstarDistanceHeader;
+
+#define ASTAR_DISTANCE_DERIVED 1u
+#define ASTAR_DISTANCE_RULES 2u
+
+/* Bytes of the encoding (0 if that does not fit in a size_t). */
+size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources);
+/* Writes astar_distance_encoded_size bytes to out. */
+void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
+                           const AstarDistanceSource *sources, unsigned char *out);
+/* Reads and checks the header and the length: ASTAR_EPARSE and a message
+ * when the bytes are no map (nothing else is read). */
+AstarError astar_distance_decode_header(const void *data, size_t length,
+                                        AstarDistanceHeader *header, char *message,
+                                        size_t message_size);
+/* Then fills m (laid out for the header's size) and sources (nsources),
+ * checking every field; ASTAR_EPARSE and a message on bad input. */
+AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceMap *m,
+                                 AstarDistanceSource *sources, char *message,
+                                 size_t message_size);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "grid_layout.h"
 #include "heap.h"
+#include "range_internal.h"
 
 #define ST_RULE_MASK 3u          /* ASTAR_RANGE_* bits from the rule */
 #define ST_HAS_G 4u              /* g holds a cost of this query */
@@ -444,3 +445,5 @@ size_t astar_range_memory(const AstarRange *r)
     return sizeof *r + r->capacity * (2 * sizeof(double) + 3 * sizeof(uint32_t))
            + heap_bytes(&r->open);
 }
+
+Heap *astar_range_heap(AstarRange *r) { return &r->open; }

@@ -45,6 +45,19 @@ static int make_scratch(unsigned kind, AstarSearch **search, AstarRange **range)
     return kind == LENT_SEARCH ? *search != NULL : *range != NULL;
 }
 
+AstarRange *scratch_range_push(lua_State *L)
+{
+    Scratch *s = (Scratch *)lua_newuserdata(L, sizeof *s);
+    s->search = NULL;
+    s->range = NULL;
+    luaL_getmetatable(L, SCRATCH_TYPE);
+    lua_setmetatable(L, -2);
+    s->range = astar_range_new();
+    if (!s->range)
+        raise_error(L, "not enough memory");
+    return s->range;
+}
+
 void lease_take(lua_State *L, LuaGrid *g, unsigned kind, int temp, int callbacks, Lease *lease)
 {
     memset(lease, 0, sizeof *lease);

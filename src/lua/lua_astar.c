@@ -644,6 +644,10 @@ static int grid_release(lua_State *L)
 /* Tile-id maps (lua_tiles.c). */
 int astar_lua_from_tiles(lua_State *L);
 int astar_lua_set_tiles(lua_State *L);
+/* Distance maps (lua_distance.c). */
+int astar_lua_distance_map(lua_State *L);
+int astar_lua_blend(lua_State *L);
+int astar_lua_decode_map(lua_State *L);
 
 static const luaL_Reg GRID_METHODS[] = {
     {"getWidth", grid_get_width},
@@ -662,6 +666,7 @@ static const luaL_Reg GRID_METHODS[] = {
     {"encode", grid_encode},            /* lua_encode.c */
     {"newSearch", grid_new_search},     /* lua_search.c */
     {"setTiles", astar_lua_set_tiles},  /* lua_tiles.c */
+    {"distanceMap", astar_lua_distance_map}, /* lua_distance.c */
     {NULL, NULL}};
 
 static const luaL_Reg GRID_META[] = {
@@ -685,6 +690,8 @@ static const luaL_Reg MODULE_FUNCTIONS[] = {
     {"_gridVersion", grid_version},
     {"decode", grid_decode},            /* lua_encode.c */
     {"fromTiles", astar_lua_from_tiles}, /* lua_tiles.c */
+    {"blend", astar_lua_blend},         /* lua_distance.c */
+    {"decodeMap", astar_lua_decode_map}, /* lua_distance.c */
     {NULL, NULL}};
 
 #if defined(_WIN32)

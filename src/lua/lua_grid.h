@@ -68,6 +68,9 @@ typedef struct {
  * push may run Lua: check_open after it. Marks own scratch as lent when
  * `callbacks` is set (Lua code will run inside the query). */
 void lease_take(lua_State *L, LuaGrid *g, unsigned kind, int temp, int callbacks, Lease *lease);
+/* Pushes temporary range scratch owned by a new userdata (a query without
+ * a grid: distance maps rescanned by flee and blend). */
+AstarRange *scratch_range_push(lua_State *L);
 /* Ends the lent state (after the query's callbacks have all returned). */
 void lease_return(Lease *lease);
 /* Nonzero while the scratch still holds this query's result and the grid is
@@ -144,6 +147,10 @@ int push_outcome(lua_State *L, AstarStatus status, double cost, int partial);
 int push_goal_outcome(lua_State *L, AstarStatus status, double cost, size_t index);
 /* Pushes {expanded =, touched =}. */
 int push_stats(lua_State *L, size_t expanded, size_t touched);
+
+/* pathTo's and pathFrom's options (argument a): flat and into, as findPath's;
+ * into is left in a stack slot pushed here (*into: its index, 0 if none). */
+void read_path_options(lua_State *L, Arg a, int *flat, int *into);
 
 int grid_encode(lua_State *L);       /* grid:encode() */
 int grid_decode(lua_State *L);       /* astar.decode(s) */

@@ -217,7 +217,7 @@ static const char *const PATH_OPTIONS[] = {"flat", "into", NULL};
 
 /* pathTo's options (argument a): flat and into, as findPath's; into is left
  * in a stack slot pushed here (*into: its index, 0 when not given). */
-static void read_path_options(lua_State *L, Arg a, int *flat, int *into)
+void read_path_options(lua_State *L, Arg a, int *flat, int *into)
 {
     int slot;
 

@@ -146,6 +146,28 @@ local function fnv1a(h, s, first, last)
   return h
 end
 
+-- Any double's 8 bytes (distance maps hold negatives, inf and nan too):
+-- every nan as the one canonical nan of distance.c put_f64.
+local function f64_any(x)
+  if x ~= x then return "\0\0\0\0\0\0\248\127" end
+  if pack then return pack("<d", x) end
+  if x == huge then return "\0\0\0\0\0\0\240\127" end
+  if x == -huge then return "\0\0\0\0\0\0\240\255" end
+  if x == 0 then
+    if 1 / x < 0 then return "\0\0\0\0\0\0\0\128" end
+    return "\0\0\0\0\0\0\0\0"
+  end
+  if x < 0 then
+    local s = f64(-x)
+    return sub(s, 1, 7) .. char(byte(s, 8) + 128)
+  end
+  return f64(x)
+end
+
+-- What lua/astar/pure/distance.lua shares (map:encode, astar.decodeMap).
+M.le, M.u32, M.f64_any, M.get_f64, M.FNV_OFFSET = le, u32, f64_any, get_f64, FNV_OFFSET
+M.fnv1a = function(h, s, first, last) return fnv1a(h, s, first, last) end
+
 -- ---- encode -------------------------------------------------------------------
 
 local encode_once

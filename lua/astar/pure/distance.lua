@@ -1,0 +1,752 @@
+-- Distance maps for the pure-Lua backend, a port of src/core/distance.c and
+-- src/lua/lua_distance.c: grid:distanceMap, astar.blend and the
+-- astar.DistanceMap methods. Same checks, messages, tie order and results.
+--
+-- A map holds, per bordered cell index i (grid.lua's layout): _dist[i] (the
+-- value; nil outside the map), _cost[i] (the entry cost: huge can't be
+-- entered, nil not asked), _origin[i] (the start entry the walk ends at) and
+-- _step[i] (0-7 the direction of the first step, E W S N SE SW NE NW; 8 the
+-- walk ends here; nil outside the map). The rules run through
+-- query_rules.lua, under pcall; after each callback a closed grid stops the
+-- flood with an error, a changed one starts it again (G.MAX_RESTARTS times).
+local A = require "astar.pure.args"
+local G = require "astar.pure.grid"
+local Q = require "astar.pure.query_rules"
+local EN = require "astar.pure.encode"
+
+local M = {}
+
+local floor, huge = math.floor, math.huge
+local format = string.format
+local getmetatable, setmetatable, select, type, rawget, rawset, next =
+  getmetatable, setmetatable, select, type, rawget, rawset, next
+local toint = G.toint
+local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
+local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 113
+
+local SQRT2 = 1.41421356237309504880
+local END = 8
+-- distance.c's DX / DY order; CX / CY: the orthogonal directions (1-based)
+-- a diagonal one passes between; OPPOSITE: the direction back (0-based).
+local DX = { 1, -1, 0, 0, 1, -1, 1, -1 }
+local DY = { 0, 0, 1, -1, 1, 1, -1, -1 }
+local CX, CY = { 0, 0, 0, 0, 1, 2, 1, 2 }, { 0, 0, 0, 0, 3, 3, 4, 4 }
+local OPPOSITE = { 1, 0, 3, 2, 7, 6, 5, 4 }
+local NEVER, ALWAYS, NO_OBSTACLES = 1, 2, 4
+
+local Map = {}
+local MAP = { __index = Map, __name = "astar.DistanceMap" }
+M.MAP = MAP
+
+local function check_self(fname, nargs, self)
+  if getmetatable(self) ~= MAP or type(self) ~= "table" then
+    error(format("calling '%s' on bad self (astar.DistanceMap expected, got %s)", fname,
+      typename(self, nargs > 0)), 0)
+  end
+  if self._busy then
+    error(format("calling '%s' on a distance map that is being computed", fname), 0)
+  end
+  return self
+end
+
+local function empty_map(w, h, diagonal)
+  local stride = w + 2
+  return setmetatable({ _w = w, _h = h, _stride = stride, _cells = stride * (h + 2),
+    _diagonal = diagonal, _dist = {}, _cost = {}, _origin = {}, _step = {}, _reached = 0,
+    _sources = {}, _max = huge, _derived = false, _busy = false }, MAP)
+end
+
+-- The index of (x, y) (method arguments 1 and 2) when it is in the map, else nil.
+local function find_cell(fname, nargs, self, x, y)
+  check_self(fname, nargs, self)
+  A.check_number(x, nargs > 1, 1, fname)
+  A.check_number(y, nargs > 2, 2, fname)
+  if not (x >= 1 and x <= self._w and y >= 1 and y <= self._h) or x ~= floor(x)
+    or y ~= floor(y) then
+    return nil
+  end
+  local i = toint(y * self._stride + x + 1)
+  if self._step[i] == nil then return nil end
+  return i
+end
+
+local function cell_xy(self, i)
+  local s = self._stride
+  return toint((i - 1) % s), toint(floor((i - 1) / s))
+end
+
+function Map.get(...)
+  local self, x, y = ...
+  local i = find_cell("get", select("#", ...), self, x, y)
+  if i then return self._dist[i] end
+  return nil
+end
+
+-- The neighbour index a step leads to from i, or nil at the end of a walk.
+local function next_index(self, i)
+  local d = self._step[i]
+  if d == nil or d == END then return nil end
+  return i + DY[d + 1] * self._stride + DX[d + 1]
+end
+
+function Map.nextStep(...)
+  local self, x, y = ...
+  local i = find_cell("nextStep", select("#", ...), self, x, y)
+  local n = i and next_index(self, i)
+  if not n then return nil end
+  return cell_xy(self, n)
+end
+
+function Map.nearest(...)
+  local self, x, y = ...
+  local i = find_cell("nearest", select("#", ...), self, x, y)
+  if i and not self._derived then return toint(self._origin[i] + 1) end
+  return nil
+end
+
+function Map.size(...)
+  local self = ...
+  return check_self("size", select("#", ...), self)._reached
+end
+
+function Map.getDimensions(...)
+  local self = ...
+  check_self("getDimensions", select("#", ...), self)
+  return self._w, self._h
+end
+
+local function set_point(t, k, x, y, cost, reuse)
+  if reuse then
+    local p = rawget(t, k)
+    if type(p) == "table" then
+      rawset(p, "x", x)
+      rawset(p, "y", y)
+      if cost then rawset(p, "cost", cost) end
+      return
+    end
+  end
+  rawset(t, k, { x = x, y = y, cost = cost })
+end
+
+local function clear_tail(t, first)
+  for i = first, rawlen(t) do rawset(t, i, nil) end
+end
+
+-- pathFrom's options (argument 3): flat, into (lua_range.c read_path_options).
+local function read_path_options(opts, present)
+  if opts == nil then return false, nil end
+  if type(opts) ~= "table" then type_error(3, "pathFrom", nil, "table", opts, present) end
+  local flat, into = false, nil
+  for key, v in next, opts do
+    if type(key) ~= "string" then
+      arg_error(3, "pathFrom", nil, "option names must be strings, got " .. type(key))
+    end
+    if key == "flat" then
+      flat = A.check_boolean(v, true, 3, "pathFrom", "opts.flat: ")
+    elseif key == "into" then
+      if type(v) ~= "table" then type_error(3, "pathFrom", "opts.into: ", "table", v, true) end
+      into = v
+    else
+      arg_error(3, "pathFrom", nil, "unknown option '" .. A.quoted(key) .. "'")
+    end
+  end
+  return flat, into
+end
+
+function Map.pathFrom(...)
+  local self, x, y, opts = ...
+  local nargs = select("#", ...)
+  local i = find_cell("pathFrom", nargs, self, x, y)
+  local flat, into = read_path_options(opts, nargs > 3)
+  if not i then return nil end
+  local t = into or {}
+  local k, c = 0, i
+  while c and k <= self._reached do   -- bounded as in C (a decoded map may loop)
+    local cx, cy = cell_xy(self, c)
+    k = k + 1
+    if flat then
+      rawset(t, 2 * k - 1, cx)
+      rawset(t, 2 * k, cy)
+    else
+      set_point(t, k, cx, cy, nil, into ~= nil)
+    end
+    c = next_index(self, c)
+  end
+  if into then clear_tail(t, flat and 2 * k + 1 or k + 1) end
+  return t, self._dist[i]
+end
+
+function Map.cells(...)
+  local self, into = ...
+  local nargs = select("#", ...)
+  check_self("cells", nargs, self)
+  if into ~= nil and type(into) ~= "table" then type_error(1, "cells", nil, "table", into, true) end
+  local t, k = into or {}, 0
+  local stride, step, dist = self._stride, self._step, self._dist
+  for y = 1, self._h do
+    for x = 1, self._w do
+      local i = y * stride + x + 1
+      if step[i] ~= nil then
+        k = k + 1
+        set_point(t, k, x, y, dist[i], into ~= nil)
+      end
+    end
+  end
+  if into then clear_tail(t, k + 1) end
+  return t
+end
+
+MAP.__tostring = function(self)
+  return format("astar.DistanceMap (%d cells of %dx%d)", self._reached, self._w, self._h)
+end
+
+-- ---- the flood (distance.c) -----------------------------------------------------
+
+-- The flood from the heap (hf, hc, n) on map m. grid nil: a rescan over the
+-- cells in the map. Returns false when a rule stopped it.
+local function flood(m, hf, hc, n, grid, r, max_cost)
+  local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
+  local stride, mode = m._stride, m._diagonal
+  local ndir = mode == NEVER and 4 or 8
+  local cornered = mode ~= ALWAYS
+  local offset = {}
+  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
+  local closed = {}
+  local grid_costs = grid and grid._cost
+  local reached = 0
+  while n > 0 do
+    -- pop (heap.h's 4-ary heap)
+    local u = hc[1]
+    local lf, lc = hf[n], hc[n]
+    hf[n], hc[n] = nil, nil
+    n = n - 1
+    local i = 1
+    while true do
+      local first = 4 * i - 2
+      if first > n then break end
+      local best, bf = first, hf[first]
+      local last = first + 3
+      if last > n then last = n end
+      for k = first + 1, last do
+        if hf[k] < bf then best, bf = k, hf[k] end
+      end
+      if bf < lf then
+        hf[i], hc[i] = bf, hc[best]
+        i = best
+      else
+        break
+      end
+    end
+    if n > 0 then hf[i], hc[i] = lf, lc end
+
+    if not closed[u] then
+      closed[u] = true
+      reached = reached + 1
+      local gu, cu = dist[u], cost[u]
+      for d = 1, ndir do
+        local v = u + offset[d]
+        local pass = not closed[v]
+        if pass then
+          if grid then
+            local ev = cost[v]
+            if ev == nil then
+              local vx, vy = cell_xy(m, v)
+              ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
+              if ev == nil then return false end
+              cost[v] = ev
+            end
+            pass = ev < huge
+          else
+            pass = step[v] ~= nil
+          end
+        end
+        if pass and d > 4 and cornered then
+          local walls = (cost[u + offset[CX[d]]] == huge and 1 or 0)
+            + (cost[u + offset[CY[d]]] == huge and 1 or 0)
+          pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
+        end
+        if pass then
+          local ng = d > 4 and gu + SQRT2 * cu or gu + cu
+          if ng <= max_cost then
+            local s = OPPOSITE[d]
+            local dv = dist[v]
+            if dv == nil or ng < dv then
+              dist[v], step[v], origin[v] = ng, s, origin[u]
+              -- push
+              n = n + 1
+              local j = n
+              while j > 1 do
+                local p = (j + 2 - (j + 2) % 4) / 4
+                local pf = hf[p]
+                if ng < pf then
+                  hf[j], hc[j] = pf, hc[p]
+                  j = p
+                else
+                  break
+                end
+              end
+              hf[j], hc[j] = ng, v
+            elseif ng == dv and step[v] ~= END and s < step[v] then
+              step[v], origin[v] = s, origin[u]
+            end
+          end
+        end
+      end
+    end
+  end
+  m._reached = reached
+  return true
+end
+
+local function push_all(hf, hc, n, f, c)
+  n = n + 1
+  local j = n
+  while j > 1 do
+    local p = (j + 2 - (j + 2) % 4) / 4
+    local pf = hf[p]
+    if f < pf then
+      hf[j], hc[j] = pf, hc[p]
+      j = p
+    else
+      break
+    end
+  end
+  hf[j], hc[j] = f, c
+  return n
+end
+
+-- astar_distance_run: one flood of m on grid; false when a rule stopped it.
+local function run(m, grid, r)
+  local open, costs = grid._open, grid._cost
+  local cost = {}
+  local ruled = r.used
+  for i = 1, m._cells do
+    if not open[i] then
+      cost[i] = huge
+    elseif not ruled then
+      cost[i] = costs and costs[i] or 1.0
+    end
+  end
+  m._cost, m._dist, m._step, m._origin, m._reached = cost, {}, {}, {}, 0
+  local dist, step, origin = m._dist, m._step, m._origin
+  local hf, hc, n = {}, {}, 0
+  local stride = m._stride
+  for k, s in ipairs(m._sources) do
+    local c = s.y * stride + s.x + 1
+    local ec = cost[c]
+    if ec == nil then
+      ec = Q.cell(r, s.x, s.y, costs and costs[c] or 1.0)
+      if ec == nil then
+        m._dist, m._step, m._reached = {}, {}, 0
+        return false
+      end
+      cost[c] = ec
+    end
+    local v = s.value
+    if ec < huge and v <= m._max and (dist[c] == nil or v < dist[c]) then
+      dist[c], step[c], origin[c] = v, END, k - 1
+      n = push_all(hf, hc, n, v, c)
+    end
+  end
+  if not flood(m, hf, hc, n, grid, r, m._max) then
+    m._dist, m._step, m._reached = {}, {}, 0
+    return false
+  end
+  return true
+end
+
+-- astar_distance_rescan, in place.
+local function rescan(m)
+  local step, dist, origin = m._step, m._dist, m._origin
+  local hf, hc, n = {}, {}, 0
+  local w = m._w
+  for i = 1, m._cells do
+    if step[i] ~= nil then
+      step[i] = END
+      local x, y = cell_xy(m, i)
+      origin[i] = (y - 1) * w + x - 1
+      n = push_all(hf, hc, n, dist[i], i)
+    end
+  end
+  flood(m, hf, hc, n, nil, nil, huge)
+end
+
+-- astar_distance_descend: steps from values alone.
+local function descend(m)
+  local step, dist, cost, origin = m._step, m._dist, m._cost, m._origin
+  local stride, mode, w = m._stride, m._diagonal, m._w
+  local ndir = mode == NEVER and 4 or 8
+  local offset = {}
+  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
+  local reached = 0
+  local new = {}
+  for i = 1, m._cells do
+    if step[i] ~= nil then
+      reached = reached + 1
+      local best, bs = dist[i], END
+      for d = 1, ndir do
+        local u = i + offset[d]
+        local pass = step[u] ~= nil
+        if pass and d > 4 and mode ~= ALWAYS then
+          local walls = (cost[i + offset[CX[d]]] == huge and 1 or 0)
+            + (cost[i + offset[CY[d]]] == huge and 1 or 0)
+          pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
+        end
+        if pass then
+          local ng = d > 4 and dist[u] + SQRT2 * cost[u] or dist[u] + cost[u]
+          if ng < best then best, bs = ng, d - 1 end
+        end
+      end
+      new[i] = bs
+      local x, y = cell_xy(m, i)
+      origin[i] = (y - 1) * w + x - 1
+    end
+  end
+  m._step, m._reached = new, reached
+end
+
+-- Fills m on grid with rules r until it completes (lua_distance.c fill).
+local function fill(m, grid, r, fname)
+  local restarts = 0
+  while true do
+    if not grid._open then error("grid closed during " .. fname, 0) end
+    Q.prepare(r, grid)
+    m._busy = true
+    local ok = run(m, grid, r)
+    m._busy = false
+    if not ok then
+      if r.stop == Q.STOP_CHANGED and grid._open and restarts < G.MAX_RESTARTS then
+        restarts = restarts + 1
+      else
+        Q.raise(r, fname)
+      end
+    else
+      -- a finalizer may have closed or changed the grid while tables grew
+      if not grid._open then error("grid closed during " .. fname, 0) end
+      if grid._version == r.version or restarts >= G.MAX_RESTARTS then return end
+      restarts = restarts + 1
+    end
+  end
+end
+
+-- ---- entry points -----------------------------------------------------------------
+
+local MAP_OPTIONS = { blocked = true, cost = true, diagonal = true, maxCost = true }
+
+local function read_sources(t, w, h)
+  local out = {}
+  local max = { x = w, y = h }
+  for i = 1, rawlen(t) do
+    local p = rawget(t, i)
+    if type(p) ~= "table" then
+      arg_error(1, "distanceMap", nil, format("sources[%d]: point expected, got %s", i, type(p)))
+    end
+    local c = {}
+    for _, name in ipairs { "x", "y" } do
+      local v = rawget(p, name)
+      if type(v) ~= "number" then
+        arg_error(1, "distanceMap", nil,
+          format("sources[%d].%s: number expected, got %s", i, name, type(v)))
+      end
+      if not (v >= 1 and v <= max[name]) or v ~= floor(v) then
+        arg_error(1, "distanceMap", nil, format("sources[%d].%s out of range 1..%d, got %s",
+          i, name, max[name], A.number_text(v)))
+      end
+      c[name] = toint(v)
+    end
+    local value = rawget(p, "value")
+    if value ~= nil then
+      if type(value) ~= "number" then
+        arg_error(1, "distanceMap", nil,
+          format("sources[%d].value: number expected, got %s", i, type(value)))
+      end
+      if not (value > -huge and value < huge) then
+        arg_error(1, "distanceMap", nil,
+          format("sources[%d].value must be finite, got %s", i, A.number_text(value)))
+      end
+    end
+    out[i] = { x = c.x, y = c.y, value = value and value * 1.0 or 0.0 }
+  end
+  return out
+end
+
+--- grid:distanceMap(sources [, opts]) -> astar.DistanceMap
+function M.distance_map(...)
+  local grid, sources, opts = ...
+  local nargs = select("#", ...)
+  G.check_grid("distanceMap", nargs, grid)
+  if type(sources) ~= "table" then
+    type_error(1, "distanceMap", nil, "table", sources, nargs > 1)
+  end
+  local w, h = grid._w, grid._h
+  local list = read_sources(sources, w, h)
+  local r = Q.init("distanceMap", 2)
+  local diagonal, max_cost = grid._diagonal, huge
+  if opts ~= nil then
+    if type(opts) ~= "table" then type_error(2, "distanceMap", nil, "table", opts, true) end
+    for key in next, opts do
+      if type(key) ~= "string" then
+        arg_error(2, "distanceMap", nil, "option names must be strings, got " .. type(key))
+      end
+      if not MAP_OPTIONS[key] then
+        arg_error(2, "distanceMap", nil, "unknown option '" .. A.quoted(key) .. "'")
+      end
+    end
+    for which, name in ipairs { "blocked", "cost" } do
+      local v = rawget(opts, name)
+      if v ~= nil then Q.read(r, which, v, w, h) end
+    end
+    local d = rawget(opts, "diagonal")
+    if d ~= nil then diagonal = A.check_diagonal(d, true, 2, "distanceMap", "opts.diagonal: ") end
+    local mc = rawget(opts, "maxCost")
+    if mc ~= nil then
+      max_cost = A.check_number(mc, true, 2, "distanceMap", "opts.maxCost: ")
+      if mc ~= mc then arg_error(2, "distanceMap", "opts.maxCost: ", "number expected, got nan") end
+    end
+  end
+  Q.finish(r, grid)
+  if not grid._open then error("attempt to use a closed astar.Grid", 0) end
+  local m = empty_map(w, h, diagonal)
+  m._sources, m._max, m._rules, m._ruled = list, max_cost, r, r.used
+  fill(m, grid, r, "distanceMap")
+  return m
+end
+
+--- map:update(grid) -> map: the same sources and options on grid as it is now.
+function Map.update(...)
+  local self, grid = ...
+  local nargs = select("#", ...)
+  check_self("update", nargs, self)
+  if self._derived then error("calling 'update' on a map made by flee or blend", 0) end
+  if self._rules_lost then
+    error("calling 'update' on a decoded map that was made with rules", 0)
+  end
+  if getmetatable(grid) ~= G.META or type(grid) ~= "table" then
+    type_error(1, "update", nil, "astar.Grid", grid, nargs > 1)
+  end
+  if not grid._open then error("attempt to use a closed astar.Grid", 0) end
+  if grid._w ~= self._w or grid._h ~= self._h then
+    arg_error(1, "update", nil, format("grid is %dx%d, the map %dx%d", grid._w, grid._h,
+      self._w, self._h))
+  end
+  local r = Q.init("update", 1)
+  local old = self._rules   -- nil for a decoded map (made without rules)
+  if old then
+    r.index[1], r.index[2] = old.index[1], old.index[2]
+    r.points[1], r.points[2] = old.points[1], old.points[2]
+  end
+  Q.finish(r, grid)
+  fill(self, grid, r, "update")
+  return self
+end
+
+local function derived(from)
+  local m = empty_map(from._w, from._h, from._diagonal)
+  local cost = {}
+  for i, c in next, from._cost do cost[i] = c end
+  m._cost, m._derived = cost, true
+  return m
+end
+
+--- map:flee([k]) -> a new map: -k times this one's values, rescanned.
+function Map.flee(...)
+  local self, k = ...
+  local nargs = select("#", ...)
+  check_self("flee", nargs, self)
+  if k == nil then
+    k = 1.2
+  else
+    A.check_number(k, true, 1, "flee")
+    if not (k > 0 and k < huge) then
+      arg_error(1, "flee", nil, "k must be a finite number > 0, got " .. A.number_text(k))
+    end
+  end
+  local f = derived(self)
+  local dist, step = f._dist, f._step
+  for i, d in next, self._dist do
+    if self._step[i] ~= nil then
+      dist[i], step[i] = -k * d, END
+    end
+  end
+  rescan(f)
+  return f
+end
+
+--- astar.blend({mapA, wA, mapB, wB, ...} [, opts]) -> a new map
+function M.blend(...)
+  local list, opts = ...
+  local nargs = select("#", ...)
+  if type(list) ~= "table" then type_error(1, "blend", nil, "table", list, nargs > 0) end
+  local rescanned = false
+  if opts ~= nil then
+    if type(opts) ~= "table" then type_error(2, "blend", nil, "table", opts, true) end
+    for key, v in next, opts do
+      if type(key) ~= "string" then
+        arg_error(2, "blend", nil, "option names must be strings, got " .. type(key))
+      end
+      if key ~= "rescan" then arg_error(2, "blend", nil, "unknown option '" .. A.quoted(key) .. "'") end
+      rescanned = A.check_boolean(v, true, 2, "blend", "opts.rescan: ")
+    end
+  end
+  local n = rawlen(list)
+  if n == 0 or n % 2 == 1 then
+    arg_error(1, "blend", nil, format("{map, weight, ...} expected, got %d entries", n))
+  end
+  local first
+  for k = 1, n do
+    local v = rawget(list, k)
+    if k % 2 == 1 then
+      if getmetatable(v) ~= MAP or type(v) ~= "table" then
+        arg_error(1, "blend", nil, format("[%d]: astar.DistanceMap expected, got %s", k, type(v)))
+      end
+      if v._busy then arg_error(1, "blend", nil, format("[%d]: the map is being computed", k)) end
+      first = first or v
+      if v._w ~= first._w or v._h ~= first._h then
+        arg_error(1, "blend", nil, format("[%d]: map is %dx%d, [1] is %dx%d", k, v._w, v._h,
+          first._w, first._h))
+      end
+    else
+      if type(v) ~= "number" then
+        arg_error(1, "blend", nil, format("[%d]: weight expected, got %s", k, type(v)))
+      end
+      if not (v > -huge and v < huge) then
+        arg_error(1, "blend", nil, format("[%d]: weight must be finite, got %s", k,
+          A.number_text(v)))
+      end
+    end
+  end
+  local b = derived(first)
+  local dist, step = b._dist, b._step
+  for i in next, first._step do
+    local sum = 0
+    for k = 1, n, 2 do
+      local m = rawget(list, k)
+      local d = m._step[i] ~= nil and m._dist[i]
+      if not d then
+        sum = nil
+        break
+      end
+      sum = sum + rawget(list, k + 1) * d
+    end
+    if sum and sum == sum and sum < huge and sum > -huge then
+      dist[i], step[i] = sum, END
+    end
+  end
+  if rescanned then rescan(b) else descend(b) end
+  return b
+end
+
+-- ---- map:encode() and astar.decodeMap(s): distance.c's format ----------------
+
+local byte, char, sub, concat = string.byte, string.char, string.sub, table.concat
+local le, u32, f64_any, get_f64 = EN.le, EN.u32, EN.f64_any, EN.get_f64
+local DIAGONAL_CODE = { [1] = 0, [2] = 1, [3] = 2, [4] = 3 }   -- index -> AstarDiagonal
+
+function Map.encode(...)
+  local self = ...
+  check_self("encode", select("#", ...), self)
+  local out = {}
+  local flags = (self._derived and 1 or 0) + ((self._ruled or self._rules_lost) and 2 or 0)
+  out[1] = "ASTARDMP" .. char(1, 0, DIAGONAL_CODE[self._diagonal], flags) .. le(self._w, 4)
+    .. le(self._h, 4) .. le(#self._sources, 4) .. f64_any(self._max)
+  for _, src in ipairs(self._sources) do
+    out[#out + 1] = le(src.x - 1, 4) .. le(src.y - 1, 4) .. f64_any(src.value)
+  end
+  local stride, step, cost, dist, origin = self._stride, self._step, self._cost, self._dist,
+    self._origin
+  local steps, costs, values = {}, {}, {}
+  for y = 1, self._h do
+    for x = 1, self._w do
+      local i = y * stride + x + 1
+      local st = step[i]
+      steps[#steps + 1] = char(st or 15)
+      costs[#costs + 1] = f64_any(cost[i] or 0 / 0)
+      if st then values[#values + 1] = f64_any(dist[i]) .. le(origin[i], 4) end
+    end
+  end
+  out[#out + 1] = concat(steps)
+  out[#out + 1] = concat(costs)
+  out[#out + 1] = concat(values)
+  local s = concat(out)
+  return s .. le(EN.fnv1a(EN.FNV_OFFSET, s, 1, #s), 4)
+end
+
+local function bad_map(message)
+  arg_error(1, "decodeMap", nil, "not an astar distance map: " .. message)
+end
+
+function M.decode_map(...)
+  local s = ...
+  if type(s) ~= "string" then type_error(1, "decodeMap", nil, "string", s, select("#", ...) > 0) end
+  local length = #s
+  if length < 36 or sub(s, 1, 8) ~= "ASTARDMP" then bad_map("bad magic or too short") end
+  if byte(s, 9) ~= 1 or byte(s, 10) ~= 0 then bad_map("unknown format version") end
+  local diagonal, flags = byte(s, 11), byte(s, 12)
+  if diagonal > 3 or flags > 3 then bad_map("bad diagonal mode or flags") end
+  local w, h, n = u32(s, 13), u32(s, 17), u32(s, 21)
+  local max_cost = get_f64(s, 25)
+  local cells = w * h
+  if w < 1 or h < 1 or w > G.MAX_SIDE or h > G.MAX_SIDE or cells > G.MAX_CELLS then
+    bad_map("bad size")
+  end
+  if max_cost ~= max_cost then bad_map("bad maxCost") end
+  local fixed = 32 + 16 * n + 9 * cells + 4
+  if fixed > length then bad_map("truncated") end
+  if EN.fnv1a(EN.FNV_OFFSET, s, 1, length - 4) ~= u32(s, length - 3) then
+    bad_map("bad checksum")
+  end
+  local m = empty_map(toint(w), toint(h), diagonal + 1)
+  local p = 33
+  for k = 1, n do
+    local x, y, v = u32(s, p), u32(s, p + 4), get_f64(s, p + 8)
+    if x >= w or y >= h or not (v > -huge and v < huge) then bad_map("bad source") end
+    m._sources[k] = { x = toint(x + 1), y = toint(y + 1), value = v }
+    p = p + 16
+  end
+  local steps, costs, values = p, p + cells, p + 9 * cells
+  local members = 0
+  for c = 0, cells - 1 do
+    local st = byte(s, steps + c)
+    if st ~= 15 and st > END then bad_map("bad step") end
+    if st ~= 15 then members = members + 1 end
+  end
+  if fixed + 12 * members ~= length then bad_map("bad length") end
+  local stride = m._stride
+  local step, cost, dist, origin = m._step, m._cost, m._dist, m._origin
+  local reached = 0
+  for i = 1, m._cells do cost[i] = huge end
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      local i = (y + 1) * stride + x + 2
+      local c = y * w + x
+      local st = byte(s, steps + c)
+      local cc = get_f64(s, costs + 8 * c)
+      if not (cc > 0) and cc == cc then bad_map("bad cost") end
+      cost[i] = cc == cc and cc or nil
+      if st ~= 15 then
+        if not (cc > 0 and cc < huge) then bad_map("bad cost") end
+        if st < 8 then
+          local nx, ny = x + DX[st + 1], y + DY[st + 1]
+          if nx < 0 or ny < 0 or nx >= w or ny >= h or byte(s, steps + ny * w + nx) == 15 then
+            bad_map("bad step")
+          end
+        end
+        step[i] = st
+        dist[i], origin[i] = get_f64(s, values), u32(s, values + 8)
+        values = values + 12
+        if not (dist[i] > -huge and dist[i] < huge)
+          or origin[i] >= (flags % 2 == 1 and cells or n) then
+          bad_map("bad value")
+        end
+        reached = reached + 1
+      end
+    end
+  end
+  m._reached = reached
+  m._max = max_cost
+  m._derived = flags % 2 == 1
+  m._rules_lost = flags >= 2
+  return m
+end
+
+return M

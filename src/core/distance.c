@@ -1,0 +1,588 @@
+/*
+ * Distance maps (issue 13): the bounded multi-source Dijkstra of range.c read
+ * the other way round. A movement range costs the cells entered walking away
+ * from its start; a distance map costs the cells entered walking to the
+ * nearest source. So the flood starts at the sources with their values and
+ * relaxes v from a settled u with dist(u) + step(v -> u) * cost(u): the
+ * entered cell is u, the one settled already.
+ *
+ * The map's arrays are the caller's (the Lua binding puts them in the map's
+ * userdata); only the open list is scratch, range.c's (range_internal.h).
+ * Arrays follow the grid's bordered layout, the border being cells that
+ * cannot be entered, so a neighbour is cell + offset with no bounds check.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "grid_layout.h"
+#include "heap.h"
+#include "range_internal.h"
+
+#define SQRT2 1.41421356237309504880   /* as search_internal.h: findPath's step */
+#define ST_CLOSED 16u                  /* settled by the current flood */
+
+/* 0-3 orthogonal, 4-7 diagonal (range.c's order: E W S N SE SW NE NW);
+ * CORNER_X/Y: the orthogonal directions a diagonal one passes between;
+ * OPPOSITE: the direction back. */
+static const int DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+static const int DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+static const int CORNER_X[8] = {0, 0, 0, 0, 0, 1, 0, 1};
+static const int CORNER_Y[8] = {0, 0, 0, 0, 2, 2, 3, 3};
+static const uint8_t OPPOSITE[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+
+#define CELL_BYTES (2 * sizeof(double) + sizeof(uint32_t) + sizeof(uint8_t))
+
+size_t astar_distance_bytes(uint32_t width, uint32_t height)
+{
+    size_t cells = ((size_t)width + 2) * ((size_t)height + 2);
+    if (width > ASTAR_MAX_SIDE || height > ASTAR_MAX_SIDE || cells > SIZE_MAX / CELL_BYTES)
+        return 0;
+    return cells * CELL_BYTES;
+}
+
+void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, uint32_t height,
+                           AstarDiagonal diagonal)
+{
+    size_t i;
+
+    m->width = width;
+    m->height = height;
+    m->stride = width + 2;
+    m->cells = (size_t)m->stride * ((size_t)height + 2);
+    m->diagonal = diagonal;
+    m->dist = (double *)memory;
+    m->cost = m->dist + m->cells;
+    m->origin = (uint32_t *)(void *)(m->cost + m->cells);
+    m->step = (uint8_t *)(m->origin + m->cells);
+    m->reached = 0;
+    for (i = 0; i < m->cells; i++) {
+        m->dist[i] = INFINITY;
+        m->cost[i] = INFINITY;
+        m->origin[i] = 0;
+        m->step[i] = ASTAR_STEP_NONE;
+    }
+}
+
+/* Empties the map (its costs stay). */
+static void empty(AstarDistanceMap *m)
+{
+    size_t i;
+    for (i = 0; i < m->cells; i++) {
+        m->dist[i] = INFINITY;
+        m->step[i] = ASTAR_STEP_NONE;
+    }
+    m->reached = 0;
+}
+
+static uint32_t cell_number(const AstarDistanceMap *m, size_t i)
+{
+    return (uint32_t)((i / m->stride - 1) * m->width + (i % m->stride - 1));
+}
+
+/* The entry cost of cell i, asking rule the first time (NAN: aborted). */
+static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
+                           AstarCellRule rule, void *user)
+{
+    double c = m->cost[i];
+    unsigned flags = 0;
+
+    if (c == c)
+        return c;
+    c = rule(user, (uint32_t)(i % m->stride - 1), (uint32_t)(i / m->stride - 1),
+             grid->cost ? grid->cost[i] : 1.0, &flags);
+    if (c != c)
+        return c;
+    m->cost[i] = c;
+    return c;
+}
+
+/* The flood from what is in the open list. grid NULL: a rescan, over the
+ * cells already in the map (ASTAR_STEP_MEMBER), with their known costs. */
+static AstarError flood(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
+                        AstarCellRule rule, void *user, double max_cost, int *aborted)
+{
+    double *dist = m->dist, *cost = m->cost;
+    uint8_t *step = m->step;
+    uint32_t *origin = m->origin;
+    AstarDiagonal mode = m->diagonal;
+    int ndir = mode == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
+    long off[8];
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    while (open->size > 0) {
+        uint32_t u = heap_pop(open).cell;
+        unsigned su = step[u];
+        double gu, cu;
+
+        if (su & ST_CLOSED)
+            continue;                                  /* a stale duplicate */
+        step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
+        m->reached++;
+        gu = dist[u];
+        cu = cost[u];
+        for (d = 0; d < ndir; d++) {
+            uint32_t v = (uint32_t)((long)u + off[d]);
+            unsigned sv = step[v], s;
+            double ng;
+
+            if (sv & ST_CLOSED)
+                continue;
+            if (!grid) {
+                if (!(sv & ASTAR_STEP_MEMBER))
+                    continue;
+            } else {
+                double ev = cost[v];
+                if (ev != ev) {
+                    ev = entry(m, grid, v, rule, user);
+                    if (ev != ev) {
+                        heap_clear(open);
+                        empty(m);
+                        *aborted = 1;
+                        return ASTAR_OK;
+                    }
+                }
+                if (ev == INFINITY)
+                    continue;
+            }
+            if (d >= 4 && mode != ASTAR_DIAGONAL_ALWAYS) {
+                int walls = (cost[(long)u + off[CORNER_X[d]]] == INFINITY)
+                            + (cost[(long)u + off[CORNER_Y[d]]] == INFINITY);
+                if (walls == 2 || (walls == 1 && mode == ASTAR_DIAGONAL_NO_OBSTACLES))
+                    continue;
+            }
+            ng = gu + (d < 4 ? cu : SQRT2 * cu);
+            if (!(ng <= max_cost))
+                continue;
+            s = OPPOSITE[d];
+            if (ng < dist[v]) {
+                dist[v] = ng;
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                origin[v] = origin[u];
+                if (heap_push(open, ng, v) != ASTAR_OK)
+                    return ASTAR_ENOMEM;
+            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
+                       && s < (sv & ASTAR_STEP_MASK)) {
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
+                origin[v] = origin[u];
+            }
+        }
+    }
+    return ASTAR_OK;
+}
+
+/* The flood when every step costs 1: 4 directions, no rule, unit costs and
+ * sources of one value. Cells settle in the order a FIFO queue gives, level
+ * by level, which is the order of their values, so the result is the
+ * Dijkstra's exactly (ties included: every cell one level down has relaxed a
+ * cell before it is taken). The queue is the open list's cell array, reserved
+ * for every cell (the heap itself stays empty). */
+static void flood_bfs(uint32_t *queue, size_t tail, AstarDistanceMap *m, double max_cost)
+{
+    double *dist = m->dist, *cost = m->cost;
+    uint8_t *step = m->step;
+    uint32_t *origin = m->origin;
+    size_t head = 0;
+    long off[4];
+    int d;
+
+    for (d = 0; d < 4; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        double ng = dist[u] + 1.0;
+
+        step[u] = (uint8_t)(step[u] | ST_CLOSED | ASTAR_STEP_MEMBER);
+        m->reached++;
+        if (!(ng <= max_cost))
+            continue;
+        for (d = 0; d < 4; d++) {
+            uint32_t v = (uint32_t)((long)u + off[d]);
+            unsigned sv = step[v], s = OPPOSITE[d];
+
+            if ((sv & ST_CLOSED) || cost[v] == INFINITY)
+                continue;
+            if (ng < dist[v]) {
+                dist[v] = ng;
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                origin[v] = origin[u];
+                queue[tail++] = v;
+            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
+                       && s < (sv & ASTAR_STEP_MASK)) {
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                origin[v] = origin[u];
+            }
+        }
+    }
+}
+
+/* Clears the closed bits a flood left. */
+static void unclose(AstarDistanceMap *m)
+{
+    size_t i;
+    for (i = 0; i < m->cells; i++)
+        m->step[i] &= (uint8_t)~ST_CLOSED;
+}
+
+AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
+                               const AstarDistanceSource *sources, size_t n, double max_cost,
+                               AstarCellRule rule, void *user, int *aborted)
+{
+    Heap *open = astar_range_heap(scratch);
+    AstarError e;
+    size_t i;
+
+    *aborted = 0;
+    heap_clear(open);
+    for (i = 0; i < m->cells; i++) {
+        m->dist[i] = INFINITY;
+        m->step[i] = ASTAR_STEP_NONE;
+        m->origin[i] = 0;
+        m->cost[i] = !grid->open[i] ? INFINITY : rule ? NAN : grid->cost ? grid->cost[i] : 1.0;
+    }
+    m->reached = 0;
+    for (i = 1; i < n && sources[i].value == sources[0].value; i++)
+        ;
+    if (!rule && !grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER && i >= n) {
+        size_t tail = 0;
+        if (heap_reserve(open, m->cells) != ASTAR_OK)
+            return ASTAR_ENOMEM;
+        for (i = 0; i < n; i++) {
+            size_t c = astar_index(grid, sources[i].x, sources[i].y);
+            if (m->cost[c] == INFINITY || !(sources[i].value <= max_cost)
+                || !(sources[i].value < m->dist[c]))
+                continue;
+            m->dist[c] = sources[i].value;
+            m->step[c] = ASTAR_STEP_END;
+            m->origin[c] = (uint32_t)i;
+            open->cell[tail++] = (uint32_t)c;
+        }
+        flood_bfs(open->cell, tail, m, max_cost);
+        unclose(m);
+        return ASTAR_OK;
+    }
+    for (i = 0; i < n; i++) {
+        size_t c = astar_index(grid, sources[i].x, sources[i].y);
+        double v = sources[i].value, ec = m->cost[c];
+
+        if (ec != ec) {
+            ec = entry(m, grid, c, rule, user);
+            if (ec != ec) {
+                empty(m);
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+        }
+        if (ec == INFINITY || !(v <= max_cost) || !(v < m->dist[c]))
+            continue;
+        m->dist[c] = v;
+        m->step[c] = ASTAR_STEP_END;
+        m->origin[c] = (uint32_t)i;
+        if (heap_push(open, v, (uint32_t)c) != ASTAR_OK)
+            return ASTAR_ENOMEM;
+    }
+    e = flood(open, m, grid, rule, user, max_cost, aborted);
+    unclose(m);
+    return e;
+}
+
+AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
+{
+    Heap *open = astar_range_heap(scratch);
+    AstarError e;
+    int aborted = 0;
+    size_t i;
+
+    heap_clear(open);
+    m->reached = 0;
+    for (i = 0; i < m->cells; i++) {
+        if (!(m->step[i] & ASTAR_STEP_MEMBER))
+            continue;
+        m->step[i] = ASTAR_STEP_MEMBER | ASTAR_STEP_END;
+        m->origin[i] = cell_number(m, i);
+        if (heap_push(open, m->dist[i], (uint32_t)i) != ASTAR_OK)
+            return ASTAR_ENOMEM;
+    }
+    e = flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
+    unclose(m);
+    return e;
+}
+
+void astar_distance_descend(AstarDistanceMap *m)
+{
+    long off[8];
+    int ndir = m->diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
+    size_t i;
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    m->reached = 0;
+    for (i = 0; i < m->cells; i++) {
+        double best;
+        unsigned bs = ASTAR_STEP_END;
+
+        if (!(m->step[i] & ASTAR_STEP_MEMBER))
+            continue;
+        m->reached++;
+        best = m->dist[i];
+        for (d = 0; d < ndir; d++) {
+            size_t u = (size_t)((long)i + off[d]);
+            double ng;
+
+            if (!(m->step[u] & ASTAR_STEP_MEMBER))
+                continue;
+            if (d >= 4 && m->diagonal != ASTAR_DIAGONAL_ALWAYS) {
+                int walls = (m->cost[(long)i + off[CORNER_X[d]]] == INFINITY)
+                            + (m->cost[(long)i + off[CORNER_Y[d]]] == INFINITY);
+                if (walls == 2 || (walls == 1 && m->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
+                    continue;
+            }
+            ng = m->dist[u] + (d < 4 ? m->cost[u] : SQRT2 * m->cost[u]);
+            if (ng < best) {
+                best = ng;
+                bs = (unsigned)d;
+            }
+        }
+        m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | bs);
+        m->origin[i] = cell_number(m, i);
+    }
+}
+
+int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint32_t *nx,
+                        uint32_t *ny)
+{
+    unsigned st = m->step[((size_t)y + 1) * m->stride + x + 1], d = st & ASTAR_STEP_MASK;
+
+    if (!(st & ASTAR_STEP_MEMBER) || d >= 8)
+        return 0;
+    *nx = (uint32_t)((long)x + DX[d]);
+    *ny = (uint32_t)((long)y + DY[d]);
+    return 1;
+}
+
+/* ---- encoding ---------------------------------------------------------------
+ *
+ * Format version 1, every number little-endian:
+ *
+ *   offset  size  field
+ *        0     8  magic "ASTARDMP"
+ *        8     2  format version (1)
+ *       10     1  diagonal mode (AstarDiagonal)
+ *       11     1  flags (ASTAR_DISTANCE_DERIVED, ASTAR_DISTANCE_RULES)
+ *       12     4  width
+ *       16     4  height
+ *       20     4  number of sources n
+ *       24     8  maxCost (binary64)
+ *       32  16 n  sources: x, y (4 bytes each, 0-based), value (binary64)
+ *             C  step per cell (C = width * height, row by row): 0-7 the
+ *                direction, 8 the walk ends here, 15 not in the map
+ *           8 C  entry cost per cell (binary64; NaN: never asked)
+ *          12 M  per cell in the map (M of them, row by row): value
+ *                (binary64), origin (4 bytes)
+ *             4  FNV-1a 32 of every byte before it
+ */
+#define DM_MAGIC "ASTARDMP"
+#define DM_HEADER 32u
+#define FNV_OFFSET 2166136261u
+#define FNV_PRIME 16777619u
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v & 0xff);
+    p[1] = (unsigned char)((v >> 8) & 0xff);
+    p[2] = (unsigned char)((v >> 16) & 0xff);
+    p[3] = (unsigned char)((v >> 24) & 0xff);
+}
+
+static void put_f64(unsigned char *p, double d)
+{
+    uint64_t v;
+    if (d != d)
+        v = UINT64_C(0x7ff8000000000000);          /* one NaN: canonical bytes */
+    else
+        memcpy(&v, &d, sizeof v);
+    put_u32(p, (uint32_t)(v & 0xffffffffu));
+    put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static double get_f64(const unsigned char *p)
+{
+    uint64_t v = (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+static uint32_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint32_t hash = FNV_OFFSET;
+    size_t i;
+    for (i = 0; i < n; i++)
+        hash = (hash ^ p[i]) * FNV_PRIME;
+    return hash;
+}
+
+static uint64_t fixed_size(uint64_t cells, uint64_t n)
+{
+    return DM_HEADER + 16 * n + 9 * cells + 4;
+}
+
+size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources)
+{
+    uint64_t cells = (uint64_t)m->width * m->height;
+    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)m->reached;
+    return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
+}
+
+void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
+                           const AstarDistanceSource *sources, unsigned char *out)
+{
+    unsigned char *p = out;
+    uint32_t x, y;
+    size_t k;
+
+    memcpy(p, DM_MAGIC, 8);
+    p[8] = 1;
+    p[9] = 0;
+    p[10] = (unsigned char)m->diagonal;
+    p[11] = (unsigned char)header->flags;
+    put_u32(p + 12, m->width);
+    put_u32(p + 16, m->height);
+    put_u32(p + 20, (uint32_t)header->nsources);
+    put_f64(p + 24, header->max_cost);
+    p += DM_HEADER;
+    for (k = 0; k < header->nsources; k++, p += 16) {
+        put_u32(p, sources[k].x);
+        put_u32(p + 4, sources[k].y);
+        put_f64(p + 8, sources[k].value);
+    }
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++) {
+            uint8_t st = m->step[((size_t)y + 1) * m->stride + x + 1];
+            *p++ = (unsigned char)((st & ASTAR_STEP_MEMBER) ? (st & ASTAR_STEP_MASK)
+                                                            : ASTAR_STEP_NONE);
+        }
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++, p += 8)
+            put_f64(p, m->cost[((size_t)y + 1) * m->stride + x + 1]);
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1;
+            if (!(m->step[i] & ASTAR_STEP_MEMBER))
+                continue;
+            put_f64(p, m->dist[i]);
+            put_u32(p + 8, m->origin[i]);
+            p += 12;
+        }
+    put_u32(p, fnv1a(out, (size_t)(p - out)));
+}
+
+static AstarError parse_error(char *message, size_t size, const char *text)
+{
+    if (size > 0) {
+        strncpy(message, text, size - 1);
+        message[size - 1] = '\0';
+    }
+    return ASTAR_EPARSE;
+}
+
+AstarError astar_distance_decode_header(const void *data, size_t length,
+                                        AstarDistanceHeader *header, char *message,
+                                        size_t message_size)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t cells;
+
+    if (length < DM_HEADER + 4 || memcmp(p, DM_MAGIC, 8) != 0)
+        return parse_error(message, message_size, "bad magic or too short");
+    if (p[8] != 1 || p[9] != 0)
+        return parse_error(message, message_size, "unknown format version");
+    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 3)
+        return parse_error(message, message_size, "bad diagonal mode or flags");
+    header->diagonal = (AstarDiagonal)p[10];
+    header->flags = p[11];
+    header->width = get_u32(p + 12);
+    header->height = get_u32(p + 16);
+    header->nsources = get_u32(p + 20);
+    header->max_cost = get_f64(p + 24);
+    cells = (uint64_t)header->width * header->height;
+    if (header->width < 1 || header->height < 1 || header->width > ASTAR_MAX_SIDE
+        || header->height > ASTAR_MAX_SIDE || cells > ASTAR_MAX_CELLS)
+        return parse_error(message, message_size, "bad size");
+    if (header->max_cost != header->max_cost)
+        return parse_error(message, message_size, "bad maxCost");
+    if (fixed_size(cells, header->nsources) > length)
+        return parse_error(message, message_size, "truncated");
+    if (fnv1a(p, length - 4) != get_u32(p + length - 4))
+        return parse_error(message, message_size, "bad checksum");
+    return ASTAR_OK;
+}
+
+AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceMap *m,
+                                 AstarDistanceSource *sources, char *message,
+                                 size_t message_size)
+{
+    const unsigned char *p = (const unsigned char *)data, *steps, *costs, *values;
+    AstarDistanceHeader hd;
+    uint64_t cells, members = 0;
+    uint32_t x, y;
+    size_t k;
+
+    if (astar_distance_decode_header(data, length, &hd, message, message_size) != ASTAR_OK)
+        return ASTAR_EPARSE;
+    cells = (uint64_t)hd.width * hd.height;
+    p += DM_HEADER;
+    for (k = 0; k < hd.nsources; k++, p += 16) {
+        sources[k].x = get_u32(p);
+        sources[k].y = get_u32(p + 4);
+        sources[k].value = get_f64(p + 8);
+        if (sources[k].x >= hd.width || sources[k].y >= hd.height
+            || !(sources[k].value > -HUGE_VAL && sources[k].value < HUGE_VAL))
+            return parse_error(message, message_size, "bad source");
+    }
+    steps = p;
+    costs = steps + cells;
+    values = costs + 8 * cells;
+    for (k = 0; k < cells; k++) {
+        if (steps[k] != ASTAR_STEP_NONE && steps[k] > ASTAR_STEP_END)
+            return parse_error(message, message_size, "bad step");
+        members += steps[k] != ASTAR_STEP_NONE;
+    }
+    if (fixed_size(cells, hd.nsources) + 12 * members != length)
+        return parse_error(message, message_size, "bad length");
+    m->reached = 0;
+    for (y = 0; y < hd.height; y++)
+        for (x = 0; x < hd.width; x++) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1, c = (size_t)y * hd.width + x;
+            unsigned st = steps[c];
+            double cost = get_f64(costs + 8 * c);
+
+            if (!(cost > 0) && cost == cost)
+                return parse_error(message, message_size, "bad cost");
+            m->cost[i] = cost;
+            if (st == ASTAR_STEP_NONE)
+                continue;
+            if (!(cost > 0 && cost < HUGE_VAL))
+                return parse_error(message, message_size, "bad cost");
+            if (st < 8) {
+                long nx = (long)x + DX[st], ny = (long)y + DY[st];
+                if (nx < 0 || ny < 0 || nx >= (long)hd.width || ny >= (long)hd.height
+                    || steps[(size_t)ny * hd.width + (size_t)nx] == ASTAR_STEP_NONE)
+                    return parse_error(message, message_size, "bad step");
+            }
+            m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | st);
+            m->dist[i] = get_f64(values);
+            m->origin[i] = get_u32(values + 8);
+            values += 12;
+            if (!(m->dist[i] > -HUGE_VAL && m->dist[i] < HUGE_VAL)
+                || m->origin[i] >= ((hd.flags & ASTAR_DISTANCE_DERIVED) ? cells : hd.nsources))
+                return parse_error(message, message_size, "bad value");
+            m->reached++;
+        }
+    return ASTAR_OK;
+}

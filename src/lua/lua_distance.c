@@ -1,0 +1,738 @@
+/*
+ * Distance maps (issue 13; README, Distance maps): grid:distanceMap,
+ * astar.blend, and the astar.DistanceMap methods, on the core's distance.c.
+ *
+ * A map is one userdata block: a header, the sources, then the core's arrays
+ * (astar_distance_bytes), so its memory is the userdata's and nothing needs
+ * freeing. The flood's open list is range scratch, lent by the grid as
+ * movementRange's is (lua_grid.h): callbacks (function rules) run under
+ * lua_pcall; after each one the query stops if the grid was closed and
+ * starts again (MAX_RESTARTS times) if it changed. While a map is being
+ * filled (distanceMap, update) its methods raise, so a callback never reads
+ * half a map. The rules are kept in the map's uservalue for update.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "query_rules.h"
+
+#define MAP_TYPE "astar.DistanceMap"
+#define MAX_RESTARTS 3
+
+#if LUA_VERSION_NUM >= 502
+#define set_rules_ref lua_setuservalue
+#define get_rules_ref lua_getuservalue
+#else
+#define set_rules_ref lua_setfenv
+#define get_rules_ref lua_getfenv
+#endif
+
+typedef struct {
+    AstarDistanceMap m;
+    size_t nsources;           /* stored after the header */
+    double max_cost;
+    int derived;               /* made by flee or blend: no sources, no update */
+    int busy;                  /* being filled: every method raises */
+    int points[2];             /* blocked, cost were lists of points */
+    int ruled;                 /* made with rules */
+    int rules_lost;            /* decoded from a map made with rules: no update */
+} MapHeader;
+
+#define SOURCES_OFFSET ((sizeof(MapHeader) + 15) / 16 * 16)
+
+static AstarDistanceSource *map_sources(MapHeader *h)
+{
+    return (AstarDistanceSource *)(void *)((char *)h + SOURCES_OFFSET);
+}
+
+static const char *const MAP_OPTIONS[] = {"blocked", "cost", "diagonal", "maxCost", NULL};
+enum { O_DIAGONAL = 2, O_MAXCOST = 3 };
+
+/* ---- the userdata ---------------------------------------------------------- */
+
+static void set_map_metatable(lua_State *L);
+
+/* Pushes a new empty map of width x height with room for n sources. */
+static MapHeader *push_map(lua_State *L, uint32_t width, uint32_t height,
+                           AstarDiagonal diagonal, size_t n)
+{
+    size_t bytes = astar_distance_bytes(width, height);
+    MapHeader *h;
+
+    if (!bytes || n > ((size_t)-1 - bytes - SOURCES_OFFSET) / sizeof(AstarDistanceSource))
+        raise_error(L, "not enough memory");
+    h = (MapHeader *)lua_newuserdata(L, SOURCES_OFFSET + n * sizeof(AstarDistanceSource) + bytes);
+    memset(h, 0, sizeof *h);
+    h->nsources = n;
+    h->max_cost = INFINITY;
+    astar_distance_layout(&h->m, map_sources(h) + n, width, height, diagonal);
+    set_map_metatable(L);
+    return h;
+}
+
+static MapHeader *check_self(lua_State *L, const char *fname)
+{
+    MapHeader *h = (MapHeader *)compat_testudata(L, 1, MAP_TYPE);
+    if (!h)
+        raise_error(L, "calling '%s' on bad self (" MAP_TYPE " expected, got %s)", fname,
+                    luaL_typename(L, 1));
+    if (h->busy)
+        raise_error(L, "calling '%s' on a distance map that is being computed", fname);
+    return h;
+}
+
+/* The bordered index of (x, y) (method arguments 1 and 2), or 0 when it is
+ * not a cell of the map: numbers outside the grid or not whole are absent. */
+static size_t find_cell(lua_State *L, const MapHeader *h, const char *fname)
+{
+    double x = check_number(L, method_arg(fname, 1), NULL) - 1;
+    double y = check_number(L, method_arg(fname, 2), NULL) - 1;
+    size_t i;
+
+    if (!(x >= 0 && x < h->m.width && y >= 0 && y < h->m.height) || x != floor(x)
+        || y != floor(y))
+        return 0;
+    i = ((size_t)y + 1) * h->m.stride + (size_t)x + 1;
+    return (h->m.step[i] & ASTAR_STEP_MEMBER) ? i : 0;
+}
+
+static uint32_t cell_x(const MapHeader *h, size_t i) { return (uint32_t)(i % h->m.stride); }
+static uint32_t cell_y(const MapHeader *h, size_t i) { return (uint32_t)(i / h->m.stride); }
+
+static int map_get(lua_State *L)
+{
+    MapHeader *h = check_self(L, "get");
+    size_t i = find_cell(L, h, "get");
+    if (i)
+        lua_pushnumber(L, (lua_Number)h->m.dist[i]);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int map_next_step(lua_State *L)
+{
+    MapHeader *h = check_self(L, "nextStep");
+    size_t i = find_cell(L, h, "nextStep");
+    uint32_t nx, ny;
+
+    if (!i || !astar_distance_next(&h->m, cell_x(h, i) - 1, cell_y(h, i) - 1, &nx, &ny)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushinteger(L, (lua_Integer)nx + 1);
+    lua_pushinteger(L, (lua_Integer)ny + 1);
+    return 2;
+}
+
+static int map_nearest(lua_State *L)
+{
+    MapHeader *h = check_self(L, "nearest");
+    size_t i = find_cell(L, h, "nearest");
+    if (i && !h->derived)
+        lua_pushinteger(L, (lua_Integer)h->m.origin[i] + 1);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int map_size(lua_State *L)
+{
+    MapHeader *h = check_self(L, "size");
+    lua_pushinteger(L, (lua_Integer)h->m.reached);
+    return 1;
+}
+
+static int map_get_dimensions(lua_State *L)
+{
+    MapHeader *h = check_self(L, "getDimensions");
+    lua_pushinteger(L, (lua_Integer)h->m.width);
+    lua_pushinteger(L, (lua_Integer)h->m.height);
+    return 2;
+}
+
+static void rawset_number(lua_State *L, const char *key, lua_Number v, int integer)
+{
+    lua_pushstring(L, key);
+    if (integer)
+        lua_pushinteger(L, (lua_Integer)v);
+    else
+        lua_pushnumber(L, v);
+    lua_rawset(L, -3);
+}
+
+/* t[k] = {x =, y = [, cost =]}; with reuse a table already there is filled. */
+static void set_point(lua_State *L, int t, int k, uint32_t x, uint32_t y, const double *cost,
+                      int reuse)
+{
+    int fresh = 1;
+    if (reuse) {
+        lua_rawgeti(L, t, k);
+        fresh = !lua_istable(L, -1);
+        if (fresh)
+            lua_pop(L, 1);
+    }
+    if (fresh)
+        lua_createtable(L, 0, cost ? 3 : 2);
+    rawset_number(L, "x", (lua_Number)x, 1);
+    rawset_number(L, "y", (lua_Number)y, 1);
+    if (cost)
+        rawset_number(L, "cost", (lua_Number)*cost, 0);
+    if (fresh)
+        lua_rawseti(L, t, k);
+    else
+        lua_pop(L, 1);
+}
+
+static void clear_tail(lua_State *L, int t, size_t first)
+{
+    size_t i, n = (size_t)compat_rawlen(L, t);
+    for (i = first; i <= n; i++) {
+        lua_pushnil(L);
+        lua_rawseti(L, t, (int)i);
+    }
+}
+
+/* pathFrom(x, y [, opts]) -> path, cost: the walk of nextStep down to the
+ * end, (x, y) first; nil where the map has no value. */
+static int map_path_from(lua_State *L)
+{
+    MapHeader *h = check_self(L, "pathFrom");
+    size_t i = find_cell(L, h, "pathFrom"), len = 1, k;
+    uint32_t x, y, nx, ny;
+    int flat, into, t;
+
+    lua_settop(L, 4);
+    read_path_options(L, method_arg("pathFrom", 3), &flat, &into);
+    if (!i) {
+        lua_pushnil(L);
+        return 1;
+    }
+    x = cell_x(h, i) - 1;
+    y = cell_y(h, i) - 1;
+    while (len <= h->m.reached && astar_distance_next(&h->m, x, y, &nx, &ny)) {
+        x = nx;
+        y = ny;
+        len++;
+    }
+    if (into)
+        lua_pushvalue(L, into);
+    else
+        lua_createtable(L, (int)(flat ? 2 * len : len), 0);
+    t = lua_gettop(L);
+    x = cell_x(h, i) - 1;
+    y = cell_y(h, i) - 1;
+    for (k = 1; k <= len; k++) {
+        if (flat) {
+            lua_pushinteger(L, (lua_Integer)x + 1);
+            lua_rawseti(L, t, (int)(2 * k - 1));
+            lua_pushinteger(L, (lua_Integer)y + 1);
+            lua_rawseti(L, t, (int)(2 * k));
+        } else {
+            set_point(L, t, (int)k, x + 1, y + 1, NULL, into != 0);
+        }
+        if (astar_distance_next(&h->m, x, y, &nx, &ny)) {
+            x = nx;
+            y = ny;
+        }
+    }
+    if (into)
+        clear_tail(L, t, flat ? 2 * len + 1 : len + 1);
+    lua_pushnumber(L, (lua_Number)h->m.dist[i]);
+    return 2;
+}
+
+/* cells([into]) -> {{x =, y =, cost =}, ...}, row by row. */
+static int map_cells(lua_State *L)
+{
+    MapHeader *h = check_self(L, "cells");
+    Arg a = method_arg("cells", 1);
+    int into = !lua_isnoneornil(L, a.index), k = 0;
+    uint32_t x, y;
+
+    if (into && !lua_istable(L, a.index))
+        type_error(L, a, NULL, "table");
+    lua_settop(L, 2);
+    if (into)
+        lua_pushvalue(L, a.index);
+    else
+        lua_createtable(L, (int)h->m.reached, 0);
+    for (y = 0; y < h->m.height; y++)
+        for (x = 0; x < h->m.width; x++) {
+            size_t i = ((size_t)y + 1) * h->m.stride + x + 1;
+            if (h->m.step[i] & ASTAR_STEP_MEMBER)
+                set_point(L, 3, ++k, x + 1, y + 1, &h->m.dist[i], into);
+        }
+    if (into)
+        clear_tail(L, 3, (size_t)k + 1);
+    return 1;
+}
+
+static int map_tostring(lua_State *L)
+{
+    MapHeader *h = (MapHeader *)luaL_checkudata(L, 1, MAP_TYPE);
+    lua_pushfstring(L, MAP_TYPE " (%d cells of %dx%d)", (int)h->m.reached, (int)h->m.width,
+                    (int)h->m.height);
+    return 1;
+}
+
+/* ---- filling a map: the rules, the lease, restarts ------------------------- */
+
+/* Runs the flood of h on g with rules (their slots on the stack) until it
+ * completes, as lua_range.c run_query does. */
+static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const char *fname)
+{
+    int base = lua_gettop(L), restarts = 0, attempt;
+
+    for (attempt = 0;; attempt++) {
+        Lease lease;
+        AstarError e;
+        size_t before;
+        int aborted = 0;
+
+        lua_settop(L, base);
+        lease_take(L, g, LENT_RANGE, attempt >= 2, rule->callbacks, &lease);
+        if (g->closed)
+            raise_error(L, "grid closed during %s", fname);
+        rule->L = L;
+        rule->version = astar_grid_version(g->grid);
+        rule->stop = QR_STOP_NONE;
+        before = astar_range_memory(lease.range);
+        h->busy = 1;
+        grid_enter(g);
+        e = astar_distance_run(lease.range, g->grid, &h->m, map_sources(h), h->nsources,
+                               h->max_cost, rule->used ? query_rules_cell : NULL, rule,
+                               &aborted);
+        grid_leave(g);
+        lease_return(&lease);
+        h->busy = 0;
+        if (aborted && rule->stop == QR_STOP_NONE)
+            rule->stop = QR_STOP_ERROR;
+        if (rule->stop == QR_STOP_CHANGED && !g->closed && ++restarts <= MAX_RESTARTS)
+            continue;
+        if (rule->stop != QR_STOP_NONE) {
+            astar_distance_layout(&h->m, map_sources(h) + h->nsources, h->m.width,
+                                  h->m.height, h->m.diagonal);
+            query_rules_raise(L, rule, fname);
+        }
+        if (g->closed)
+            raise_error(L, "grid closed during %s", fname);
+        if (e != ASTAR_OK)
+            raise_error(L, "not enough memory");
+        before = astar_range_memory(lease.range) - before;
+        lua_settop(L, base);
+        gc_note(L, lease.own ? before : 0);
+        return;
+    }
+}
+
+/* Sets up rule from the map's uservalue {blocked, cost} (pushed into two
+ * fresh slots from `first`). */
+static void rules_from_map(lua_State *L, MapHeader *h, int map, QueryRules *rule,
+                           const char *fname, LuaGrid *g)
+{
+    int first, i;
+
+    query_rules_init(L, rule, fname, 1);
+    first = lua_gettop(L) - QR_COUNT + 1;
+    get_rules_ref(L, map);
+    /* only a map made with rules has them (on Lua 5.1 a userdata's
+     * environment is the globals table otherwise) */
+    if (h->ruled && lua_istable(L, -1)) {
+        for (i = 0; i < 2; i++) {
+            lua_rawgeti(L, -1, i + 1);
+            lua_replace(L, first + i);
+            if (!lua_isnil(L, first + i)) {
+                rule->index[i] = first + i;
+                rule->points[i] = h->points[i];
+            }
+        }
+    }
+    lua_pop(L, 1);
+    rule->g = g;
+    query_rules_finish(rule, g->grid);
+}
+
+/* Reads the sources (argument 1, a list of {x =, y = [, value =]}) into
+ * out (n of them, out may be NULL to only check). */
+static size_t read_sources(lua_State *L, int t, const AstarGrid *grid, AstarDistanceSource *out)
+{
+    size_t n = (size_t)compat_rawlen(L, t), i;
+    uint32_t max[2];
+    static const char *const XY[2] = {"x", "y"};
+    char buf[32];
+
+    max[0] = astar_grid_width(grid);
+    max[1] = astar_grid_height(grid);
+    for (i = 1; i <= n; i++) {
+        uint32_t c[2];
+        double value = 0;
+        int p, k;
+
+        lua_rawgeti(L, t, (int)i);
+        p = lua_gettop(L);
+        if (!lua_istable(L, p))
+            arg_error(L, 1, "distanceMap", NULL, "sources[%d]: point expected, got %s", (int)i,
+                      luaL_typename(L, p));
+        for (k = 0; k < 2; k++) {
+            double v;
+            lua_pushstring(L, XY[k]);
+            lua_rawget(L, p);
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                arg_error(L, 1, "distanceMap", NULL, "sources[%d].%s: number expected, got %s",
+                          (int)i, XY[k], luaL_typename(L, -1));
+            v = (double)lua_tonumber(L, -1);
+            if (!(v >= 1 && v <= max[k]) || v != floor(v))
+                arg_error(L, 1, "distanceMap", NULL, "sources[%d].%s out of range 1..%u, got %s",
+                          (int)i, XY[k], (unsigned)max[k], number_text(buf, sizeof buf, v));
+            c[k] = (uint32_t)v - 1;
+            lua_pop(L, 1);
+        }
+        lua_pushliteral(L, "value");
+        lua_rawget(L, p);
+        if (!lua_isnil(L, -1)) {
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                arg_error(L, 1, "distanceMap", NULL,
+                          "sources[%d].value: number expected, got %s", (int)i,
+                          luaL_typename(L, -1));
+            value = (double)lua_tonumber(L, -1);
+            if (!(value > -HUGE_VAL && value < HUGE_VAL))
+                arg_error(L, 1, "distanceMap", NULL, "sources[%d].value must be finite, got %s",
+                          (int)i, number_text(buf, sizeof buf, value));
+        }
+        lua_pop(L, 2);
+        if (out) {
+            out[i - 1].x = c[0];
+            out[i - 1].y = c[1];
+            out[i - 1].value = value;
+        }
+    }
+    return n;
+}
+
+/* grid:distanceMap(sources [, opts]) -> astar.DistanceMap */
+static int grid_distance_map(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "distanceMap");
+    Arg as = method_arg("distanceMap", 1), ao = method_arg("distanceMap", 2);
+    AstarDiagonal diagonal = g->diagonal;
+    double max_cost = INFINITY;
+    QueryRules rule;
+    MapHeader *h;
+    size_t n;
+    int i, map;
+
+    if (!lua_istable(L, 2))
+        type_error(L, as, NULL, "table");
+    lua_settop(L, 3);
+    n = read_sources(L, 2, g->grid, NULL);
+    query_rules_init(L, &rule, "distanceMap", 2);      /* slots 4 .. 7 */
+    lua_pushnil(L);                                     /* 8: diagonal */
+    lua_pushnil(L);                                     /* 9: maxCost */
+    rule.g = g;
+    if (!lua_isnil(L, 3)) {
+        if (!lua_istable(L, 3))
+            type_error(L, ao, NULL, "table");
+        lua_pushnil(L);
+        while (lua_next(L, 3)) {
+            i = check_option_name(L, ao, lua_gettop(L) - 1, MAP_OPTIONS);
+            lua_replace(L, i < 2 ? 4 + i : 8 + (i - O_DIAGONAL));
+        }
+        for (i = 0; i < 2; i++)
+            if (!lua_isnil(L, 4 + i))
+                query_rules_read(L, &rule, i, 4 + i, astar_grid_width(g->grid),
+                                 astar_grid_height(g->grid));
+        if (!lua_isnil(L, 8)) {
+            Arg d = ao;
+            d.index = 8;
+            diagonal = check_diagonal(L, d, "opts.diagonal: ");
+        }
+        if (!lua_isnil(L, 9)) {
+            Arg d = ao;
+            d.index = 9;
+            max_cost = check_number(L, d, "opts.maxCost: ");
+            if (max_cost != max_cost)
+                arg_error(L, 2, "distanceMap", "opts.maxCost: ", "number expected, got nan");
+        }
+    }
+    query_rules_finish(&rule, g->grid);
+    check_open(L, g);
+    h = push_map(L, astar_grid_width(g->grid), astar_grid_height(g->grid), diagonal, n);
+    map = lua_gettop(L);
+    check_open(L, g);                  /* the allocation may have run finalizers */
+    read_sources(L, 2, g->grid, map_sources(h));
+    h->max_cost = max_cost;
+    h->points[0] = rule.points[QR_BLOCKED];
+    h->points[1] = rule.points[QR_COST];
+    h->ruled = rule.used;
+    if (rule.used) {
+        lua_createtable(L, 2, 0);
+        for (i = 0; i < 2; i++) {
+            lua_pushvalue(L, rule.index[i] ? rule.index[i] : 4 + i);
+            lua_rawseti(L, -2, i + 1);
+        }
+        set_rules_ref(L, map);
+    }
+    check_open(L, g);
+    fill(L, g, h, &rule, "distanceMap");
+    lua_settop(L, map);
+    return 1;
+}
+
+/* map:update(grid): the same sources and options on grid as it is now, in
+ * place (the grid must have the map's size). Returns the map. */
+static int map_update(lua_State *L)
+{
+    MapHeader *h = check_self(L, "update");
+    LuaGrid *g;
+    QueryRules rule;
+
+    if (h->derived)
+        raise_error(L, "calling 'update' on a map made by flee or blend");
+    if (h->rules_lost)
+        raise_error(L, "calling 'update' on a decoded map that was made with rules");
+    g = (LuaGrid *)compat_testudata(L, 2, GRID_TYPE);
+    if (!g)
+        type_error(L, method_arg("update", 1), NULL, GRID_TYPE);
+    if (g->closed)
+        raise_error(L, "attempt to use a closed " GRID_TYPE);
+    if (astar_grid_width(g->grid) != h->m.width || astar_grid_height(g->grid) != h->m.height)
+        arg_error(L, 1, "update", NULL, "grid is %ux%u, the map %ux%u",
+                  (unsigned)astar_grid_width(g->grid), (unsigned)astar_grid_height(g->grid),
+                  (unsigned)h->m.width, (unsigned)h->m.height);
+    lua_settop(L, 2);
+    rules_from_map(L, h, 1, &rule, "update", g);
+    check_open(L, g);
+    fill(L, g, h, &rule, "update");
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* ---- flee and blend: derived maps, rescanned ------------------------------- */
+
+/* A copy of map h's arrays (no sources), derived; pushed. */
+static MapHeader *push_derived(lua_State *L, const MapHeader *from)
+{
+    MapHeader *h = push_map(L, from->m.width, from->m.height, from->m.diagonal, 0);
+    memcpy(h->m.cost, from->m.cost, from->m.cells * sizeof *h->m.cost);
+    h->derived = 1;
+    return h;
+}
+
+static void rescan(lua_State *L, MapHeader *h)
+{
+    AstarRange *scratch = scratch_range_push(L);
+    AstarError e = astar_distance_rescan(scratch, &h->m);
+    lua_pop(L, 1);
+    if (e != ASTAR_OK)
+        raise_error(L, "not enough memory");
+}
+
+/* map:flee([k]) -> a new map: -k times this one's values, rescanned. */
+static int map_flee(lua_State *L)
+{
+    MapHeader *h = check_self(L, "flee"), *f;
+    Arg a = method_arg("flee", 1);
+    double k = 1.2;
+    char buf[32];
+    size_t i;
+
+    if (!lua_isnoneornil(L, 2)) {
+        k = check_number(L, a, NULL);
+        if (!(k > 0 && k < HUGE_VAL))
+            arg_error(L, 1, "flee", NULL, "k must be a finite number > 0, got %s",
+                      number_text(buf, sizeof buf, k));
+    }
+    lua_settop(L, 1);
+    f = push_derived(L, h);
+    h = check_self(L, "flee");         /* the allocation may have run finalizers */
+    for (i = 0; i < h->m.cells; i++)
+        if (h->m.step[i] & ASTAR_STEP_MEMBER) {
+            f->m.dist[i] = -k * h->m.dist[i];
+            f->m.step[i] = ASTAR_STEP_MEMBER;
+        }
+    rescan(L, f);
+    return 1;
+}
+
+static const char *const BLEND_OPTIONS[] = {"rescan", NULL};
+
+/* astar.blend({mapA, wA, mapB, wB, ...} [, opts]) -> a new map: the
+ * weighted sum over the cells every map holds (the first map's costs and
+ * diagonal mode); opts.rescan rescans it. */
+static int astar_blend(lua_State *L)
+{
+    Arg a = {1, 1, "blend"}, ao = {2, 2, "blend"};
+    size_t n, k, i;
+    int rescanned = 0;
+    MapHeader *first, *b;
+    char buf[32];
+
+    lua_settop(L, 2);
+    if (!lua_istable(L, 1))
+        type_error(L, a, NULL, "table");
+    if (!lua_isnil(L, 2)) {
+        if (!lua_istable(L, 2))
+            type_error(L, ao, NULL, "table");
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            Arg v = ao;
+            check_option_name(L, ao, lua_gettop(L) - 1, BLEND_OPTIONS);
+            v.index = lua_gettop(L);
+            rescanned = check_boolean(L, v, "opts.rescan: ");
+            lua_pop(L, 1);
+        }
+    }
+    n = (size_t)compat_rawlen(L, 1);
+    if (n == 0 || n % 2)
+        arg_error(L, 1, "blend", NULL, "{map, weight, ...} expected, got %d entries", (int)n);
+    for (k = 1; k <= n; k++) {
+        lua_rawgeti(L, 1, (int)k);
+        if (k % 2) {
+            MapHeader *m = (MapHeader *)compat_testudata(L, -1, MAP_TYPE);
+            if (!m)
+                arg_error(L, 1, "blend", NULL, "[%d]: " MAP_TYPE " expected, got %s", (int)k,
+                          luaL_typename(L, -1));
+            if (m->busy)
+                arg_error(L, 1, "blend", NULL, "[%d]: the map is being computed", (int)k);
+            lua_rawgeti(L, 1, 1);
+            first = (MapHeader *)lua_touserdata(L, -1);
+            if (m->m.width != first->m.width || m->m.height != first->m.height)
+                arg_error(L, 1, "blend", NULL, "[%d]: map is %ux%u, [1] is %ux%u", (int)k,
+                          (unsigned)m->m.width, (unsigned)m->m.height,
+                          (unsigned)first->m.width, (unsigned)first->m.height);
+            lua_pop(L, 1);
+        } else {
+            double w;
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                arg_error(L, 1, "blend", NULL, "[%d]: weight expected, got %s", (int)k,
+                          luaL_typename(L, -1));
+            w = (double)lua_tonumber(L, -1);
+            if (!(w > -HUGE_VAL && w < HUGE_VAL))
+                arg_error(L, 1, "blend", NULL, "[%d]: weight must be finite, got %s", (int)k,
+                          number_text(buf, sizeof buf, w));
+        }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 1);
+    lua_rawgeti(L, 1, 1);
+    b = push_derived(L, (MapHeader *)lua_touserdata(L, 2));
+    /* the maps again, as the allocation may have run Lua code (a __gc that
+     * changed the list); each is checked as it is read */
+    for (i = 0; i < b->m.cells; i++)
+        b->m.dist[i] = 0;
+    for (k = 1; k + 1 <= n; k += 2) {
+        MapHeader *m;
+        double w;
+        lua_rawgeti(L, 1, (int)k);
+        lua_rawgeti(L, 1, (int)k + 1);
+        m = (MapHeader *)compat_testudata(L, -2, MAP_TYPE);
+        if (!m || m->busy || lua_type(L, -1) != LUA_TNUMBER || m->m.width != b->m.width
+            || m->m.height != b->m.height)
+            raise_error(L, "the list given to 'blend' changed while it was read");
+        w = (double)lua_tonumber(L, -1);
+        for (i = 0; i < b->m.cells; i++) {
+            if (!(m->m.step[i] & ASTAR_STEP_MEMBER)) {
+                b->m.dist[i] = INFINITY;
+                continue;
+            }
+            if (k == 1)
+                b->m.step[i] = ASTAR_STEP_MEMBER;
+            b->m.dist[i] += w * m->m.dist[i];
+        }
+        lua_pop(L, 2);
+    }
+    for (i = 0; i < b->m.cells; i++)
+        if (!(b->m.dist[i] > -HUGE_VAL && b->m.dist[i] < HUGE_VAL)) {
+            b->m.dist[i] = INFINITY;
+            b->m.step[i] = ASTAR_STEP_NONE;
+        }
+    if (rescanned)
+        rescan(L, b);
+    else
+        astar_distance_descend(&b->m);
+    return 1;
+}
+
+/* ---- encoding: map:encode(), astar.decodeMap(s) ---------------------------- */
+
+static int map_encode(lua_State *L)
+{
+    MapHeader *h = check_self(L, "encode");
+    size_t size = astar_distance_encoded_size(&h->m, h->nsources);
+    AstarDistanceHeader hd;
+    unsigned char *buffer;
+
+    if (size == 0)
+        return raise_error(L, "map too large to encode on this platform");
+    lua_settop(L, 1);
+    buffer = (unsigned char *)lua_newuserdata(L, size);
+    h = check_self(L, "encode");       /* the allocation may have run finalizers */
+    hd.width = h->m.width;
+    hd.height = h->m.height;
+    hd.nsources = h->nsources;
+    hd.diagonal = h->m.diagonal;
+    hd.flags = (h->derived ? ASTAR_DISTANCE_DERIVED : 0u)
+               | (h->ruled || h->rules_lost ? ASTAR_DISTANCE_RULES : 0u);
+    hd.max_cost = h->max_cost;
+    astar_distance_encode(&h->m, &hd, map_sources(h), buffer);
+    lua_pushlstring(L, (const char *)buffer, size);
+    return 1;
+}
+
+static int astar_decode_map(lua_State *L)
+{
+    Arg a = {1, 1, "decodeMap"};
+    AstarDistanceHeader hd;
+    char message[128];
+    const char *data;
+    size_t length;
+    MapHeader *h;
+
+    if (lua_type(L, 1) != LUA_TSTRING)
+        type_error(L, a, NULL, "string");
+    lua_settop(L, 1);
+    data = lua_tolstring(L, 1, &length);
+    if (astar_distance_decode_header(data, length, &hd, message, sizeof message) != ASTAR_OK)
+        return arg_error(L, 1, "decodeMap", NULL, "not an astar distance map: %s", message);
+    h = push_map(L, hd.width, hd.height, hd.diagonal, hd.nsources);
+    if (astar_distance_decode(data, length, &h->m, map_sources(h), message, sizeof message)
+        != ASTAR_OK)
+        return arg_error(L, 1, "decodeMap", NULL, "not an astar distance map: %s", message);
+    h->max_cost = hd.max_cost;
+    h->derived = (hd.flags & ASTAR_DISTANCE_DERIVED) != 0;
+    h->rules_lost = (hd.flags & ASTAR_DISTANCE_RULES) != 0;
+    return 1;
+}
+
+static const luaL_Reg MAP_METHODS[] = {
+    {"encode", map_encode},
+    {"get", map_get},
+    {"nextStep", map_next_step},
+    {"pathFrom", map_path_from},
+    {"nearest", map_nearest},
+    {"size", map_size},
+    {"cells", map_cells},
+    {"getDimensions", map_get_dimensions},
+    {"flee", map_flee},
+    {"update", map_update},
+    {NULL, NULL}};
+
+static void set_map_metatable(lua_State *L)
+{
+    if (luaL_newmetatable(L, MAP_TYPE)) {
+        lua_newtable(L);
+        compat_setfuncs(L, MAP_METHODS);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, map_tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushliteral(L, MAP_TYPE);
+        lua_setfield(L, -2, "__name");
+    }
+    lua_setmetatable(L, -2);
+}
+
+int astar_lua_distance_map(lua_State *L) { return grid_distance_map(L); }
+int astar_lua_blend(lua_State *L) { return astar_blend(L); }
+int astar_lua_decode_map(lua_State *L) { return astar_decode_map(L); }
