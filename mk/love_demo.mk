@@ -3,7 +3,7 @@
 #   make love-demo             build the module for LuaJIT and run `love examples/love`
 #                              (main.lua finds lua/ and build/luajit/ of the checkout)
 #   make love-screenshot-test  under xvfb-run (Mesa's software OpenGL), the demo draws
-#                              scripted frames (tactics, danger zone, enemy turn, free A*), saves
+#                              scripted frames (tactics, danger zone, enemy turn, free A*, crowd, flee), saves
 #                              each as a PNG and quits; a headless LÖVE run
 #                              (spec/love_screenshot) checks size, colours and probes
 #   make love-screenshot       regenerate docs/images/love-demo*.png
@@ -18,6 +18,8 @@ LOVE_DEMO_PROBES_tactics = "selected unit" "path dot" "move tile" "attack tile"
 LOVE_DEMO_PROBES_danger = "selected unit" "path dot" "move tile" "attack tile"
 LOVE_DEMO_PROBES_enemy = "enemy path dot" "enemy unit" "grass tile"
 LOVE_DEMO_PROBES_astar = "path dot" "explored tile" "grass tile"
+LOVE_DEMO_PROBES_crowd = "crowd unit" "flow target" "heat tile"
+LOVE_DEMO_PROBES_flee = "crowd unit" "flow target" "heat tile"
 
 .PHONY: love-demo love-screenshot-test love-screenshot
 
@@ -36,12 +38,14 @@ $(LOVE_DEMO_SHOTS)/%.png: FORCE_LOVE_DEMO
 	    love spec/love_screenshot $@ $(LOVE_DEMO_SIZE) $(LOVE_DEMO_PROBES_$*)
 
 love-screenshot-test: $(LOVE_DEMO_SHOTS)/tactics.png $(LOVE_DEMO_SHOTS)/danger.png \
-                      $(LOVE_DEMO_SHOTS)/enemy.png $(LOVE_DEMO_SHOTS)/astar.png
+                      $(LOVE_DEMO_SHOTS)/enemy.png $(LOVE_DEMO_SHOTS)/astar.png \
+                      $(LOVE_DEMO_SHOTS)/crowd.png $(LOVE_DEMO_SHOTS)/flee.png
 
 love-screenshot: love-screenshot-test
 	@mkdir -p docs/images
 	cp $(LOVE_DEMO_SHOTS)/tactics.png docs/images/love-demo.png
 	cp $(LOVE_DEMO_SHOTS)/astar.png docs/images/love-demo-astar.png
+	cp $(LOVE_DEMO_SHOTS)/crowd.png docs/images/love-demo-crowd.png
 
 .PHONY: FORCE_LOVE_DEMO
 FORCE_LOVE_DEMO:

@@ -165,6 +165,7 @@ end
 -- tile in its range, or deselect.
 function Board:click(x, y)
   if not self:inside(x, y) then return end
+  if self.mode == "crowd" then return self:setFlowTarget(x, y) end
   if self.mode ~= "tactics" then return self:setAstarStart(x, y) end
   local u = self:unitAt(x, y)
   if u and u ~= self.selected then return self:select(u) end
@@ -218,12 +219,80 @@ function Board:enemyTurn()
   self:refresh()
 end
 
+-- ---- the crowd: one distance map read by every unit ---------------------------
+
+-- A crowd of walkers (on walkGrid: water is a wall) flows to a clicked tile, or
+-- flees from it (F): one grid:distanceMap per click, then every unit takes the
+-- map's nextStep each tick, waiting when another unit stands there. No findPath.
+Board.CROWD_SIZE = 30
+Board.CROWD_TICK = 10    -- frames between two steps of the crowd
+
+function Board:placeCrowd()
+  self.crowd = {}
+  for y = 1, self.height do
+    for x = 1, self.width do
+      if #self.crowd < Board.CROWD_SIZE and (3 * x + 5 * y) % 7 == 0
+        and self.walkGrid:isWalkable(x, y) then
+        self.crowd[#self.crowd + 1] = { x = x, y = y }
+      end
+    end
+  end
+end
+
+function Board:crowdAt(x, y)
+  for _, u in ipairs(self.crowd or {}) do
+    if u.x == x and u.y == y then return u end
+  end
+end
+
+-- Makes the map for the target: toward it, or away from it when fleeing.
+function Board:setFlowTarget(x, y)
+  if not (self:inside(x, y) and self.walkGrid:isWalkable(x, y)) then return end
+  self.flowTarget = { x = x, y = y }
+  local map = self.walkGrid:distanceMap({ { x = x, y = y } }, { diagonal = "no-obstacles" })
+  if self.fleeing then map = map:flee() end
+  self.flow = map
+  -- the range of the values, for the colours
+  local lo, hi = math.huge, -math.huge
+  for _, c in ipairs(map:cells()) do
+    if c.cost < lo then lo = c.cost end
+    if c.cost > hi then hi = c.cost end
+  end
+  self.flowLo, self.flowHi = lo, hi
+end
+
+function Board:toggleFlee()
+  self.fleeing = not self.fleeing
+  local t = self.flowTarget
+  if t then self:setFlowTarget(t.x, t.y) end
+end
+
+-- One tick: every unit in turn steps downhill unless the cell is taken.
+function Board:crowdStep()
+  if not self.flow then return end
+  local taken = {}
+  for _, u in ipairs(self.crowd) do taken[u.y * 1000 + u.x] = true end
+  for _, u in ipairs(self.crowd) do
+    local nx, ny = self.flow:nextStep(u.x, u.y)
+    if nx and not taken[ny * 1000 + nx] then
+      taken[u.y * 1000 + u.x] = nil
+      taken[ny * 1000 + nx] = true
+      u.x, u.y = nx, ny
+    end
+  end
+end
+
 -- ---- free A*: any start, any goal, on walkGrid (water is a wall) -----------
 
-local NEXT_MODE = { tactics = "astar4", astar4 = "astar8", astar8 = "tactics" }
+local NEXT_MODE = { tactics = "astar4", astar4 = "astar8", astar8 = "crowd", crowd = "tactics" }
 
 function Board:cycleMode()
   self.mode = NEXT_MODE[self.mode]
+  if self.mode == "crowd" then
+    self:placeCrowd()
+    self.flow, self.flowTarget, self.crowdClock = nil, nil, 0
+    return
+  end
   if self.mode ~= "tactics" then
     self:select(nil)
     self.astarStart = self.astarStart or { x = 1, y = 1 }
@@ -262,6 +331,11 @@ function Board:setAstarGoal(x, y, force)
 end
 
 function Board:update()
+  if self.mode == "crowd" then
+    self.crowdClock = (self.crowdClock or 0) + 1
+    if not self.crowdPaused and self.crowdClock % Board.CROWD_TICK == 0 then self:crowdStep() end
+    return
+  end
   local a = self.astar
   if not (a and a.search and a.status == "searching") then return end
   a.status = a.search:step(Board.STEP_BUDGET)

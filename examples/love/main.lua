@@ -1,10 +1,11 @@
 -- A tactics board for astar in LÖVE 11: click a unit for its movement and
 -- attack range, hover for the path and its cost, D for the enemy danger zone,
--- E for the enemy turn, A for free A* in 4 or 8 directions with the explored cells.
+-- E for the enemy turn, A for free A* in 4 or 8 directions with the explored cells,
+-- then a crowd that flows to (or, with F, flees from) a clicked tile on one distance map.
 --
 --   make love-demo                 (builds the module for LuaJIT, then runs this)
 --   love examples/love             (after make LUA=luajit, from the checkout)
---   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee]
 --                                  (draws a scripted frame, saves it, quits)
 -- luacheck: globals love
 
@@ -59,7 +60,7 @@ function love.update()
     local x, y = View.tileAt(love.mouse.getPosition())
     if board:inside(x, y) then
       hover = { x = x, y = y }
-      if board.mode ~= "tactics" then board:setAstarGoal(x, y) end
+      if board.mode == "astar4" or board.mode == "astar8" then board:setAstarGoal(x, y) end
     else
       hover = nil
     end
@@ -87,9 +88,11 @@ function love.keypressed(key)
     board:toggleDanger()
   elseif key == "e" and board.mode == "tactics" then
     board:enemyTurn()
+  elseif key == "f" and board.mode == "crowd" then
+    board:toggleFlee()
   elseif key == "a" then
     board:cycleMode()
-    if hover then board:setAstarGoal(hover.x, hover.y) end
+    if hover and board.mode ~= "crowd" then board:setAstarGoal(hover.x, hover.y) end
   elseif key == "escape" then
     board:select(nil)
   elseif key == "q" then

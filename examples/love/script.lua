@@ -1,5 +1,5 @@
 -- The scripted frame for the screenshot test:
---   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee]
 -- (or ASTAR_DEMO_SCREENSHOT=out.png). Sets up a scene (a unit selected, the
 -- mouse on a tile), draws a few frames, saves the frame as a PNG with
 -- love.graphics.captureScreenshot, writes out.png.probes (points whose colour
@@ -32,6 +32,23 @@ local SCENES = {
     board:select(board:unitAt(3, 7))
     board:click(7, 6)
     board:enemyTurn()
+    return nil
+  end,
+  -- the crowd flows to a tile on the far side: one distance map, 6 ticks of nextStep
+  crowd = function(board)
+    for _ = 1, 3 do board:cycleMode() end
+    board.crowdPaused = true
+    board:setFlowTarget(16, 12)
+    for _ = 1, 6 do board:crowdStep() end
+    return nil
+  end,
+  -- the crowd flees from a tile in the middle: the map's flee(), 6 ticks
+  flee = function(board)
+    for _ = 1, 3 do board:cycleMode() end
+    board.crowdPaused = true
+    board:toggleFlee()
+    board:setFlowTarget(9, 7)
+    for _ = 1, 6 do board:crowdStep() end
     return nil
   end,
   -- free A* with 8 directions around the walls

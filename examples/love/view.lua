@@ -35,7 +35,13 @@ local C = {
   outline = { 0.05, 0.05, 0.08 },
   hover = { 1, 1, 1 },
   selected = { 1.00, 0.90, 0.20 },
+  near = { 1.00, 0.80, 0.25 },    -- heat: the cells close to the target (low values)
+  far = { 0.30, 0.20, 0.85 },     -- and those far from it (high values)
+  arrow = { 0.05, 0.05, 0.08, 0.55 },
+  crowd = { 0.98, 0.55, 0.10 },
+  target = { 1.00, 1.00, 1.00 },
 }
+View.HEAT_ALPHA = 0.6
 View.COLORS = C
 
 local fonts = {}
@@ -117,9 +123,36 @@ local function drawTerrain(name, px, py)
   end
 end
 
+-- The colour of a distance map value (v in lo..hi), drawn with HEAT_ALPHA.
+function View.heat(v, lo, hi)
+  local t = hi > lo and (v - lo) / (hi - lo) or 0
+  return { C.near[1] + (C.far[1] - C.near[1]) * t, C.near[2] + (C.far[2] - C.near[2]) * t,
+    C.near[3] + (C.far[3] - C.near[3]) * t, View.HEAT_ALPHA }
+end
+
+-- The crowd's map: a colour per value and an arrow along nextStep.
+local function drawFlow(board)
+  local map = board.flow
+  if not map then return end
+  local g = love.graphics
+  for _, c in ipairs(map:cells()) do fillTile(c.x, c.y, View.heat(c.cost, board.flowLo, board.flowHi)) end
+  color(C.arrow)
+  g.setLineWidth(2)
+  for _, c in ipairs(map:cells()) do
+    local nx, ny = map:nextStep(c.x, c.y)
+    if nx then
+      local cx, cy = View.centre(c.x, c.y)
+      local t = View.TILE * 0.38
+      g.line(cx, cy, cx + (nx - c.x) * t, cy + (ny - c.y) * t)
+    end
+  end
+end
+
 local function drawOverlays(board)
   local w, h = board.width, board.height
-  if board.mode == "tactics" then
+  if board.mode == "crowd" then
+    drawFlow(board)
+  elseif board.mode == "tactics" then
     if board.showDanger then
       for _, c in ipairs(board.danger:cells()) do
         if board:tile(c.x, c.y).name ~= "wall" then fillTile(c.x, c.y, C.danger) end
@@ -201,9 +234,31 @@ local function drawPath(path, c)
   end
 end
 
+local function drawCrowd(board)
+  local g = love.graphics
+  for _, u in ipairs(board.crowd or {}) do
+    local cx, cy = View.centre(u.x, u.y)
+    color(C.outline)
+    g.circle("fill", cx, cy, 10)
+    color(C.crowd)
+    g.circle("fill", cx, cy, 8)
+  end
+  local t = board.flowTarget   -- on top: a unit may stand on it
+  if t then
+    local cx, cy = View.centre(t.x, t.y)
+    color(C.outline)
+    g.circle("line", cx, cy, 15)
+    color(board.fleeing and C.red or C.target)
+    g.setLineWidth(4)
+    g.circle("line", cx, cy, 13)
+    g.circle("fill", cx, cy, 4)
+  end
+end
+
 local function drawUnits(board)
   local g, r = love.graphics, View.TILE * 0.36
   g.setFont(fonts.unit)
+  if board.mode == "crowd" then return drawCrowd(board) end
   if board.mode ~= "tactics" then return end   -- free A* ignores the units
   for _, u in ipairs(board.units) do
     local cx, cy = View.centre(u.x, u.y)
@@ -269,6 +324,7 @@ local MODE_TEXT = {
   tactics = "tactics",
   astar4 = "free A*, 4 directions",
   astar8 = "free A*, 8 directions",
+  crowd = "a crowd on one distance map",
 }
 
 local function drawSidebar(board, hover, info)
@@ -296,7 +352,11 @@ local function drawSidebar(board, hover, info)
   swatch(s, C.mountain, "mountain: cost 3")
   swatch(s, C.water, "water: walkers cannot enter")
   swatch(s, C.wall, "wall")
-  if board.mode == "tactics" then
+  if board.mode == "crowd" then
+    swatch(s, View.heat(0, 0, 1), board.fleeing and "low: safest (flee map)" or "low: close to the target")
+    swatch(s, View.heat(1, 0, 1), board.fleeing and "high: close to the threat" or "high: far away")
+    swatch(s, C.crowd, "a unit of the crowd")
+  elseif board.mode == "tactics" then
     swatch(s, C.move, "can move to")
     swatch(s, C.attack, "can attack after moving")
     swatch(s, C.danger, "danger zone (D): enemy hits")
@@ -308,7 +368,12 @@ local function drawSidebar(board, hover, info)
   s.y = s.y + 8
 
   line(s, "Keys", C.text, fonts.title)
-  local help = board.mode == "tactics" and {
+  local help = board.mode == "crowd" and {
+    "click: the crowd flows to that tile",
+    "F: flee from it instead " .. (board.fleeing and "(on)" or "(off)"),
+    "(one distanceMap per click; each unit",
+    " takes map:nextStep every few frames)",
+  } or board.mode == "tactics" and {
     "click a unit: its move and attack range",
     "hover a blue tile: path and cost",
     "click a blue tile: move there",
@@ -320,7 +385,7 @@ local function drawSidebar(board, hover, info)
     "(free A* ignores the units; water is a wall)",
   }
   help[#help + 1] = "D: enemy danger zone " .. (board.showDanger and "(on)" or "(off)")
-  help[#help + 1] = "A: tactics / A* 4-dir / A* 8-dir"
+  help[#help + 1] = "A: tactics / A* 4-dir / A* 8-dir / crowd"
   help[#help + 1] = "Q: quit"
   for _, text in ipairs(help) do line(s, text, C.dim, fonts.small) end
 end
@@ -328,6 +393,20 @@ end
 -- What the sidebar says about the selection, the hovered path or the search.
 local function describe(board, hover)
   local info, tag = {}, nil
+  if board.mode == "crowd" then
+    local t = board.flowTarget
+    if not t then
+      info[#info + 1] = { "click a tile", C.dim }
+    else
+      info[#info + 1] = { ("%s %d,%d: a map of %d cells"):format(board.fleeing and "fleeing from"
+        or "flowing to", t.x, t.y, board.flow:size()), C.text }
+      if hover and board:inside(hover.x, hover.y) and board.flow:get(hover.x, hover.y) then
+        info[#info + 1] = { ("value at %d,%d: %s"):format(hover.x, hover.y,
+          fmt(board.flow:get(hover.x, hover.y))), C.dim }
+      end
+    end
+    return info, nil, nil
+  end
   if board.mode == "tactics" then
     local u = board.selected
     if u then
@@ -391,7 +470,7 @@ function View.draw(board, hover)
     for _, m in ipairs(board.enemyMoves or {}) do drawPath(m.path, C.enemyPath) end
   end
   drawPath(path, C.path)
-  if board.mode ~= "tactics" and board.astarStart then
+  if (board.mode == "astar4" or board.mode == "astar8") and board.astarStart then
     local cx, cy = View.centre(board.astarStart.x, board.astarStart.y)
     color(C.outline)
     g.circle("fill", cx, cy, 10)
@@ -443,6 +522,36 @@ function View.probes(board, path, hover)
       list[#list + 1] = { x = cx - 10, y = cy, rgb = C.red, what = "enemy unit" }
       break
     end
+  end
+  -- the crowd: a unit, the target, and one grass tile of the map away from units
+  -- (its colour, the value's, checked off the lines of the arrows)
+  if board.mode == "crowd" then
+    local t = board.flowTarget
+    for _, walker in ipairs(board.crowd) do
+      if math.abs(walker.x - t.x) > 1 or math.abs(walker.y - t.y) > 1 then
+        local cx, cy = View.centre(walker.x, walker.y)
+        list[#list + 1] = { x = cx - 5, y = cy, rgb = C.crowd, what = "crowd unit" }
+        break
+      end
+    end
+    local cx, cy = View.centre(t.x, t.y)
+    list[#list + 1] = { x = cx, y = cy, rgb = board.fleeing and C.red or C.target, what = "flow target" }
+    for y = 1, board.height do
+      for x = 1, board.width do
+        local v = board.flow:get(x, y)
+        if v and v ~= board.flowLo and board:tile(x, y).name == "grass" and not board:crowdAt(x, y)
+          and not (x == t.x and y == t.y) then
+          local h = View.heat(v, board.flowLo, board.flowHi)
+          local a = h[4]
+          local rgb = { h[1] * a + C.grass[1] * (1 - a), h[2] * a + C.grass[2] * (1 - a),
+            h[3] * a + C.grass[3] * (1 - a) }
+          cx, cy = View.centre(x, y)
+          list[#list + 1] = { x = cx - 12, y = cy + 5, rgb = rgb, what = "heat tile " .. x .. "," .. y }
+          return list
+        end
+      end
+    end
+    return list
   end
   -- one plain grass tile of each overlay, checked at its centre
   local function blend(over)
