@@ -216,6 +216,81 @@ static void flood_bfs(uint32_t *queue, size_t tail, AstarDistanceMap *m, double 
     }
 }
 
+/* The flood over known entry costs (no rule) from sources of one value:
+ * a bucket queue instead of the heap. Every step costs at least 2 * width
+ * (width is half the lowest entry cost), so a cell settled from bucket b
+ * (values [base + b * width, base + (b + 1) * width)) relaxes its neighbours
+ * into bucket b + 1 or later, rounding included, and no cell of a bucket can
+ * lower another of the same bucket: taken in any order, every cell is final
+ * when taken, and its parents (lower values, earlier buckets) were all taken
+ * before it, so the tie order gives the heap's result exactly. The nb
+ * buckets are used in a circle: a step spans at most nb - 2 of them. The
+ * sources are in bucket 0. */
+static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, double width,
+                                AstarDistanceMap *m, double max_cost)
+{
+    double *dist = m->dist, *cost = m->cost;
+    uint8_t *step = m->step;
+    uint32_t *origin = m->origin;
+    AstarDiagonal mode = m->diagonal;
+    int ndir = mode == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
+    size_t pending = bucket[0].size, b = 0;
+    long off[8];
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    for (; pending > 0; b++) {
+        AstarCellList *list = &bucket[b % (size_t)nb];
+        while (list->size > 0) {
+            uint32_t u = list->cell[--list->size];
+            unsigned su = step[u];
+            double gu, cu;
+
+            pending--;
+            if (su & ST_CLOSED)
+                continue;                              /* lowered since: stale */
+            step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
+            m->reached++;
+            gu = dist[u];
+            cu = cost[u];
+            for (d = 0; d < ndir; d++) {
+                uint32_t v = (uint32_t)((long)u + off[d]);
+                unsigned sv = step[v], s;
+                double ng;
+
+                if ((sv & ST_CLOSED) || cost[v] == INFINITY)
+                    continue;
+                if (d >= 4 && mode != ASTAR_DIAGONAL_ALWAYS) {
+                    int walls = (cost[(long)u + off[CORNER_X[d]]] == INFINITY)
+                                + (cost[(long)u + off[CORNER_Y[d]]] == INFINITY);
+                    if (walls == 2 || (walls == 1 && mode == ASTAR_DIAGONAL_NO_OBSTACLES))
+                        continue;
+                }
+                ng = gu + (d < 4 ? cu : SQRT2 * cu);
+                if (!(ng <= max_cost))
+                    continue;
+                s = OPPOSITE[d];
+                if (ng < dist[v]) {
+                    size_t k = (size_t)((ng - base) / width);
+                    if (k <= b)
+                        k = b + 1;                     /* cannot happen; stay ahead */
+                    dist[v] = ng;
+                    step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                    origin[v] = origin[u];
+                    if (astar_cell_list_push(&bucket[k % (size_t)nb], v) != ASTAR_OK)
+                        return ASTAR_ENOMEM;
+                    pending++;
+                } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
+                           && s < (sv & ASTAR_STEP_MASK)) {
+                    step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
+                    origin[v] = origin[u];
+                }
+            }
+        }
+    }
+    return ASTAR_OK;
+}
+
 /* Clears the closed bits a flood left. */
 static void unclose(AstarDistanceMap *m)
 {
@@ -231,14 +306,20 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
     Heap *open = astar_range_heap(scratch);
     AstarError e;
     size_t i;
+    double lo = INFINITY, hi = 0;
 
     *aborted = 0;
     heap_clear(open);
     for (i = 0; i < m->cells; i++) {
+        double c = !grid->open[i] ? INFINITY : rule ? NAN : grid->cost ? grid->cost[i] : 1.0;
         m->dist[i] = INFINITY;
         m->step[i] = ASTAR_STEP_NONE;
         m->origin[i] = 0;
-        m->cost[i] = !grid->open[i] ? INFINITY : rule ? NAN : grid->cost ? grid->cost[i] : 1.0;
+        m->cost[i] = c;
+        if (c < INFINITY) {
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
     }
     m->reached = 0;
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
@@ -260,6 +341,27 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
         flood_bfs(open->cell, tail, m, max_cost);
         unclose(m);
         return ASTAR_OK;
+    }
+    if (!rule && i >= n && n > 0 && lo < INFINITY
+        && 2.0 * SQRT2 * hi / lo + 2.0 <= (double)ASTAR_MAX_BUCKETS) {
+        AstarCellList *bucket = astar_range_buckets(scratch);
+        int nb = (int)(2.0 * SQRT2 * hi / lo) + 2, k;
+        for (k = 0; k < ASTAR_MAX_BUCKETS; k++)
+            bucket[k].size = 0;
+        for (i = 0; i < n; i++) {
+            size_t c = astar_index(grid, sources[i].x, sources[i].y);
+            if (m->cost[c] == INFINITY || !(sources[i].value <= max_cost)
+                || !(sources[i].value < m->dist[c]))
+                continue;
+            m->dist[c] = sources[i].value;
+            m->step[c] = ASTAR_STEP_END;
+            m->origin[c] = (uint32_t)i;
+            if (astar_cell_list_push(&bucket[0], (uint32_t)c) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+        }
+        e = flood_buckets(bucket, nb, sources[0].value, lo / 2.0, m, max_cost);
+        unclose(m);
+        return e;
     }
     for (i = 0; i < n; i++) {
         size_t c = astar_index(grid, sources[i].x, sources[i].y);

@@ -40,6 +40,7 @@ struct AstarRange {
     size_t capacity, count;
     uint32_t generation;
     Heap open;
+    AstarCellList bucket[ASTAR_MAX_BUCKETS];   /* distance.c's bucket queue */
     const AstarGrid *grid;   /* the grid of the last query */
     long offset[8];
 };
@@ -51,6 +52,7 @@ AstarRange *astar_range_new(void)
 
 void astar_range_free(AstarRange *r)
 {
+    int i;
     if (!r)
         return;
     free(r->g);
@@ -59,6 +61,8 @@ void astar_range_free(AstarRange *r)
     free(r->slot);
     free(r->order);
     heap_free(&r->open);
+    for (i = 0; i < ASTAR_MAX_BUCKETS; i++)
+        free(r->bucket[i].cell);
     free(r);
 }
 
@@ -442,8 +446,27 @@ int astar_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_
 
 size_t astar_range_memory(const AstarRange *r)
 {
-    return sizeof *r + r->capacity * (2 * sizeof(double) + 3 * sizeof(uint32_t))
-           + heap_bytes(&r->open);
+    size_t bytes = sizeof *r + r->capacity * (2 * sizeof(double) + 3 * sizeof(uint32_t))
+                   + heap_bytes(&r->open);
+    int i;
+    for (i = 0; i < ASTAR_MAX_BUCKETS; i++)
+        bytes += r->bucket[i].capacity * sizeof(uint32_t);
+    return bytes;
 }
 
 Heap *astar_range_heap(AstarRange *r) { return &r->open; }
+AstarCellList *astar_range_buckets(AstarRange *r) { return r->bucket; }
+
+AstarError astar_cell_list_push(AstarCellList *list, uint32_t cell)
+{
+    if (list->size == list->capacity) {
+        size_t capacity = list->capacity ? 2 * list->capacity : 1024;
+        uint32_t *cells = (uint32_t *)realloc(list->cell, capacity * sizeof *cells);
+        if (!cells)
+            return ASTAR_ENOMEM;
+        list->cell = cells;
+        list->capacity = capacity;
+    }
+    list->cell[list->size++] = cell;
+    return ASTAR_OK;
+}
