@@ -126,6 +126,17 @@ local function checkThreads()
     requests[id] = req
     workers[id % 2 + 1].inbox:push(req)
   end
+  -- one distance map per worker, on its own state, sent back encoded
+  local mapRequests = {}
+  for i, wk in ipairs(workers) do
+    local sources = {}
+    for k = 1, 3 do
+      sources[k] = { x = rng.int(1, 60), y = rng.int(1, 40), value = k - 1 }
+    end
+    mapRequests[i] = { kind = "map", id = 40 + i, sources = sources,
+      diagonal = i == 1 and "never" or "no-obstacles" }
+    wk.inbox:push(mapRequests[i])
+  end
   for i, wk in ipairs(workers) do
     wk.inbox:push({ kind = "quit" })
     local ready = wk.outbox:demand(20)
@@ -152,6 +163,20 @@ local function checkThreads()
       else
         check(reply.reason == cost, ("worker reason %d: %s"):format(reply.id, tostring(reply.reason)))
       end
+    end
+    local reply = wk.outbox:demand(20)
+    if check(reply and reply.kind == "map", "worker map: " .. tostring(reply and reply.message)) then
+      local req = mapRequests[i]
+      local here = grid:distanceMap(req.sources, { diagonal = req.diagonal })
+      local there = astar.decodeMap(reply.encoded)
+      check(reply.encoded == here:encode(), ("worker map %d: other bytes than here"):format(i))
+      local same = there:size() == here:size() and here:size() > 100
+      for y = 1, 40 do
+        for x = 1, 60 do
+          same = same and there:get(x, y) == here:get(x, y)
+        end
+      end
+      check(same, ("worker map %d: decoded values differ"):format(i))
     end
     wk.thread:wait()
     check(wk.thread:getError() == nil, "worker error: " .. tostring(wk.thread:getError()))

@@ -1,5 +1,5 @@
 -- A pathfinding worker on a love.thread: gets an encoded grid on its channel, then
--- path requests, and answers each on the reply channel. Everything it needs comes
+-- path and distance map requests, and answers each on the reply channel. Everything it needs comes
 -- through the channels: a thread shares nothing with the main Lua state.
 -- luacheck: globals love
 local inbox, outbox = ...
@@ -15,6 +15,12 @@ local ok, err = pcall(function()
   while true do
     local req = inbox:demand()
     if req.kind == "quit" then break end
+    if req.kind == "map" then
+      -- a distance map computed here and sent back as a string (README, Distance maps)
+      local map = grid:distanceMap(req.sources, { diagonal = req.diagonal })
+      outbox:push({ kind = "map", id = req.id, encoded = map:encode() })
+      goto continue
+    end
     local path, cost = grid:findPath(req.sx, req.sy, req.gx, req.gy)
     local reply = { kind = "path", id = req.id }
     if path then
@@ -24,6 +30,7 @@ local ok, err = pcall(function()
       reply.reason = cost
     end
     outbox:push(reply)
+    ::continue::
   end
 end)
 if not ok then outbox:push({ kind = "error", message = tostring(err) }) end
