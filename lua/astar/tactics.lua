@@ -286,6 +286,10 @@ local function readEnemy(e, i, w, h, opts)
     argError(1, fname, "enemies[%d].move must be a number >= 0, got %s", i, numText(move))
   end
   checkRanges(lo, hi, 1, fname, format("enemies[%d].", i))
+  if e.size ~= nil or rawget(opts, "size") ~= nil then   -- large units: findPath only
+    argError(e.size ~= nil and 1 or 2, fname, "%s: not supported here yet",
+      e.size ~= nil and format("enemies[%d].size", i) or "opts.size")
+  end
   local diagonal = checkDiagonal(e.diagonal, 1, fname, format("enemies[%d].", i))
   local metric = checkMetric(e.metric, 1, fname, format("enemies[%d].", i))
   if diagonal == nil then diagonal = rawget(opts, "diagonal") end
