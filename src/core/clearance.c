@@ -200,7 +200,7 @@ void astar_large_walls_on(AstarSearch *s)
         for (py = y0; py <= y; py++)
             for (px = x0; px <= x; px++) {
                 uint32_t cell = (uint32_t)astar_index(fit, px, py);
-                if (fit->open[cell] && cell != s->start) {
+                if (fit->open[cell]) {   /* the start too: only as a neighbour */
                     astar_grid_put_open(fit, cell, 0);
                     s->large_closed[s->nclosed++] = cell;
                 }
@@ -213,8 +213,6 @@ int astar_large_wall_listed(const AstarSearch *s, uint32_t position)
     long stride = (long)s->grid->stride, px = (long)position % stride - 1,
          py = (long)position / stride - 1, k = (long)s->size;
     size_t i;
-    if (position == s->start)
-        return 0;
     for (i = 0; i < s->nwalls; i++) {
         long x = (long)s->wall_list[2 * i], y = (long)s->wall_list[2 * i + 1];
         if (x >= px && x < px + k && y >= py && y < py + k)
