@@ -224,7 +224,8 @@ describe("findPath with size on generated boards", function()
       for _ = 1, 6 do
         local gx, gy = rng.int(1, 63), rng.int(1, 63)
         local got = checked_find(grid, b, 1, 1, gx, gy, { size = 2, diagonal = mode }, mode)
-        assert(close(dist[gy][gx], got), ("%s to (%d, %d): %s, the reference %s"):format(mode, gx, gy, got, dist[gy][gx]))
+        assert(close(dist[gy][gx], got),
+          ("%s to (%d, %d): %s, the reference %s"):format(mode, gx, gy, got, dist[gy][gx]))
       end
     end
   end)
@@ -274,7 +275,8 @@ describe("newSearch with size", function()
           local status = run(search, 3)
           local path, cost = search:result()
           if found then
-            assert.equal("found", status, ("board %d size %d %s (%d,%d) to (%d,%d)"):format(seed, k, mode, sx, sy, gx, gy))
+            assert.equal("found", status,
+              ("board %d size %d %s (%d,%d) to (%d,%d)"):format(seed, k, mode, sx, sy, gx, gy))
             assert(path and close(want, cost), ("board %d size %d %s"):format(seed, k, mode))
           else
             assert.is_nil(path)
@@ -299,7 +301,7 @@ describe("newSearch with size", function()
           grid:setWalkable(x, y, not grid:isWalkable(x, y))
           status = search:step(2)
         end
-        status = run(search, 5)
+        run(search, 5)
         local b = board_of(grid, 2, mode)
         local want = L.cost(b, sx, sy, { { gx, gy } })
         local path, cost = search:result()
