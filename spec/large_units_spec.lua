@@ -350,3 +350,70 @@ describe("size errors", function()
       grid.distanceMap, grid, { { x = 1, y = 1 } }, { size = 2 })
   end)
 end)
+
+describe("size with callbacks that misbehave", function()
+  local function fresh()
+    local grid = astar.new(12, 10)
+    for y = 1, 7 do grid:setWalkable(6, y, false) end
+    return grid
+  end
+
+  it("reports a grid closed, changed or searched again from a rule, and an error, never a wrong path", function()
+    for _, k in ipairs { 2, 3 } do
+      for _, mode in ipairs(MODES) do
+        local opts = { size = k, diagonal = mode }
+        -- closed
+        local grid = fresh()
+        opts.cost = function() getmetatable(grid).__close(grid) return 1 end
+        check_error("grid closed during findPath", grid.findPath, grid, 1, 1, 9, 1, opts)
+        grid = fresh()
+        check_error("grid closed during newSearch", grid.newSearch, grid, 1, 1, 9, 1, opts)
+        grid = fresh()
+        local search = grid:newSearch(1, 1, 9, 1, { size = k, diagonal = mode, partial = true,
+          cost = function() getmetatable(grid).__close(grid) return 1 end })
+        check_error("grid closed during step", search.step, search, 10)
+        -- changed on every call
+        grid = fresh()
+        opts.cost = function()
+          grid:setWalkable(12, 10, not grid:isWalkable(12, 10))
+          return 1
+        end
+        check_error("grid changed during findPath", grid.findPath, grid, 1, 1, 9, 1, opts)
+        -- changed once (a wall the unit must go round): the answer is the new grid's
+        grid = fresh()
+        local once = false
+        opts.cost = function()
+          if not once then
+            once = true
+            grid:setWalkable(7, 9, false)
+          end
+          return 1
+        end
+        local path, cost = grid:findPath(1, 1, 9, 1, opts)
+        local b = board_of(grid, k, mode)
+        local want = L.cost(b, 1, 1, { { 9, 1 } })
+        if want == INF then
+          assert.is_nil(path)
+        else
+          assert(path and close(want, cost), ("size %d %s: %s vs %s"):format(k, mode, tostring(cost), want))
+        end
+        -- another query of another size from inside (a new layer meanwhile)
+        grid = fresh()
+        local inner
+        opts.cost = function()
+          if not inner then inner = { grid:findPath(1, 1, 9, 1, { size = k + 1, diagonal = mode }) } end
+          return 1
+        end
+        path, cost = grid:findPath(1, 1, 9, 1, opts)
+        want = L.cost(board_of(grid, k, mode), 1, 1, { { 9, 1 } })
+        assert(path and close(want, cost))
+        assert(close(L.cost(board_of(grid, k + 1, mode), 1, 1, { { 9, 1 } }),
+          inner[1] and inner[2] or INF))
+        -- an error
+        opts.cost = function() error("boom", 0) end
+        check_error("boom", grid.findPath, grid, 1, 1, 9, 1, opts)
+        opts.cost = nil
+      end
+    end
+  end)
+end)
