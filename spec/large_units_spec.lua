@@ -78,10 +78,10 @@ describe("the large units reference", function()
 end)
 
 -- Generated boards: walls, sometimes costs, and the rules a query may carry.
-local function make_board(seed)
+local function make_board(seed, uniform)
   local rng = R.rng(seed)
   local w, h = rng.int(5, 11), rng.int(5, 10)
-  local costs = seed % 3 == 0 and { 1 } or { 1, 1, 2, 3, 5 }
+  local costs = (uniform or seed % 3 == 0) and { 1 } or { 1, 1, 2, 3, 5 }
   local desc = R.random_map(rng, w, h, 0.12 + 0.02 * (seed % 5), costs)
   return { seed = seed, rng = rng, w = w, h = h, grid = R.build_grid(astar, desc) }
 end
@@ -192,8 +192,8 @@ describe("findPath with size on generated boards", function()
   end)
 
   it("follows setWalkable between queries (the layers are updated cell by cell)", function()
-    for seed = 50, 55 do
-      local board = make_board(seed)
+    for seed = 50, 57 do
+      local board = make_board(seed, seed % 2 == 0)   -- half of them uniform: jump point search
       local grid, rng = board.grid, board.rng
       for _ = 1, 40 do
         for k = 2, 4, 2 do
@@ -204,6 +204,8 @@ describe("findPath with size on generated boards", function()
             local what = ("board %d, size %d, %s"):format(seed, k, mode)
             local got = checked_find(grid, b, sx, sy, gx, gy, { size = k, diagonal = mode }, what)
             assert(close(L.cost(b, sx, sy, { { gx, gy } }), got), what)
+            local a = checked_find(grid, b, sx, sy, gx, gy, { size = k, diagonal = mode, algorithm = "astar" }, what)
+            assert(close(a, got), what .. ": A* and the algorithm picked disagree")
           end
         end
         local x, y = rng.int(1, board.w), rng.int(1, board.h)
@@ -226,6 +228,21 @@ describe("findPath with size on generated boards", function()
         local got = checked_find(grid, b, 1, 1, gx, gy, { size = 2, diagonal = mode }, mode)
         assert(close(dist[gy][gx], got),
           ("%s to (%d, %d): %s, the reference %s"):format(mode, gx, gy, got, dist[gy][gx]))
+      end
+    end
+    -- the C backend runs jump point search on the size's layer: far fewer expansions
+    if astar.backend == "c" then
+      for _, mode in ipairs { "never", "no-obstacles" } do
+        local jps, plain = 0, 0
+        for _ = 1, 10 do
+          local gx, gy = rng.int(32, 63), rng.int(32, 63)
+          if grid:findPath(1, 1, gx, gy, { size = 2, diagonal = mode }) then
+            jps = jps + grid:getSearchStats().expanded
+            grid:findPath(1, 1, gx, gy, { size = 2, diagonal = mode, algorithm = "astar" })
+            plain = plain + grid:getSearchStats().expanded
+          end
+        end
+        assert(plain > 0 and jps * 2 < plain, ("%s: %d expansions with auto, %d with astar"):format(mode, jps, plain))
       end
     end
   end)
