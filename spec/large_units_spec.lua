@@ -263,6 +263,15 @@ describe("findPath with size on generated boards", function()
     assert.same({ nil, "goal is blocked" }, { small:findPath(1, 1, 3, 3, { size = 2 }) })
     assert.equal(1, select(2, small:findPath(1, 1, 1, 2, { size = 3 })))
     assert.same({ nil, "goal is blocked" }, { small:findPath(1, 1, 1, 1 + 1, { size = 65535 }) })
+    -- a layer for a size that fits nowhere stays empty through setWalkable and walls
+    small:setWalkable(2, 2, false)
+    small:setWalkable(2, 2, true)
+    assert.same({ nil, "goal is blocked" }, { small:findPath(1, 1, 1, 2, { size = 65535 }) })
+    assert.same({ nil, "goal is blocked" },
+      { small:findPath(1, 1, 1, 2, { size = 65535, blocked = { { x = 3, y = 3 } } }) })
+    assert.equal(1, select(2, small:findPath(1, 1, 1, 2, { size = 3, blocked = { { x = 2, y = 1 } } })))
+    assert.same({ nil, "goal is blocked" },
+      { small:findPath(1, 1, 1, 2, { size = 3, blocked = { { x = 3, y = 4 } } }) })
   end)
 end)
 

@@ -65,6 +65,9 @@ void astar_layers_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable
     for (l = grid->layers; l; l = l->next) {
         uint32_t k = l->size, px, py;
         uint32_t x0 = x >= k - 1 ? x - (k - 1) : 0, y0 = y >= k - 1 ? y - (k - 1) : 0;
+        l->fit->version = grid->version;
+        if (k > grid->width || k > grid->height)
+            continue;                    /* fits nowhere, whatever the walls */
         for (py = y0; py <= y; py++)
             for (px = x0; px <= x; px++) {
                 size_t i = astar_index(l->fit, px, py);
@@ -72,7 +75,6 @@ void astar_layers_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable
                 if (l->fit->open[i] != now)
                     astar_grid_put_open(l->fit, i, now);
             }
-        l->fit->version = grid->version;
     }
 }
 
@@ -194,6 +196,8 @@ void astar_large_walls_on(AstarSearch *s)
     uint32_t k = s->size;
     size_t i;
     s->nclosed = 0;
+    if (k > fit->width || k > fit->height)
+        return;                          /* fits nowhere: nothing to close */
     for (i = 0; i < s->nwalls; i++) {
         uint32_t x = s->wall_list[2 * i], y = s->wall_list[2 * i + 1], px, py;
         uint32_t x0 = x >= k - 1 ? x - (k - 1) : 0, y0 = y >= k - 1 ? y - (k - 1) : 0;

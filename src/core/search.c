@@ -477,9 +477,11 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
         /* a large unit: the query runs on the layer where it fits (clearance.c),
          * built here the first time (a grid is never const: see walls) */
         AstarGrid *layer;
-        if (astar_grid_layer((AstarGrid *)grid, options->size, &layer, &s->size) != ASTAR_OK)
+        uint32_t used;
+        if (astar_grid_layer((AstarGrid *)grid, options->size, &layer, &used) != ASTAR_OK)
             return ASTAR_ENOMEM;
         grid = layer;
+        s->size = used;
         s->large = s->base->cost != NULL || options->rule != NULL;
     }
     s->grid = grid;
