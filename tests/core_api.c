@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "astar.h"
+#include "clearance.h"      /* large units: the layers, compared word for word */
+#include "grid_layout.h"
 
 static int failures;
 static long checks;
@@ -946,6 +948,73 @@ static void test_query_walls(void)
     CHECK(found > 30);   /* most queries reach their goal */
 }
 
+/* Large units: a layer kept up to date by set_walkable is, word for word (open
+ * bytes, row and column bits, the four stop lines), the layer built afresh for
+ * the grid as it is, and says exactly where a k x k footprint fits. */
+static const AstarGrid *layer_of(const AstarGrid *grid, uint32_t size)
+{
+    const struct AstarLayer *l;
+    for (l = grid->layers; l; l = l->next)
+        if (l->size == size)
+            return l->fit;
+    return NULL;
+}
+
+static int same_words(const uint64_t *a, const uint64_t *b, size_t n)
+{
+    return memcmp(a, b, n * sizeof *a) == 0;
+}
+
+static void test_layers(void)
+{
+    static const uint32_t sizes[] = {2, 3, 5, 70};
+    uint64_t seed = 99;
+    AstarGrid *grid, *fresh;
+    uint32_t w = 131, h = 70, x, y, round;
+    size_t i;
+
+    CHECK(astar_grid_new(&grid, w, h) == ASTAR_OK);
+    for (i = 0; i < 4; i++)
+        CHECK(astar_grid_size_layer(grid, sizes[i]) == ASTAR_OK);
+    CHECK(astar_grid_size_layer(grid, 1) == ASTAR_OK && grid->layers != NULL);
+    for (round = 0; round < 12; round++) {
+        for (i = 0; i < 400; i++)
+            astar_grid_set_walkable(grid, next_random(&seed) % w, next_random(&seed) % h,
+                                    next_random(&seed) % 4 != 0 || round % 3 == 2);
+        CHECK(astar_grid_new(&fresh, w, h) == ASTAR_OK);
+        for (y = 0; y < h; y++)
+            for (x = 0; x < w; x++)
+                astar_grid_set_walkable(fresh, x, y, astar_grid_walkable(grid, x, y));
+        for (i = 0; i < 4; i++) {
+            const AstarGrid *kept = layer_of(grid, sizes[i]), *built;
+            size_t rows = (size_t)h + 2, rw = kept->row_words, cw = kept->col_words, d;
+            uint32_t k = sizes[i], px, py, bad = 0;
+            CHECK(astar_grid_size_layer(fresh, k) == ASTAR_OK);
+            built = layer_of(fresh, k);
+            CHECK(kept->version == grid->version);
+            CHECK(memcmp(kept->open, built->open, kept->cells) == 0);
+            CHECK(same_words(kept->row_bits, built->row_bits, rows * rw));
+            CHECK(same_words(kept->col_bits, built->col_bits, kept->stride * cw));
+            for (d = 0; d < 2; d++) {
+                CHECK(same_words(kept->row_stops[d], built->row_stops[d], rows * rw));
+                CHECK(same_words(kept->col_stops[d], built->col_stops[d], kept->stride * cw));
+            }
+            for (py = 0; py < h; py++)
+                for (px = 0; px < w; px++) {
+                    int fits = px + k <= w && py + k <= h, cx, cy;
+                    for (cy = 0; fits && cy < (int)k; cy++)
+                        for (cx = 0; fits && cx < (int)k; cx++)
+                            fits = astar_grid_walkable(grid, px + (uint32_t)cx, py + (uint32_t)cy);
+                    bad += (uint32_t)(fits != astar_grid_walkable(kept, px, py));
+                }
+            CHECK(bad == 0);
+        }
+        astar_grid_free(fresh);
+    }
+    CHECK(astar_grid_memory(grid) > 4 * (size_t)w * h);   /* the layers are counted */
+    astar_grid_free(grid);
+}
+
 int main(void)
 {
     char message[128];
@@ -1074,6 +1143,7 @@ int main(void)
     test_h_cap();
     test_recording();
     test_query_walls();
+    test_layers();
 
     if (failures) {
         fprintf(stderr, "core_api: %d of %ld checks failed\n", failures, checks);

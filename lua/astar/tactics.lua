@@ -127,6 +127,7 @@ local function checkOptions(opts, n, fname, known)
     if type(k) ~= "string" then
       argError(n, fname, "option names must be strings, got %s", type(k))
     end
+    if k == "size" and not known[k] then argError(n, fname, "opts.size: not supported here yet") end
     if not known[k] then argError(n, fname, "unknown option '%s'", quoted(k)) end
   end
   return opts
@@ -286,6 +287,9 @@ local function readEnemy(e, i, w, h, opts)
     argError(1, fname, "enemies[%d].move must be a number >= 0, got %s", i, numText(move))
   end
   checkRanges(lo, hi, 1, fname, format("enemies[%d].", i))
+  if e.size ~= nil then   -- large units: findPath and newSearch only, so far
+    argError(1, fname, "enemies[%d].size: not supported here yet", i)
+  end
   local diagonal = checkDiagonal(e.diagonal, 1, fname, format("enemies[%d].", i))
   local metric = checkMetric(e.metric, 1, fname, format("enemies[%d].", i))
   if diagonal == nil then diagonal = rawget(opts, "diagonal") end

@@ -109,6 +109,18 @@ typedef struct {
      * never entered. */
     int bounded;
     double max_cost;
+    /* Large units (clearance.c): the unit covers the size x size cells whose
+     * top-left cell is the path cell (0 or 1: one cell, as without it). A
+     * position is allowed when every cell it covers is in the grid, walkable,
+     * not one of the query's walls and not impassable by the rule (the
+     * start's own cells are not checked); entering it costs the highest entry
+     * cost (grid or rule) among the cells it newly covers, SQRT2 times that
+     * diagonally; the corner rule applies to the positions beside a diagonal
+     * step. Goals, near and ASTAR_RANGE_NO_STOP are about the top-left cell.
+     * The first query of a size builds the grid's layer for it (see
+     * astar_grid_size_layer); while it runs, any change of the grid starts a
+     * stepped query again. */
+    uint32_t size;
 } AstarOptions;
 
 typedef enum {
@@ -164,6 +176,15 @@ double astar_grid_min_cost(const AstarGrid *grid, int *exact);
  * searches, which only read it) so that they use the exact lowest cost and
  * jump point search is offered whenever the costs are uniform. */
 void astar_grid_refresh_min_cost(AstarGrid *grid);
+
+/* Large units (clearance.c): makes sure the grid keeps the layer of the
+ * positions where a size x size unit fits (size >= 2), built in O(cells *
+ * size / 64) word operations the first time and then kept up to date by
+ * astar_grid_set_walkable in O(size^2) per change; the grid owns it (freed
+ * with it, counted by astar_grid_memory). A query with options.size builds
+ * it itself; call this first when several threads will search the grid.
+ * ASTAR_ENOMEM leaves the grid as it was. */
+AstarError astar_grid_size_layer(AstarGrid *grid, uint32_t size);
 
 /* ---- searches (search.c) ----------------------------------------------- */
 

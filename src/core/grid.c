@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clearance.h"
 #include "components.h"
 #include "grid_layout.h"
 
@@ -74,6 +75,15 @@ static void update_stops_near(AstarGrid *grid, size_t bx, size_t by)
                  (bit - 1) >> 6, (bit + 1) >> 6);
 }
 
+void astar_grid_restop(AstarGrid *grid)
+{
+    size_t rows = grid->height + 2;
+    update_stops(grid->row_stops, grid->row_bits, rows, grid->row_words, 0, rows - 1, 0,
+                 grid->row_words - 1);
+    update_stops(grid->col_stops, grid->col_bits, grid->stride, grid->col_words, 0,
+                 grid->stride - 1, 0, grid->col_words - 1);
+}
+
 /* Allocates the row and column bit layers of a new all-walkable grid. */
 static AstarError make_bits(AstarGrid *grid)
 {
@@ -134,6 +144,7 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->row_bits = grid->col_bits = NULL;
     grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
     grid->components = NULL;
+    grid->layers = NULL;
     grid->open = calloc(grid->cells, 1);
     if (!grid->open || make_bits(grid) != ASTAR_OK) {
         astar_grid_free(grid);
@@ -158,6 +169,7 @@ void astar_grid_free(AstarGrid *grid)
     free(grid->col_stops[0]);
     free(grid->col_stops[1]);
     astar_components_free(grid->components);
+    astar_layers_free(grid->layers);
     free(grid);
 }
 
@@ -189,6 +201,8 @@ void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkab
         return;                          /* no change: the version stays */
     astar_grid_put_open(grid, i, walkable);
     astar_grid_changed(grid, i);
+    if (grid->layers)
+        astar_layers_walkable(grid, x, y, walkable);
     if (grid->components) {
         if (walkable)
             astar_components_opened(grid, i);
@@ -344,6 +358,8 @@ AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double c
         return ASTAR_OK;                 /* no change: the version stays */
     grid->cost[i] = cost;
     astar_grid_changed(grid, i);
+    if (grid->layers)
+        astar_layers_sync(grid);
     note_cost_change(grid, old, cost);
     return ASTAR_OK;
 }
@@ -354,5 +370,5 @@ size_t astar_grid_memory(const AstarGrid *grid)
                                          + (grid->cost ? sizeof *grid->cost : 0))
            + 3 * ((grid->height + 2) * grid->row_words + grid->stride * grid->col_words)
                  * sizeof *grid->row_bits   /* walkable bits and the two stop lines */
-           + astar_components_memory(grid->components);
+           + astar_components_memory(grid->components) + astar_layers_memory(grid->layers);
 }

@@ -55,6 +55,8 @@ struct AstarGrid {
 
     /* Connected-component labels (components.c); NULL until first built. */
     struct AstarComponents *components;
+    /* Large units: one layer per unit size in use (clearance.c); NULL. */
+    struct AstarLayer *layers;
 };
 
 #define ASTAR_BITS_PAD 64

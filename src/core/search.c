@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clearance.h"
 #include "components.h"
 #include "search_internal.h"
 
@@ -39,6 +40,7 @@ void astar_search_free(AstarSearch *search)
     free(search->goal_list);
     free(search->wall_list);
     free(search->walls_closed);
+    free(search->large_closed);
     free(search);
 }
 
@@ -145,6 +147,8 @@ static AstarError keep_walls(AstarSearch *s, const AstarOptions *o)
 static int wall_listed(const AstarSearch *s, uint32_t cell)
 {
     size_t i;
+    if (s->size > 1)
+        return astar_large_wall_listed(s, cell);
     for (i = 0; i < s->nwalls; i++)
         if (astar_index(s->grid, s->wall_list[2 * i], s->wall_list[2 * i + 1]) == cell)
             return cell != s->start;
@@ -159,6 +163,10 @@ static void walls_on(AstarSearch *s)
 {
     AstarGrid *grid = (AstarGrid *)s->grid;   /* a grid is never const: see AstarOptions.walls */
     size_t i;
+    if (s->size > 1) {
+        astar_large_walls_on(s);
+        return;
+    }
     s->nclosed = 0;
     for (i = 0; i < s->nwalls; i++) {
         uint32_t cell = (uint32_t)astar_index(grid, s->wall_list[2 * i], s->wall_list[2 * i + 1]);
@@ -172,8 +180,9 @@ static void walls_on(AstarSearch *s)
 static void walls_off(AstarSearch *s)
 {
     AstarGrid *grid = (AstarGrid *)s->grid;
+    const uint32_t *closed = s->size > 1 ? s->large_closed : s->walls_closed;
     while (s->nclosed > 0)
-        astar_grid_put_open(grid, s->walls_closed[--s->nclosed], 1);
+        astar_grid_put_open(grid, closed[--s->nclosed], 1);
 }
 
 /* The estimate's distance for |dx|, |dy|, before scaling. */
@@ -359,7 +368,7 @@ static void set_boxes(AstarSearch *s)
 
 double astar_search_ask_rule(AstarSearch *s, uint32_t cell)
 {
-    const AstarGrid *grid = s->grid;
+    const AstarGrid *grid = s->base;   /* a large unit's query: not its layer */
     unsigned flags = 0;
     double c = s->options.rule(s->options.rule_user, (uint32_t)cell_x(s, cell) - 1,
                                (uint32_t)cell_y(s, cell) - 1, grid->cost ? grid->cost[cell] : 1.0,
@@ -388,6 +397,8 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
     }
     if (s->general) {
         mark_targets(s);
+    }
+    if (s->general && s->size == 1) {
         /* never ask the rule about the start: the grid's cost stands there */
         s->rule_cost[s->start] = s->grid->cost ? s->grid->cost[s->start] : 1.0;
         s->rule_stamp[s->start] = (uint16_t)search_gen(s);
@@ -431,7 +442,8 @@ static AstarError begin_general(AstarSearch *s)
     if (s->ngoals == 1 && s->options.near == 0 && !s->options.partial) {
         double e = INFINITY;
         if (grid->open[s->goal] && !wall_listed(s, s->goal))
-            e = s->options.rule ? astar_search_ask_rule(s, s->goal) : 1.0;
+            e = s->large ? astar_large_goal(s)
+                : s->options.rule ? astar_search_ask_rule(s, s->goal) : 1.0;
         if (e != e)
             return ASTAR_EABORTED;
         if (e == INFINITY || e < 0) {
@@ -458,6 +470,20 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->recorded_size = 0;
     if (reserve_scratch(s, grid->cells) != ASTAR_OK)
         return ASTAR_ENOMEM;
+    s->base = grid;
+    s->size = 1;
+    s->large = 0;
+    if (options->size > 1) {
+        /* a large unit: the query runs on the layer where it fits (clearance.c),
+         * built here the first time (a grid is never const: see walls) */
+        AstarGrid *layer;
+        uint32_t used;
+        if (astar_grid_layer((AstarGrid *)grid, options->size, &layer, &used) != ASTAR_OK)
+            return ASTAR_ENOMEM;
+        grid = layer;
+        s->size = used;
+        s->large = s->base->cost != NULL || options->rule != NULL;
+    }
     s->grid = grid;
     s->grid_version = grid->version;
     s->options = *options;
@@ -465,9 +491,11 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
         s->options.algorithm = ASTAR_ALGORITHM_AUTO;
     if (s->options.near > grid->width + grid->height)
         s->options.near = grid->width + grid->height;   /* as far as any cell is */
-    s->general = options->rule || options->goal_count || options->near || options->bounded;
+    s->general = options->rule || options->goal_count || options->near || options->bounded
+                 || s->large;
     if (keep_goals(s, options, gx, gy) != ASTAR_OK || keep_walls(s, options) != ASTAR_OK
-        || (s->general && reserve_general(s) != ASTAR_OK))
+        || (s->general && reserve_general(s) != ASTAR_OK)
+        || (s->size > 1 && astar_large_reserve_walls(s) != ASTAR_OK))
         return ASTAR_ENOMEM;
     s->options.goals = s->goal_list;          /* copied: the caller's may go */
     s->options.walls = s->wall_list;
@@ -481,9 +509,9 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->goal = (uint32_t)astar_index(grid, gx, gy);
     s->goal_x = (int)gx + 1;
     s->goal_y = (int)gy + 1;
-    s->h_scale = heuristic_scale(grid, options);
+    s->h_scale = heuristic_scale(s->base, options);
     s->inv_stride = 1.0 / (double)grid->stride;
-    s->ran = choose(grid, &s->options);
+    s->ran = s->large ? ASTAR_ALGORITHM_ASTAR : choose(grid, &s->options);
     s->end = s->start;
     s->length = 1;
     s->touched = 1;                            /* the start */
@@ -536,6 +564,8 @@ static int disturbed(const AstarSearch *s)
     unsigned gen = search_gen(s);
     long w = (long)grid->stride, dy, dx;
 
+    if (s->size > 1)
+        return 1;   /* a large unit: its layer and its costs are read cell by cell */
     if (s->ran == ASTAR_ALGORITHM_JPS || now - s->grid_version > ASTAR_CHANGE_LOG
         || heuristic_scale(grid, &s->options) != s->h_scale)
         return 1;
@@ -559,7 +589,7 @@ static int disturbed(const AstarSearch *s)
 static AstarError restart_query(AstarSearch *s)
 {
     AstarOptions options = s->options;
-    const AstarGrid *grid = s->grid;
+    const AstarGrid *grid = s->base;    /* not a large unit's layer */
     size_t restarts = s->restarts;
     int record_next = s->record_next;
     AstarError e;
@@ -597,6 +627,7 @@ AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError 
     walls_on(s);
     for (;;) {
         status = s->ran == ASTAR_ALGORITHM_JPS ? astar_run_jps(s, max_expansions, &e)
+                 : s->large                    ? astar_run_large(s, max_expansions, &e)
                                                : astar_run_astar(s, max_expansions, &e);
         if (e != ASTAR_OK || status != ASTAR_NO_PATH)
             break;

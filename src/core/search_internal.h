@@ -79,6 +79,16 @@ struct AstarSearch {
     uint32_t *wall_list, *walls_closed;
     size_t nwalls, nclosed, walls_capacity;
 
+    /* Large units (clearance.c): the query's unit size (1: one cell), the
+     * grid it was asked on (base) while grid is then the layer of the
+     * positions where the unit fits, whether it runs clearance.c's loop
+     * (costs or a rule), and the positions its walls closed. */
+    uint32_t size;
+    int large;
+    const AstarGrid *base;
+    uint32_t *large_closed;
+    size_t large_closed_capacity;
+
     /* the current query */
     const AstarGrid *grid;
     uint64_t grid_version;   /* the grid's version it was last checked against */

@@ -147,6 +147,7 @@ local function read_path_options(opts, present)
       if type(v) ~= "table" then type_error(3, "pathFrom", "opts.into: ", "table", v, true) end
       into = v
     else
+      if key == "size" then arg_error(3, "pathFrom", nil, "opts.size: not supported here yet") end
       arg_error(3, "pathFrom", nil, "unknown option '" .. A.quoted(key) .. "'")
     end
   end
@@ -489,6 +490,7 @@ function M.distance_map(...)
         arg_error(2, "distanceMap", nil, "option names must be strings, got " .. type(key))
       end
       if not MAP_OPTIONS[key] then
+        if key == "size" then arg_error(2, "distanceMap", nil, "opts.size: not supported here yet") end
         arg_error(2, "distanceMap", nil, "unknown option '" .. A.quoted(key) .. "'")
       end
     end
@@ -584,6 +586,7 @@ function M.blend(...)
       if type(key) ~= "string" then
         arg_error(2, "blend", nil, "option names must be strings, got " .. type(key))
       end
+      if key == "size" then arg_error(2, "blend", nil, "opts.size: not supported here yet") end
       if key ~= "rescan" then arg_error(2, "blend", nil, "unknown option '" .. A.quoted(key) .. "'") end
       rescanned = A.check_boolean(v, true, 2, "blend", "opts.rescan: ")
     end

@@ -165,7 +165,7 @@ local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
 local function read_options(self, fname, num, opts, present)
   local o = { diagonal = self._diagonal, partial = false, near = 0, bounded = false,
-    max_cost = 0.0, general = false }
+    max_cost = 0.0, general = false, size = 1 }
   local has_heuristic, has_weight, weight = false, false, 1.0
   if opts ~= nil and type(opts) ~= "table" then
     type_error(num, fname, nil, "table", opts, present)
@@ -213,6 +213,14 @@ local function read_options(self, fname, num, opts, present)
           arg_error(num, fname, nil, "opts.maxCost must be a number >= 0, got " .. A.number_text(v))
         end
         o.bounded, o.max_cost = v ~= huge, v * 1.0
+      elseif key == "size" then
+        -- large units (clearance.lua): a whole number from 1 to 65535
+        check_number(v, true, num, fname, "opts.size: ")
+        if not (v >= 1 and v <= 65535) or v ~= floor(v) then -- luacheck: ignore 581 (nan)
+          arg_error(num, fname, nil, "opts.size must be a whole number from 1 to 65535, got "
+            .. A.number_text(v))
+        end
+        o.size = toint(v)
       elseif Q.which(key) then
         local rules = o.rules
         if not rules then
@@ -238,7 +246,7 @@ local function read_options(self, fname, num, opts, present)
     arg_error(num, fname, nil,
       "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'")
   end
-  o.general = o.near > 0 or o.bounded or o.rules ~= nil
+  o.general = o.near > 0 or o.bounded or o.rules ~= nil or o.size > 1
   return o
 end
 G.read_options = read_options

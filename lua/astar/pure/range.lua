@@ -110,6 +110,7 @@ local function read_path_options(opts, present)
       if type(v) ~= "table" then type_error(3, "pathTo", "opts.into: ", "table", v, true) end
       into = v
     else
+      if key == "size" then arg_error(3, "pathTo", nil, "opts.size: not supported here yet") end
       arg_error(3, "pathTo", nil, "unknown option '" .. A.quoted(key) .. "'")
     end
   end
@@ -261,6 +262,7 @@ local function read_rule(opts, present, fname, where, width, height)
       arg_error(4, fname, nil, "option names must be strings, got " .. type(key))
     end
     if not RULE_KNOWN[key] then
+      if key == "size" then arg_error(4, fname, nil, "opts.size: not supported here yet") end
       arg_error(4, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
     end
   end

@@ -141,6 +141,13 @@ local function changed(s)
 end
 
 local run, run_general
+M.finish, M.changed = finish, changed
+-- Large units (clearance.lua, which requires this file: loaded when needed).
+local C
+local function clearance()
+  C = C or require "astar.pure.clearance"
+  return C
+end
 
 -- Expands at most `budget` cells (nil or 0: no limit; stale open-list entries
 -- do not count), as astar_search_step does, and returns the status. A change
@@ -173,7 +180,7 @@ function M.disturbed(s, jps, weight)
   local grid = s.grid
   local now, v = grid._version, s.version
   local log = #grid._changes
-  if jps or now - v > log then return true end
+  if jps or now - v > log or (s.general and s.size > 1) then return true end
   local lowest = grid._min_cost
   if s.general and s.rule_min < lowest then lowest = s.rule_min end
   local h_scale = weight * lowest
@@ -391,6 +398,8 @@ local function general_closeness(s, cell)
   return box_distance(s, h, x, y)
 end
 
+M.box_distance, M.general_closeness = box_distance, general_closeness
+
 -- Is bordered (x, y) within distance `near` of goal i? (search.c in_region)
 local function in_region(s, i, x, y)
   local dx, dy = x - s.gx[i], y - s.gy[i]
@@ -428,6 +437,7 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.grid, s.version = grid, grid._version
   s.diagonal, s.heuristic, s.partial = o.diagonal, o.heuristic, o.partial
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
+  s.size = o.size or 1
   local stride = grid._stride
   local ngoals = #gx
   s.gx, s.gy, s.ngoals = gx, gy, ngoals
@@ -494,7 +504,13 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   if ngoals == 1 and n == 0 and not o.partial then
     local e = huge
     local open = grid._open
-    if open and open[goal] then   -- (nil: closed by a finalizer; the caller sees it)
+    if s.size > 1 then
+      if open then e = clearance().goal_value(s, grid, goal) end
+      if e == nil then
+        s.n = 0
+        return M.STOPPED
+      end
+    elseif open and open[goal] then   -- (nil: closed by a finalizer; the caller sees it)
       if rule then
         local x = gx[1]
         local cost = grid._cost
@@ -537,6 +553,7 @@ end
 -- astar_loop.c general_loop: expands at most `budget` cells like run. On a
 -- stop by the rule it returns M.STOPPED with the search over ("no path").
 function run_general(s, grid, budget)
+  if s.size > 1 then return clearance().run_large(s, grid, budget) end
   if not budget or budget == 0 then budget = -1 end
 
   local open, cost = grid._open, grid._cost

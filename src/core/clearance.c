@@ -1,0 +1,384 @@
+/*
+ * Large units (issue 14). A unit of size k covers the k x k cells whose
+ * top-left cell is its position. Where it fits is an erosion of the
+ * walkable bits: a row of k-wide runs (AND of the row shifted by 0..k-1),
+ * then the AND of k such rows, 64 cells per word. The grid keeps one layer
+ * per size in use, a grid of its own (open bytes, bit lines, stop lines),
+ * updated cell by cell by astar_grid_set_walkable. With uniform costs and no
+ * rule a size-k query is exactly a one-cell query on that layer (every
+ * position entered costs the one cost; the corner rule applies to the
+ * positions beside a diagonal step, which are the layer's cells), so the
+ * specialised loops and jump point search run on it unchanged. With a cost
+ * layer or a rule, astar_run_large below prices each step by the cells it
+ * newly covers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clearance.h"
+#include "search_internal.h"
+
+void astar_layers_free(struct AstarLayer *layers)
+{
+    while (layers) {
+        struct AstarLayer *next = layers->next;
+        astar_grid_free(layers->fit);
+        free(layers);
+        layers = next;
+    }
+}
+
+size_t astar_layers_memory(const struct AstarLayer *layers)
+{
+    size_t bytes = 0;
+    for (; layers; layers = layers->next)
+        bytes += sizeof *layers + astar_grid_memory(layers->fit);
+    return bytes;
+}
+
+/* 1 when the k x k cells at top-left (px, py), 0-based, are all in the grid
+ * and walkable: k bits of k rows, up to 64 at a time. */
+static int fits(const AstarGrid *grid, uint32_t px, uint32_t py, uint32_t k)
+{
+    uint32_t j;
+    if (px + (uint64_t)k > grid->width || py + (uint64_t)k > grid->height)
+        return 0;
+    for (j = 0; j < k; j++) {
+        const uint64_t *line = astar_row_bits(grid, (size_t)py + 1 + j);
+        size_t b = (size_t)px + 1 + ASTAR_BITS_PAD;
+        uint32_t left = k;
+        while (left) {
+            unsigned n = left < 64 ? left : 64;
+            uint64_t mask = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+            if ((astar_bits_at(line, b) & mask) != mask)
+                return 0;
+            b += n;
+            left -= n;
+        }
+    }
+    return 1;
+}
+
+void astar_layers_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable)
+{
+    struct AstarLayer *l;
+    for (l = grid->layers; l; l = l->next) {
+        uint32_t k = l->size, px, py;
+        uint32_t x0 = x >= k - 1 ? x - (k - 1) : 0, y0 = y >= k - 1 ? y - (k - 1) : 0;
+        l->fit->version = grid->version;
+        if (k > grid->width || k > grid->height)
+            continue;                    /* fits nowhere, whatever the walls */
+        for (py = y0; py <= y; py++)
+            for (px = x0; px <= x; px++) {
+                size_t i = astar_index(l->fit, px, py);
+                int now = walkable ? fits(grid, px, py, k) : 0;
+                if (l->fit->open[i] != now)
+                    astar_grid_put_open(l->fit, i, now);
+            }
+    }
+}
+
+void astar_layers_sync(AstarGrid *grid)
+{
+    struct AstarLayer *l;
+    for (l = grid->layers; l; l = l->next)
+        l->fit->version = grid->version;
+}
+
+/* The erosion, word by word (see the top of the file). */
+static AstarError build(const AstarGrid *grid, uint32_t k, AstarGrid **out)
+{
+    size_t rows = (size_t)grid->height + 2, words = grid->row_words, y, wi, i;
+    uint64_t *hz;
+    AstarGrid *f;
+    AstarError e = astar_grid_new(&f, grid->width, grid->height);
+
+    if (e != ASTAR_OK)
+        return e;
+    hz = calloc(rows * words, sizeof *hz);
+    if (!hz) {
+        astar_grid_free(f);
+        return ASTAR_ENOMEM;
+    }
+    /* hz: bit x of row y set when cells x .. x + k - 1 of the row are open */
+    for (y = 1; y <= grid->height; y++) {
+        const uint64_t *line = astar_row_bits(grid, y);
+        for (wi = 0; wi + 1 < words; wi++) {
+            uint64_t acc = ~(uint64_t)0;
+            for (i = 0; i < k && acc; i++) {
+                size_t b = wi * 64 + i;
+                acc = (b >> 6) + 1 < words ? acc & astar_bits_at(line, b) : 0;
+            }
+            hz[y * words + wi] = acc;
+        }
+    }
+    /* the layer's rows: AND of k rows of hz; then its bytes and columns */
+    memset(f->col_bits, 0, grid->stride * f->col_words * sizeof *f->col_bits);
+    memset(f->open, 0, f->cells);
+    for (y = 1; y <= grid->height; y++) {
+        uint64_t *dst = f->row_bits + y * words;
+        size_t x;
+        for (wi = 0; wi < words; wi++) {
+            uint64_t acc = ~(uint64_t)0;
+            for (i = 0; i < k && acc; i++)
+                acc = y + i <= grid->height ? acc & hz[(y + i) * words + wi] : 0;
+            dst[wi] = acc;
+        }
+        for (x = 1; x <= grid->width; x++)
+            if (astar_bit(dst, x + ASTAR_BITS_PAD)) {
+                size_t b = y + ASTAR_BITS_PAD;
+                f->open[y * grid->stride + x] = 1;
+                f->col_bits[x * f->col_words + (b >> 6)] |= (uint64_t)1 << (b & 63);
+            }
+    }
+    free(hz);
+    astar_grid_restop(f);
+    f->version = grid->version;
+    *out = f;
+    return ASTAR_OK;
+}
+
+AstarError astar_grid_layer(AstarGrid *grid, uint32_t size, AstarGrid **layer, uint32_t *used)
+{
+    uint32_t cap = (grid->width < grid->height ? grid->width : grid->height) + 1;
+    struct AstarLayer *l;
+    AstarError e;
+
+    if (size > cap)
+        size = cap;                      /* no position fits either way */
+    *used = size;
+    for (l = grid->layers; l; l = l->next)
+        if (l->size == size) {
+            *layer = l->fit;
+            return ASTAR_OK;
+        }
+    l = malloc(sizeof *l);
+    if (!l)
+        return ASTAR_ENOMEM;
+    if ((e = build(grid, size, &l->fit)) != ASTAR_OK) {
+        free(l);
+        return e;
+    }
+    l->size = size;
+    l->next = grid->layers;
+    grid->layers = l;
+    *layer = l->fit;
+    return ASTAR_OK;
+}
+
+AstarError astar_grid_size_layer(AstarGrid *grid, uint32_t size)
+{
+    AstarGrid *layer;
+    uint32_t used;
+    if (size < 2)
+        return ASTAR_OK;
+    return astar_grid_layer(grid, size, &layer, &used);
+}
+
+/* ---- the query's walls ------------------------------------------------- */
+
+AstarError astar_large_reserve_walls(AstarSearch *s)
+{
+    size_t k = s->size, n = s->nwalls, want = s->grid->cells;
+    if (n && k * k <= want / n)
+        want = n * k * k;
+    if (!n || want <= s->large_closed_capacity)
+        return ASTAR_OK;
+    free(s->large_closed);
+    s->large_closed = malloc(want * sizeof *s->large_closed);
+    s->large_closed_capacity = s->large_closed ? want : 0;
+    return s->large_closed ? ASTAR_OK : ASTAR_ENOMEM;
+}
+
+void astar_large_walls_on(AstarSearch *s)
+{
+    AstarGrid *fit = (AstarGrid *)s->grid;
+    uint32_t k = s->size;
+    size_t i;
+    s->nclosed = 0;
+    if (k > fit->width || k > fit->height)
+        return;                          /* fits nowhere: nothing to close */
+    for (i = 0; i < s->nwalls; i++) {
+        uint32_t x = s->wall_list[2 * i], y = s->wall_list[2 * i + 1], px, py;
+        uint32_t x0 = x >= k - 1 ? x - (k - 1) : 0, y0 = y >= k - 1 ? y - (k - 1) : 0;
+        for (py = y0; py <= y; py++)
+            for (px = x0; px <= x; px++) {
+                uint32_t cell = (uint32_t)astar_index(fit, px, py);
+                if (fit->open[cell]) {   /* the start too: only as a neighbour */
+                    astar_grid_put_open(fit, cell, 0);
+                    s->large_closed[s->nclosed++] = cell;
+                }
+            }
+    }
+}
+
+int astar_large_wall_listed(const AstarSearch *s, uint32_t position)
+{
+    long stride = (long)s->grid->stride, px = (long)position % stride - 1,
+         py = (long)position / stride - 1, k = (long)s->size;
+    size_t i;
+    for (i = 0; i < s->nwalls; i++) {
+        long x = (long)s->wall_list[2 * i], y = (long)s->wall_list[2 * i + 1];
+        if (x >= px && x < px + k && y >= py && y < py + k)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the loop with costs or a rule ------------------------------------- */
+
+/* Entry cost of bordered cell c of the grid the query was asked on: the
+ * rule's (asked once; negative: no stop there), else the grid's. */
+static double cell_value(AstarSearch *s, uint32_t c, uint16_t gen)
+{
+    const AstarGrid *b = s->base;
+    if (!b->open[c])
+        return INFINITY;
+    if (!s->options.rule)
+        return b->cost ? b->cost[c] : 1.0;
+    if (s->rule_stamp[c] == gen)
+        return s->rule_cost[c];
+    return astar_search_ask_rule(s, c);
+}
+
+/* The cost of moving the unit from position c to position n (bordered cells
+ * of the layer): the highest entry cost among the cells of n not in c,
+ * INFINITY when n does not fit or covers an impassable cell (every cell of
+ * n is checked when c is the start, whose cells were never checked; else
+ * the cells shared with c were checked when c was entered), NAN when the
+ * rule stopped the query. */
+static double move_cost(AstarSearch *s, uint32_t c, uint32_t n, uint16_t gen)
+{
+    const long stride = (long)s->grid->stride, k = (long)s->size;
+    const long cx = (long)c % stride, cy = (long)c / stride;
+    const long nx = (long)n % stride, ny = (long)n / stride;
+    const int all = c == s->start && s->options.rule;
+    double worst = 0.0;
+    long x, y;
+
+    if (!s->grid->open[n])
+        return INFINITY;
+    for (y = ny; y < ny + k; y++)
+        for (x = nx; x < nx + k; x++) {
+            int shared = x >= cx && x < cx + k && y >= cy && y < cy + k;
+            double v;
+            if (shared && !all)
+                continue;
+            v = cell_value(s, (uint32_t)(y * stride + x), gen);
+            if (v != v || v == INFINITY)
+                return v;
+            v = fabs(v);
+            if (!shared && v > worst)
+                worst = v;
+        }
+    return worst;
+}
+
+double astar_large_goal(AstarSearch *s)
+{
+    const long stride = (long)s->grid->stride, k = (long)s->size;
+    const long gx = (long)s->goal % stride, gy = (long)s->goal / stride;
+    uint16_t gen = (uint16_t)search_gen(s);
+    long x, y;
+    for (y = gy; y < gy + k; y++)
+        for (x = gx; x < gx + k; x++) {
+            double v = cell_value(s, (uint32_t)(y * stride + x), gen);
+            if (v != v || v == INFINITY)
+                return v;
+        }
+    return cell_value(s, s->goal, gen);
+}
+
+/* Offers position n at cost ng (astar_loop.c RELAX_GENERAL). */
+static AstarError relax(AstarSearch *s, uint32_t n, double ng, unsigned dir, double *fc)
+{
+    const unsigned gen = search_gen(s);
+    unsigned st = s->stamp[n];
+    long stride = (long)s->grid->stride;
+    double f;
+    if (s->options.bounded && ng > s->options.max_cost)
+        return ASTAR_OK;
+    if ((st & STAMP_GEN_MASK) == gen) {
+        if ((st & STAMP_CLOSED) || ng >= s->g[n])
+            return ASTAR_OK;
+    } else {
+        s->touched++;
+    }
+    s->g[n] = ng;
+    s->stamp[n] = (uint16_t)(gen | dir);
+    f = ng + s->h_scale * search_box_distance(s, s->options.heuristic, (int)((long)n % stride),
+                                               (int)((long)n / stride));
+    return f == *fc ? search_push_tie(s, n) : heap_push(&s->open, f, n);
+}
+
+AstarStatus astar_run_large(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    const uint16_t gen = (uint16_t)search_gen(s);
+    const int ruled = s->options.rule != NULL;
+    const AstarDiagonal mode = s->options.diagonal;
+    size_t budget = max_expansions;
+    double fc = s->ties_f;
+
+    while (s->open.size > 0 || s->ties_size > 0) {
+        uint32_t c;
+        double gc;
+        int p[4], d;
+
+        if (max_expansions && budget-- == 0) {
+            s->ties_f = fc;
+            return ASTAR_SEARCHING;
+        }
+        if (s->ties_size > 0) {
+            c = s->ties[--s->ties_size];
+        } else {
+            HeapEntry top = heap_pop(&s->open);
+            c = top.cell;
+            fc = top.f;
+        }
+        if ((s->stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED)) {
+            budget++;
+            continue;
+        }
+        if (s->target[c] == gen && !(ruled && c != s->start && s->rule_cost[c] < 0)) {
+            astar_search_finish(s, ASTAR_FOUND, c);
+            return ASTAR_FOUND;
+        }
+        s->stamp[c] |= STAMP_CLOSED;
+        s->expanded++;
+        if (s->options.partial && !(ruled && c != s->start && s->rule_cost[c] < 0))
+            astar_search_note_closest(s, c);
+        if (s->recording && search_record(s, c) != ASTAR_OK) {
+            s->stamp[c] &= (uint16_t)~STAMP_CLOSED;
+            s->expanded--;
+            *error = ASTAR_ENOMEM;
+            return ASTAR_NO_PATH;
+        }
+        gc = s->g[c];
+        for (d = 0; d < 8; d++) {
+            uint32_t n = (uint32_t)((long)c + s->offset[d]);
+            double v;
+            if (d >= 4) {
+                int a = p[ASTAR_DIR_SIDE_A[d]], b = p[ASTAR_DIR_SIDE_B[d]];
+                if (mode == ASTAR_DIAGONAL_NEVER)
+                    break;
+                if (mode == ASTAR_DIAGONAL_ONE_OBSTACLE ? !(a || b)
+                    : mode == ASTAR_DIAGONAL_NO_OBSTACLES ? !(a && b) : 0)
+                    continue;
+            }
+            v = move_cost(s, c, n, gen);
+            if (v != v) {
+                *error = ASTAR_EABORTED;
+                return ASTAR_NO_PATH;
+            }
+            if (d < 4)
+                p[d] = v != INFINITY;
+            if (v == INFINITY)
+                continue;
+            if (relax(s, n, gc + (d < 4 ? v : SQRT2 * v), (unsigned)d, &fc) != ASTAR_OK) {
+                *error = ASTAR_ENOMEM;
+                return ASTAR_NO_PATH;
+            }
+        }
+    }
+    return ASTAR_NO_PATH;
+}
