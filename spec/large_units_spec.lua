@@ -375,6 +375,19 @@ describe("size errors", function()
     check_error("bad argument #2 to 'distanceMap' (opts.size: not supported here yet)",
       grid.distanceMap, grid, { { x = 1, y = 1 } }, { size = 2 })
   end)
+
+  it("is refused on hex boards (large units are squares of cells)", function()
+    local hex = astar.newHex(8, 6)
+    check_error("bad argument #5 to 'findPath' (opts.size: large units need a square grid)",
+      hex.findPath, hex, 1, 1, 5, 5, { size = 2 })
+    check_error("bad argument #4 to 'findPath' (opts.size: large units need a square grid)",
+      hex.findPath, hex, 1, 1, { { x = 5, y = 5 } }, { size = 3 })
+    check_error("bad argument #5 to 'newSearch' (opts.size: large units need a square grid)",
+      hex.newSearch, hex, 1, 1, 5, 5, { size = 2 })
+    -- size 1 is every board's default
+    local path, cost = hex:findPath(1, 1, 5, 5, { size = 1 })
+    assert.are.same({ hex:findPath(1, 1, 5, 5) }, { path, cost })
+  end)
 end)
 
 describe("size with callbacks that misbehave", function()

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "astar.h"
+#include "astar_hex.h"
 #include "clearance.h"      /* large units: the layers, compared word for word */
 #include "grid_layout.h"
 
@@ -1015,6 +1016,170 @@ static void test_layers(void)
     astar_grid_free(grid);
 }
 
+/* ---- hex boards (astar_hex.h) -------------------------------------------- */
+
+/* The centre of 0-based cell (x, y) of a layout, neighbours 1 apart: the
+ * pictures of Red Blob Games, not the library's parity tables. */
+static void hex_centre(AstarHexLayout layout, int x, int y, double *cx, double *cy)
+{
+    const double h = sqrt(3.0) / 2.0;
+    int ox = ((x % 2) + 2) % 2, oy = ((y % 2) + 2) % 2;
+    switch (layout) {
+    case ASTAR_HEX_ODD_R: *cx = x + 0.5 * oy; *cy = y * h; return;
+    case ASTAR_HEX_EVEN_R: *cx = x + 0.5 * (1 - oy); *cy = y * h; return;
+    case ASTAR_HEX_ODD_Q: *cx = x * h; *cy = y + 0.5 * ox; return;
+    case ASTAR_HEX_EVEN_Q: break;
+    }
+    *cx = x * h;
+    *cy = y + 0.5 * (1 - ox);
+}
+
+static int hex_adjacent(AstarHexLayout layout, int x0, int y0, int x1, int y1)
+{
+    double ax, ay, bx, by;
+    hex_centre(layout, x0, y0, &ax, &ay);
+    hex_centre(layout, x1, y1, &bx, &by);
+    return fabs(sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by)) - 1.0) < 1e-9;
+}
+
+/* Dijkstra by linear scan over the reference's neighbours: the cost from
+ * (sx, sy) to every cell (INFINITY: unreachable), entering walkable cells. */
+static void hex_dijkstra(const AstarGrid *grid, AstarHexLayout layout, uint32_t sx, uint32_t sy,
+                         double *dist)
+{
+    int w = (int)astar_grid_width(grid), h = (int)astar_grid_height(grid), n = w * h, i;
+    int done[REF_MAX] = {0};
+    for (i = 0; i < n; i++)
+        dist[i] = INFINITY;
+    dist[sy * (uint32_t)w + sx] = 0.0;
+    for (;;) {
+        int best = -1, x, y, dx, dy;
+        for (i = 0; i < n; i++)
+            if (!done[i] && dist[i] < INFINITY && (best < 0 || dist[i] < dist[best]))
+                best = i;
+        if (best < 0)
+            return;
+        done[best] = 1;
+        x = best % w;
+        y = best / w;
+        for (dy = -1; dy <= 1; dy++)
+            for (dx = -1; dx <= 1; dx++) {
+                int nx = x + dx, ny = y + dy, k = ny * w + nx;
+                double c;
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h || (dx == 0 && dy == 0)
+                    || !hex_adjacent(layout, x, y, nx, ny)
+                    || !astar_grid_walkable(grid, (uint32_t)nx, (uint32_t)ny))
+                    continue;
+                c = dist[best] + astar_grid_cost(grid, (uint32_t)nx, (uint32_t)ny);
+                if (c < dist[k])
+                    dist[k] = c;
+            }
+    }
+}
+
+static void hex_write(void *user, const void *bytes, size_t length)
+{
+    unsigned char **at = (unsigned char **)user;
+    memcpy(*at, bytes, length);
+    *at += length;
+}
+
+/* Searches, ranges, hex distance and encodings on hex boards of every layout
+ * against the reference above. */
+static void test_hex(void)
+{
+    int layout;
+    uint64_t seed = 99;
+    for (layout = 0; layout < 4; layout++) {
+        AstarGrid *grid = NULL, *copy = NULL;
+        AstarSearch *search = astar_search_new();
+        AstarRange *range = astar_range_new();
+        AstarOptions options;
+        AstarHexLayout got = ASTAR_HEX_ODD_R;
+        AstarGridSettings settings = {ASTAR_DIAGONAL_NEVER, ASTAR_HEURISTIC_OCTILE, 0, 1.0};
+        double dist[REF_MAX], open_dist[REF_MAX];
+        uint32_t w = 9, h = 7, x, y, q;
+        unsigned char *bytes, *at;
+        size_t size;
+        char message[64];
+        int aborted;
+
+        CHECK(astar_grid_new_hex(&grid, w, h, (AstarHexLayout)layout) == ASTAR_OK);
+        CHECK(astar_grid_hex(grid, &got) && got == (AstarHexLayout)layout);
+        /* hex distance = steps on the open board */
+        hex_dijkstra(grid, (AstarHexLayout)layout, 4, 3, open_dist);
+        for (y = 0; y < h; y++)
+            for (x = 0; x < w; x++)
+                CHECK(astar_hex_distance((AstarHexLayout)layout, 4, 3, x, y)
+                      == (uint32_t)open_dist[y * w + x]);
+        for (y = 0; y < h; y++)
+            for (x = 0; x < w; x++) {
+                if (next_random(&seed) % 5 == 0)
+                    astar_grid_set_walkable(grid, x, y, 0);
+                CHECK(astar_grid_set_cost(grid, x, y, 1.0 + next_random(&seed) % 3)
+                      == ASTAR_OK);
+            }
+        memset(&options, 0, sizeof options);
+        options.weight = 1.0;
+        options.heuristic = ASTAR_HEURISTIC_OCTILE;      /* any name: hex distance */
+        for (q = 0; q < 30; q++) {
+            uint32_t sx = next_random(&seed) % w, sy = next_random(&seed) % h;
+            uint32_t gx = next_random(&seed) % w, gy = next_random(&seed) % h;
+            AstarError e;
+            AstarStatus st;
+            astar_grid_set_walkable(grid, sx, sy, 1);
+            hex_dijkstra(grid, (AstarHexLayout)layout, sx, sy, dist);
+            st = astar_search_run(search, grid, sx, sy, gx, gy, &options, &e);
+            CHECK(e == ASTAR_OK);
+            if (dist[gy * w + gx] < INFINITY && astar_grid_walkable(grid, gx, gy)) {
+                AstarPathCursor at_cell;
+                size_t k;
+                double sum = 0.0;
+                CHECK(st == ASTAR_FOUND);
+                CHECK(fabs(astar_search_cost(search) - dist[gy * w + gx]) < 1e-9);
+                /* the path walks hex steps */
+                astar_path_end(search, &at_cell);
+                for (k = 1; k < astar_search_length(search); k++) {
+                    uint32_t px = at_cell.x, py = at_cell.y;
+                    sum += astar_grid_cost(grid, px, py);
+                    astar_path_back(search, &at_cell);
+                    CHECK(hex_adjacent((AstarHexLayout)layout, (int)px, (int)py, (int)at_cell.x,
+                                       (int)at_cell.y));
+                }
+                CHECK(at_cell.x == sx && at_cell.y == sy);
+                CHECK(fabs(sum - astar_search_cost(search)) < 1e-9);
+            } else {
+                CHECK(st == ASTAR_NO_PATH || st == ASTAR_GOAL_BLOCKED);
+            }
+            /* the movement range within 3 is every cell the reference reaches within 3 */
+            CHECK(astar_range_run_hex(range, grid, sx, sy, 3.0, NULL, NULL, &aborted)
+                  == ASTAR_OK);
+            {
+                size_t want = 0, i;
+                for (i = 0; i < (size_t)(w * h); i++)
+                    want += dist[i] <= 3.0;
+                CHECK(!aborted && astar_range_count(range) == want);
+            }
+        }
+        /* encoded and decoded, the board keeps its layout */
+        size = astar_grid_encoded_size(grid);
+        bytes = malloc(size);
+        CHECK(bytes != NULL);
+        if (bytes) {
+            at = bytes;
+            astar_grid_encode(grid, &settings, hex_write, &at);
+            CHECK(astar_grid_decode(&copy, &settings, bytes, size, message, sizeof message)
+                  == ASTAR_OK);
+            CHECK(copy && astar_grid_hex(copy, &got) && got == (AstarHexLayout)layout);
+            free(bytes);
+        }
+        astar_grid_free(copy);
+        astar_range_free(range);
+        astar_search_free(search);
+        astar_grid_free(grid);
+    }
+}
+
 int main(void)
 {
     char message[128];
@@ -1144,6 +1309,7 @@ int main(void)
     test_recording();
     test_query_walls();
     test_layers();
+    test_hex();
 
     if (failures) {
         fprintf(stderr, "core_api: %d of %ld checks failed\n", failures, checks);

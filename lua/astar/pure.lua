@@ -10,6 +10,7 @@ local E = require "astar.pure.encode"
 local R = require "astar.pure.range"
 local T = require "astar.pure.tiles"
 local D = require "astar.pure.distance"
+local HX = require "astar.pure.hex"
 require "astar.pure.stepper"   -- adds Grid:newSearch and the Search methods
 
 local select, type = select, type
@@ -20,6 +21,7 @@ META.__index = methods
 META.__name = "astar.Grid"
 META.__tostring = function(self)
   if not self._open then return "astar.Grid (closed)" end
+  if self._hex then return format("astar.Grid (%dx%d hex)", self._w, self._h) end
   return format("astar.Grid (%dx%d)", self._w, self._h)
 end
 -- __close (Lua 5.4 <close>) frees the cells at once; safe to call twice.
@@ -52,6 +54,9 @@ end
 methods.encode = E.encode
 methods.setTiles = T.set_tiles
 methods.distanceMap = D.distance_map
+methods.getShape = HX.getShape
+methods.getLayout = HX.getLayout
+core.newHex = HX.new_hex
 core.fromTiles = T.from_tiles
 
 function core.new(...)

@@ -29,6 +29,7 @@ local next, rawget, rawset, tonumber = next, rawget, rawset, tonumber
 
 local Grid = core.Grid
 local getDimensions = Grid.getDimensions
+local getShape = Grid.getShape
 local attackCells = core._attackCells
 local movementRange = core._movementRange
 -- the grid's change counter, where the backend has one
@@ -67,7 +68,7 @@ local function checkGrid(grid, fname)
     if type(w) == "string" and w:find("closed", 1, true) then error(w, 0) end
     error(format("calling '%s' on bad self (astar.Grid expected, got %s)", fname, type(grid)), 0)
   end
-  return w, h
+  return w, h, getShape(grid) == "hex"
 end
 
 -- A userdata from C, a table from the pure-Lua backend.
@@ -106,13 +107,16 @@ local function checkSight(v, n, fname)
 end
 
 -- opts.diagonal / enemies[i].diagonal: nil or a mode name (as findPath's)
-local function checkDiagonal(v, n, fname, field)
+-- (hex boards have no diagonal mode, and their attack ranges count hex steps)
+local function checkDiagonal(v, n, fname, field, hex)
+  if v ~= nil and hex then argError(n, fname, "%sdiagonal: not supported on hex grids", field) end
   if v ~= nil then args.check_diagonal(v, true, n, fname, field .. "diagonal: ") end
   return v
 end
 
 local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
-local function checkMetric(v, n, fname, field)
+local function checkMetric(v, n, fname, field, hex)
+  if v ~= nil and hex then argError(n, fname, "%smetric: not supported on hex grids", field) end
   if v ~= nil then
     args.check_name(v, true, n, fname, field .. "metric: ", "metric", METRIC_INDEX,
       "manhattan, chebyshev or euclidean")
@@ -240,7 +244,7 @@ local ATTACK_OPTIONS = { lineOfSight = true, metric = true }
 --- tactics.attackRange(grid, range, minRange, maxRange [, opts]) -> attack range
 function tactics.attackRange(grid, range, minRange, maxRange, opts)
   local fname = "attackRange"
-  local w, h = checkGrid(grid, fname)
+  local w, h, hex = checkGrid(grid, fname)
   if not isRange(range) then argError(1, fname, "astar.Range expected, got %s", type(range)) end
   local rw, rh = range:getGridDimensions()
   if rw ~= w or rh ~= h then
@@ -249,7 +253,7 @@ function tactics.attackRange(grid, range, minRange, maxRange, opts)
   checkRanges(minRange, maxRange, 2, fname, "")
   opts = checkOptions(opts, 4, fname, ATTACK_OPTIONS)
   local sight = checkSight(rawget(opts, "lineOfSight"), 4, fname)
-  local metric = checkMetric(rawget(opts, "metric"), 4, fname, "opts.")
+  local metric = checkMetric(rawget(opts, "metric"), 4, fname, "opts.", hex)
   return newArea(w, h, attackCells(grid, range, clampDistance(minRange, w, h),
     clampDistance(maxRange, w, h), sight, fname, metric))
 end
@@ -266,7 +270,7 @@ for _, name in ipairs(RULES) do SHARED[name] = { 2, "opts." .. name } end
 -- metric over opts' (read raw, checked by dangerZone), and for each rule the
 -- argument number and label of messages about it (enemies[i].cost is
 -- argument #1, opts.cost argument #2). The diagonal mode goes with the rules.
-local function readEnemy(e, i, w, h, opts)
+local function readEnemy(e, i, w, h, opts, hex)
   local fname = "dangerZone"
   if type(e) ~= "table" then argError(1, fname, "enemies[%d]: table expected, got %s", i, type(e)) end
   local x, y, move, lo, hi = e.x, e.y, e.move, e.minRange, e.maxRange
@@ -290,8 +294,8 @@ local function readEnemy(e, i, w, h, opts)
   if e.size ~= nil then   -- large units: findPath and newSearch only, so far
     argError(1, fname, "enemies[%d].size: not supported here yet", i)
   end
-  local diagonal = checkDiagonal(e.diagonal, 1, fname, format("enemies[%d].", i))
-  local metric = checkMetric(e.metric, 1, fname, format("enemies[%d].", i))
+  local diagonal = checkDiagonal(e.diagonal, 1, fname, format("enemies[%d].", i), hex)
+  local metric = checkMetric(e.metric, 1, fname, format("enemies[%d].", i), hex)
   if diagonal == nil then diagonal = rawget(opts, "diagonal") end
   if metric == nil then metric = rawget(opts, "metric") end
   local rules, where
@@ -325,15 +329,15 @@ end
 -- have its own cost / blocked / occupied / zoc / diagonal / metric over opts').
 function tactics.dangerZone(grid, enemies, opts)
   local fname = "dangerZone"
-  local w, h = checkGrid(grid, fname)
+  local w, h, hex = checkGrid(grid, fname)
   if type(enemies) ~= "table" then argError(1, fname, "table expected, got %s", type(enemies)) end
   opts = checkOptions(opts, 2, fname, ZONE_OPTIONS)
   local sight = checkSight(rawget(opts, "lineOfSight"), 2, fname)
-  checkDiagonal(rawget(opts, "diagonal"), 2, fname, "opts.")
-  checkMetric(rawget(opts, "metric"), 2, fname, "opts.")
+  checkDiagonal(rawget(opts, "diagonal"), 2, fname, "opts.", hex)
+  checkMetric(rawget(opts, "metric"), 2, fname, "opts.", hex)
   local n = #enemies
   local list = {}
-  for i = 1, n do list[i] = readEnemy(enemies[i], i, w, h, opts) end
+  for i = 1, n do list[i] = readEnemy(enemies[i], i, w, h, opts, hex) end
   -- The zone must be the one of a single state of the grid: when a callback
   -- (or a finalizer) changed it while the enemies were done one by one, all
   -- of them are done again (each primitive also starts again by itself when

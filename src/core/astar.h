@@ -102,7 +102,8 @@ typedef struct {
     const uint32_t *walls;
     size_t wall_count;
     /* The path may end on any cell within this distance of a goal
-     * (Manhattan with ASTAR_DIAGONAL_NEVER, Chebyshev otherwise); the goal
+     * (Manhattan with ASTAR_DIAGONAL_NEVER, Chebyshev otherwise, hex steps on
+     * a hex grid, astar_hex.h); the goal
      * itself need not be walkable. */
     uint32_t near;
     /* bounded nonzero: cells whose cost from the start exceeds max_cost are
@@ -491,6 +492,8 @@ typedef struct {
     uint32_t *origin;    /* the start entry the walk from the cell ends at (0-based) */
     uint8_t *step;       /* direction of the first step (0-7: E W S N SE SW NE NW) | flags */
     size_t reached;      /* cells in the map */
+    unsigned hex;        /* 0: square; 1 + AstarHexLayout: a hex board's map (astar_hex.h;
+                            set after astar_distance_layout; diagonal is then NEVER) */
 } AstarDistanceMap;
 
 /* Bytes of the arrays of a width x height map (0 if that overflows). */
@@ -535,10 +538,12 @@ typedef struct {
     AstarDiagonal diagonal;
     unsigned flags;
     double max_cost;
+    unsigned hex;        /* decoded: 0 square, 1 + AstarHexLayout (flag ASTAR_DISTANCE_HEX) */
 } AstarDistanceHeader;
 
 #define ASTAR_DISTANCE_DERIVED 1u
 #define ASTAR_DISTANCE_RULES 2u
+#define ASTAR_DISTANCE_HEX 4u      /* a hex map: the layout in the diagonal byte */
 
 /* Bytes of the encoding (0 if that does not fit in a size_t). */
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources);

@@ -3,6 +3,7 @@
  * (all costs 1, or a cost layer) so the inner loop has no mode switches, no
  * function calls and no divisions.
  */
+#include "hex_internal.h"
 #include "search_internal.h"
 
 /* Offers neighbour n, entered by direction dir at cost ng, at bordered
@@ -332,7 +333,8 @@ AstarStatus astar_run_astar(AstarSearch *s, size_t max_expansions, AstarError *e
 {
     int unit = s->grid->cost == NULL;
     if (s->general)
-        return run_general(s, max_expansions, error);
+        return s->grid->hex ? astar_run_hex(s, max_expansions, error)
+                            : run_general(s, max_expansions, error);
     switch (s->options.diagonal) {
     case ASTAR_DIAGONAL_NEVER:
         return unit ? never_unit(s, max_expansions, error) : never_cost(s, max_expansions, error);

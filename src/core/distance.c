@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "astar_hex.h"
 #include "grid_layout.h"
 #include "heap.h"
 #include "range_internal.h"
@@ -55,6 +56,7 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
     m->origin = (uint32_t *)(void *)(m->cost + m->cells);
     m->step = (uint8_t *)(m->origin + m->cells);
     m->reached = 0;
+    m->hex = 0;
     for (i = 0; i < m->cells; i++) {
         m->dist[i] = INFINITY;
         m->cost[i] = INFINITY;
@@ -216,6 +218,126 @@ static void flood_bfs(uint32_t *queue, size_t tail, AstarDistanceMap *m, double 
     }
 }
 
+/* The hex neighbours of bordered cell u of map m, as directions (0-7, the
+ * order of astar_hex_neighbours), in dirs[6]. */
+static void hex_dirs(const AstarDistanceMap *m, size_t u, unsigned dirs[6])
+{
+    int dx[6], dy[6], k;
+    astar_hex_neighbours((AstarHexLayout)(m->hex - 1), (uint32_t)(u % m->stride - 1),
+                         (uint32_t)(u / m->stride - 1), dx, dy);
+    for (k = 0; k < 6; k++)
+        dirs[k] = dy[k] == 0 ? (dx[k] > 0 ? 0u : 1u)
+                  : dx[k] == 0 ? (dy[k] > 0 ? 2u : 3u)
+                  : dy[k] > 0 ? (dx[k] > 0 ? 4u : 5u) : (dx[k] > 0 ? 6u : 7u);
+}
+
+/* flood on a hex map: six neighbours, each step the entered cell's cost. */
+static AstarError flood_hex(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
+                            AstarCellRule rule, void *user, double max_cost, int *aborted)
+{
+    double *dist = m->dist, *cost = m->cost;
+    uint8_t *step = m->step;
+    uint32_t *origin = m->origin;
+    long off[8];
+    int d;
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    while (open->size > 0) {
+        uint32_t u = heap_pop(open).cell;
+        unsigned su = step[u], dirs[6];
+        double gu, cu;
+        int k;
+
+        if (su & ST_CLOSED)
+            continue;                                  /* a stale duplicate */
+        step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
+        m->reached++;
+        gu = dist[u];
+        cu = cost[u];
+        hex_dirs(m, u, dirs);
+        for (k = 0; k < 6; k++) {
+            unsigned dk = dirs[k];
+            uint32_t v = (uint32_t)((long)u + off[dk]);
+            unsigned sv = step[v], s;
+            double ng;
+
+            if (sv & ST_CLOSED)
+                continue;
+            if (!grid) {
+                if (!(sv & ASTAR_STEP_MEMBER))
+                    continue;
+            } else {
+                double ev = cost[v];
+                if (ev != ev) {
+                    ev = entry(m, grid, v, rule, user);
+                    if (ev != ev) {
+                        heap_clear(open);
+                        empty(m);
+                        *aborted = 1;
+                        return ASTAR_OK;
+                    }
+                }
+                if (ev == INFINITY)
+                    continue;
+            }
+            ng = gu + cu;
+            if (!(ng <= max_cost))
+                continue;
+            s = OPPOSITE[dk];
+            if (ng < dist[v]) {
+                dist[v] = ng;
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                origin[v] = origin[u];
+                if (heap_push(open, ng, v) != ASTAR_OK)
+                    return ASTAR_ENOMEM;
+            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
+                       && s < (sv & ASTAR_STEP_MASK)) {
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
+                origin[v] = origin[u];
+            }
+        }
+    }
+    return ASTAR_OK;
+}
+
+/* descend on a hex map (astar_distance_descend). */
+static void descend_hex(AstarDistanceMap *m)
+{
+    long off[8];
+    int d;
+    size_t i;
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    m->reached = 0;
+    for (i = 0; i < m->cells; i++) {
+        double best;
+        unsigned bs = ASTAR_STEP_END, dirs[6];
+        int k;
+
+        if (!(m->step[i] & ASTAR_STEP_MEMBER))
+            continue;
+        m->reached++;
+        best = m->dist[i];
+        hex_dirs(m, i, dirs);
+        for (k = 0; k < 6; k++) {
+            size_t u = (size_t)((long)i + off[dirs[k]]);
+            double ng;
+
+            if (!(m->step[u] & ASTAR_STEP_MEMBER))
+                continue;
+            ng = m->dist[u] + m->cost[u];
+            if (ng < best) {   /* dirs ascend: the first in E W S N SE SW NE NW order */
+                best = ng;
+                bs = dirs[k];
+            }
+        }
+        m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | bs);
+        m->origin[i] = cell_number(m, i);
+    }
+}
+
 /* The flood over known entry costs (no rule) from sources of one value:
  * a bucket queue instead of the heap. Every step costs at least 2 * width
  * (width is half the lowest entry cost), so a cell settled from bucket b
@@ -324,7 +446,7 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
     m->reached = 0;
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
         ;
-    if (!rule && !grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER && i >= n) {
+    if (!rule && !grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER && !m->hex && i >= n) {
         size_t tail = 0;
         if (heap_reserve(open, m->cells) != ASTAR_OK)
             return ASTAR_ENOMEM;
@@ -383,7 +505,8 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
         if (heap_push(open, v, (uint32_t)c) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    e = flood(open, m, grid, rule, user, max_cost, aborted);
+    e = m->hex ? flood_hex(open, m, grid, rule, user, max_cost, aborted)
+               : flood(open, m, grid, rule, user, max_cost, aborted);
     unclose(m);
     return e;
 }
@@ -405,7 +528,8 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
         if (heap_push(open, m->dist[i], (uint32_t)i) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    e = flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
+    e = m->hex ? flood_hex(open, m, NULL, NULL, NULL, INFINITY, &aborted)
+               : flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
     unclose(m);
     return e;
 }
@@ -416,6 +540,10 @@ void astar_distance_descend(AstarDistanceMap *m)
     int ndir = m->diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
     size_t i;
 
+    if (m->hex) {
+        descend_hex(m);
+        return;
+    }
     for (d = 0; d < 8; d++)
         off[d] = DY[d] * (long)m->stride + DX[d];
     m->reached = 0;
@@ -469,8 +597,10 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
  *   offset  size  field
  *        0     8  magic "ASTARDMP"
  *        8     2  format version (1)
- *       10     1  diagonal mode (AstarDiagonal)
- *       11     1  flags (ASTAR_DISTANCE_DERIVED, ASTAR_DISTANCE_RULES)
+ *       10     1  diagonal mode (AstarDiagonal); with ASTAR_DISTANCE_HEX, the
+ *                 hex layout (AstarHexLayout) instead
+ *       11     1  flags (ASTAR_DISTANCE_DERIVED, ASTAR_DISTANCE_RULES,
+ *                 ASTAR_DISTANCE_HEX: a hex board's map)
  *       12     4  width
  *       16     4  height
  *       20     4  number of sources n
@@ -551,8 +681,9 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
     memcpy(p, DM_MAGIC, 8);
     p[8] = 1;
     p[9] = 0;
-    p[10] = (unsigned char)m->diagonal;
-    p[11] = (unsigned char)header->flags;
+    p[10] = (unsigned char)(m->hex ? m->hex - 1 : (unsigned)m->diagonal);
+    p[11] = (unsigned char)((header->flags & ~ASTAR_DISTANCE_HEX)
+                            | (m->hex ? ASTAR_DISTANCE_HEX : 0u));
     put_u32(p + 12, m->width);
     put_u32(p + 16, m->height);
     put_u32(p + 20, (uint32_t)header->nsources);
@@ -604,10 +735,11 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
         return parse_error(message, message_size, "bad magic or too short");
     if (p[8] != 1 || p[9] != 0)
         return parse_error(message, message_size, "unknown format version");
-    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 3)
+    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 7)
         return parse_error(message, message_size, "bad diagonal mode or flags");
-    header->diagonal = (AstarDiagonal)p[10];
     header->flags = p[11];
+    header->hex = (p[11] & ASTAR_DISTANCE_HEX) ? 1u + p[10] : 0u;
+    header->diagonal = header->hex ? ASTAR_DIAGONAL_NEVER : (AstarDiagonal)p[10];
     header->width = get_u32(p + 12);
     header->height = get_u32(p + 16);
     header->nsources = get_u32(p + 20);
@@ -637,6 +769,7 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
 
     if (astar_distance_decode_header(data, length, &hd, message, message_size) != ASTAR_OK)
         return ASTAR_EPARSE;
+    m->hex = hd.hex;
     cells = (uint64_t)hd.width * hd.height;
     p += DM_HEADER;
     for (k = 0; k < hd.nsources; k++, p += 16) {
@@ -676,6 +809,12 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
                 if (nx < 0 || ny < 0 || nx >= (long)hd.width || ny >= (long)hd.height
                     || steps[(size_t)ny * hd.width + (size_t)nx] == ASTAR_STEP_NONE)
                     return parse_error(message, message_size, "bad step");
+                if (m->hex && st >= 4) {         /* a hex map steps to a hex neighbour */
+                    unsigned dirs[6];
+                    hex_dirs(m, i, dirs);
+                    if (st != dirs[4] && st != dirs[5])
+                        return parse_error(message, message_size, "bad step");
+                }
             }
             m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | st);
             m->dist[i] = get_f64(values);

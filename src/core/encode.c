@@ -11,11 +11,14 @@
  *        0     8  magic "ASTARGRD"
  *        8     2  format version (1)
  *       10     1  flags: bit 0 = costs follow the walls (set exactly when
- *                 some cell's cost is not 1, so the encoding is canonical)
+ *                 some cell's cost is not 1, so the encoding is canonical);
+ *                 bit 2 = a hex board (astar_hex.h), its layout in byte 15
  *       11     1  diagonal mode (AstarDiagonal)
  *       12     1  heuristic (AstarHeuristic)
  *       13     1  heuristic chosen (0 or 1)
- *       14     2  reserved, 0
+ *       14     1  reserved, 0
+ *       15     1  hex layout (AstarHexLayout) with flag bit 2, else 0 (so
+ *                 every encoding made before hex boards reads as square)
  *       16     4  width
  *       20     4  height
  *       24     8  weight (IEEE-754 binary64)
@@ -34,12 +37,14 @@
 #include <string.h>
 
 #include "astar.h"
+#include "astar_hex.h"
 
 #define MAGIC "ASTARGRD"
 #define MAGIC_SIZE 8
 #define HEADER_SIZE 32
 #define CHECKSUM_SIZE 4
 #define FLAG_COSTS 1u
+#define FLAG_HEX 4u
 #define CHUNK 4096
 
 #define FNV_OFFSET 2166136261u
@@ -143,6 +148,8 @@ void astar_grid_encode(const AstarGrid *grid, const AstarGridSettings *settings,
     unsigned bits = 0, nbits = 0;
     uint32_t x, y, w = astar_grid_width(grid), h = astar_grid_height(grid);
     int costs = has_costs(grid);
+    AstarHexLayout layout = ASTAR_HEX_ODD_R;
+    int hex = astar_grid_hex(grid, &layout);
 
     o.used = 0;
     o.hash = FNV_OFFSET;
@@ -152,11 +159,12 @@ void astar_grid_encode(const AstarGrid *grid, const AstarGridSettings *settings,
     p = reserve(&o, HEADER_SIZE);
     memcpy(p, MAGIC, MAGIC_SIZE);
     put_u16(p + 8, ASTAR_ENCODE_VERSION);
-    p[10] = costs ? FLAG_COSTS : 0;
+    p[10] = (unsigned char)((costs ? FLAG_COSTS : 0) | (hex ? FLAG_HEX : 0));
     p[11] = (unsigned char)settings->diagonal;
     p[12] = (unsigned char)settings->heuristic;
     p[13] = settings->heuristic_chosen ? 1 : 0;
-    put_u16(p + 14, 0);
+    p[14] = 0;
+    p[15] = (unsigned char)(hex ? layout : 0);
     put_u32(p + 16, w);
     put_u32(p + 20, h);
     put_f64(p + 24, settings->weight);
@@ -234,14 +242,16 @@ static AstarError check_header(const unsigned char *p, size_t length, uint64_t *
     }
     if (fnv1a(FNV_OFFSET, p, length - CHECKSUM_SIZE) != get_u32(p + length - CHECKSUM_SIZE))
         return bad(message, size, "checksum mismatch");
-    if (flags & ~FLAG_COSTS)
+    if (flags & ~(FLAG_COSTS | FLAG_HEX))
         return bad(message, size, "unknown flags");
     if (p[11] > ASTAR_DIAGONAL_NO_OBSTACLES)
         return bad(message, size, "bad diagonal mode");
     if (p[12] > ASTAR_HEURISTIC_ZERO || p[13] > 1)
         return bad(message, size, "bad heuristic");
-    if (get_u16(p + 14) != 0)
+    if (p[14] != 0 || (!(flags & FLAG_HEX) && p[15] != 0))
         return bad(message, size, "reserved bytes are not 0");
+    if ((flags & FLAG_HEX) && p[15] > ASTAR_HEX_EVEN_Q)
+        return bad(message, size, "bad hex layout");
     {
         double w = get_f64(p + 24);
         if (!(w >= 1) || isinf(w))
@@ -285,6 +295,8 @@ AstarError astar_grid_decode(AstarGrid **out, AstarGridSettings *settings, const
     e = astar_grid_new(&grid, w, h);
     if (e != ASTAR_OK)
         return e == ASTAR_ENOMEM ? ASTAR_ENOMEM : bad(message, message_size, "bad size");
+    if (p[10] & FLAG_HEX)
+        astar_grid_make_hex(grid, (AstarHexLayout)p[15]);
     i = 0;
     for (y = 0; y < h; y++)
         for (x = 0; x < w; x++, i++) {

@@ -145,6 +145,7 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
     grid->components = NULL;
     grid->layers = NULL;
+    grid->hex = 0;
     grid->open = calloc(grid->cells, 1);
     if (!grid->open || make_bits(grid) != ASTAR_OK) {
         astar_grid_free(grid);

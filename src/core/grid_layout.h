@@ -53,6 +53,9 @@ struct AstarGrid {
      * up to date by astar_grid_set_walkable, so a scan reads one line. */
     uint64_t *row_stops[2], *col_stops[2];
 
+    /* 0: a square grid; 1 + AstarHexLayout: a hex board (hex.c). */
+    uint8_t hex;
+
     /* Connected-component labels (components.c); NULL until first built. */
     struct AstarComponents *components;
     /* Large units: one layer per unit size in use (clearance.c); NULL. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "astar_hex.h"
 #include "grid_layout.h"
 #include "heap.h"
 #include "range_internal.h"
@@ -468,5 +469,108 @@ AstarError astar_cell_list_push(AstarCellList *list, uint32_t cell)
         list->capacity = capacity;
     }
     list->cell[list->size++] = cell;
+    return ASTAR_OK;
+}
+
+/* ---- hex boards (astar_hex.h) ------------------------------------------- */
+
+/* A movement range on a hex board: the 4-direction loop's rules with the six
+ * hex neighbours (astar_hex_neighbours' order), each step the entered cell's
+ * cost. Every hex step is one of the eight directions above, so parents and
+ * astar_range_get work unchanged. */
+AstarError astar_range_run_hex(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
+                               double budget, AstarRangeRule rule, void *user, int *aborted)
+{
+    uint32_t start = (uint32_t)astar_index(grid, sx, sy);
+    AstarHexLayout layout = ASTAR_HEX_ODD_R;
+
+    astar_grid_hex(grid, &layout);
+    *aborted = 0;
+    if (begin(r, grid) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    r->g[start] = 0.0;
+    r->entry[start] = 0.0;
+    r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
+    if (heap_push(&r->open, 0.0, start) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+
+    while (r->open.size > 0) {
+        uint32_t cell = heap_pop(&r->open).cell, st = r->stamp[cell];
+        double g = r->g[cell];
+        int dx[6], dy[6], k;
+
+        if (st & ST_CLOSED)
+            continue;                                  /* a stale duplicate */
+        r->stamp[cell] = st | ST_CLOSED;
+        r->slot[cell] = (uint32_t)r->count;
+        r->order[r->count++] = cell;
+        if (cell != start && (st & ASTAR_RANGE_ENDS_MOVE))
+            continue;                                  /* zone of control */
+        astar_hex_neighbours(layout, cell_x(r, cell), cell_y(r, cell), dx, dy);
+        for (k = 0; k < 6; k++) {
+            uint32_t d = dy[k] == 0 ? (dx[k] > 0 ? 0u : 1u)
+                         : dx[k] == 0 ? (dy[k] > 0 ? 2u : 3u)
+                         : dy[k] > 0 ? (dx[k] > 0 ? 4u : 5u) : (dx[k] > 0 ? 6u : 7u);
+            uint32_t next = (uint32_t)((long)cell + r->offset[d]);
+            double c, ng;
+
+            if (!grid->open[next] || next == start)
+                continue;
+            c = entry_cost(r, next, rule, user);
+            if (c != c) {
+                r->count = 0;
+                heap_clear(&r->open);
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+            if (c == INFINITY)
+                continue;
+            ng = g + c;
+            st = r->stamp[next];
+            if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))
+                continue;
+            r->g[next] = ng;
+            r->stamp[next] = (st & ST_RULE_MASK) | ST_HAS_G | (d << ST_DIR_SHIFT)
+                             | stamp_of(r, 0);
+            if (heap_push(&r->open, ng, next) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+        }
+    }
+    return ASTAR_OK;
+}
+
+/* The attack area on a hex board: the cells at hex distance lo..hi of a
+ * source (each source's bounding box scanned row by row). */
+AstarError astar_range_attack_hex(AstarRange *r, const AstarGrid *grid,
+                                  const AstarRangeCell *from, size_t n, uint32_t min_distance,
+                                  uint32_t max_distance, AstarSightRule sight, void *user,
+                                  int *aborted)
+{
+    long w = (long)grid->width, h = (long)grid->height, hi = (long)max_distance;
+    AstarHexLayout layout = ASTAR_HEX_ODD_R;
+    size_t i;
+
+    astar_grid_hex(grid, &layout);
+    *aborted = 0;
+    if (begin(r, grid) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    for (i = 0; i < n; i++) {
+        long cx = (long)from[i].x, cy = (long)from[i].y, x, y;
+        long x0 = cx - hi < 0 ? 0 : cx - hi, x1 = cx + hi >= w ? w - 1 : cx + hi;
+        long y0 = cy - hi < 0 ? 0 : cy - hi, y1 = cy + hi >= h ? h - 1 : cy + hi;
+
+        for (y = y0; y <= y1; y++)
+            for (x = x0; x <= x1; x++) {
+                uint32_t d = astar_hex_distance(layout, (uint32_t)cx, (uint32_t)cy, (uint32_t)x,
+                                                (uint32_t)y);
+                if (d < min_distance || d > max_distance)
+                    continue;
+                if (try_mark(r, &from[i], i, x, y, sight, user) < 0) {
+                    r->count = 0;
+                    *aborted = 1;
+                    return ASTAR_OK;
+                }
+            }
+    }
     return ASTAR_OK;
 }

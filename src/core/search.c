@@ -8,6 +8,7 @@
 
 #include "clearance.h"
 #include "components.h"
+#include "hex_internal.h"
 #include "search_internal.h"
 
 const int ASTAR_DIR_DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
@@ -297,7 +298,8 @@ static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
     int admissible = o->heuristic != ASTAR_HEURISTIC_MANHATTAN
                      || o->diagonal == ASTAR_DIAGONAL_NEVER;
 
-    if (o->algorithm == ASTAR_ALGORITHM_ASTAR || !astar_jps_supported(grid, o->diagonal)
+    if (o->algorithm == ASTAR_ALGORITHM_ASTAR || grid->hex
+        || !astar_jps_supported(grid, o->diagonal)
         || o->rule || o->goal_count > SEARCH_JPS_MAX_GOALS || o->bounded)
         return ASTAR_ALGORITHM_ASTAR;
     if (o->algorithm == ASTAR_ALGORITHM_JPS)
@@ -311,6 +313,8 @@ static int in_region(const AstarSearch *s, size_t i, long x, long y)
 {
     long dx = x - (long)s->goal_list[2 * i] - 1, dy = y - (long)s->goal_list[2 * i + 1] - 1;
     long n = (long)s->options.near;
+    if (s->grid->hex)
+        return astar_hex_in_region(s, i, x, y);
     dx = dx < 0 ? -dx : dx;
     dy = dy < 0 ? -dy : dy;
     if (s->options.diagonal == ASTAR_DIAGONAL_NEVER)
@@ -411,7 +415,8 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
     s->g[s->start] = 0.0;
     s->stamp[s->start] = (uint16_t)search_gen(s);
     s->best = s->start;
-    s->best_distance = closeness(s, s->start);
+    s->best_distance = s->grid->hex ? astar_hex_closeness(s, s->start)   /* hex.c */
+                                    : closeness(s, s->start);
     s->best_g = 0.0;
     return heap_push(&s->open, 0.0, s->start);
 }
@@ -450,7 +455,8 @@ static AstarError begin_general(AstarSearch *s)
             s->status = ASTAR_GOAL_BLOCKED;
             return ASTAR_OK;
         }
-        if (!astar_components_maybe_reachable(grid, s->start, s->goal, s->options.diagonal))
+        if (!grid->hex
+            && !astar_components_maybe_reachable(grid, s->start, s->goal, s->options.diagonal))
             return ASTAR_OK;                  /* ASTAR_NO_PATH, known without a search */
     }
     s->status = ASTAR_SEARCHING;
@@ -492,7 +498,8 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     if (s->options.near > grid->width + grid->height)
         s->options.near = grid->width + grid->height;   /* as far as any cell is */
     s->general = options->rule || options->goal_count || options->near || options->bounded
-                 || s->large;
+                 || s->large
+                 || grid->hex;                 /* hex boards: the hex loop (hex.c) */
     if (keep_goals(s, options, gx, gy) != ASTAR_OK || keep_walls(s, options) != ASTAR_OK
         || (s->general && reserve_general(s) != ASTAR_OK)
         || (s->size > 1 && astar_large_reserve_walls(s) != ASTAR_OK))

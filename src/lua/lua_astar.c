@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lua_hex.h"
 #include "query_rules.h"
 
 /* ---- the Grid userdata ------------------------------------------------- */
@@ -169,13 +170,18 @@ static int grid_get_cost(lua_State *L)
 static int grid_set_diagonal(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "setDiagonal");
+    if (lua_grid_is_hex(g))
+        arg_error(L, 1, "setDiagonal", NULL, "not supported on hex grids");
     g->diagonal = check_diagonal(L, method_arg("setDiagonal", 1), NULL);
     return 0;
 }
 
 static int grid_get_diagonal(lua_State *L)
 {
-    lua_pushstring(L, DIAGONAL_NAMES[check_grid(L, "getDiagonal")->diagonal]);
+    LuaGrid *g = check_grid(L, "getDiagonal");
+    if (lua_grid_is_hex(g))
+        return raise_error(L, "getDiagonal: hex grids have no diagonal mode");
+    lua_pushstring(L, DIAGONAL_NAMES[g->diagonal]);
     return 1;
 }
 
@@ -202,7 +208,11 @@ static int grid_set_heuristic(lua_State *L)
 static int grid_get_heuristic(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "getHeuristic");
-    lua_pushstring(L, HEURISTIC_NAMES[effective_heuristic(g, g->diagonal)]);
+    AstarHeuristic h = effective_heuristic(g, g->diagonal);
+    if (lua_grid_is_hex(g) && h != ASTAR_HEURISTIC_ZERO)
+        lua_pushliteral(L, "hex");            /* hex distance, whatever the name set */
+    else
+        lua_pushstring(L, HEURISTIC_NAMES[h]);
     lua_pushnumber(L, (lua_Number)g->weight);
     return 2;
 }
@@ -266,6 +276,8 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
             v.index = lua_gettop(L);
             switch (which) {
             case 0:
+                if (lua_grid_is_hex(g))
+                    arg_error(L, v.number, v.fname, NULL, "opts.diagonal: not supported on hex grids");
                 o->diagonal = check_diagonal(L, v, "opts.diagonal: ");
                 break;
             case 1:
@@ -320,6 +332,10 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
     if (!has_heuristic)
         o->heuristic = effective_heuristic(g, o->diagonal);
     o->weight = has_weight ? weight : has_heuristic ? 1.0 : g->weight;
+    if (o->algorithm == ASTAR_ALGORITHM_JPS && lua_grid_is_hex(g))
+        arg_error(L, a.number, a.fname, NULL, "opts.algorithm: jps does not run on hex grids");
+    if (o->size > 1 && lua_grid_is_hex(g))
+        arg_error(L, a.number, a.fname, NULL, "opts.size: large units need a square grid");
     if (o->algorithm == ASTAR_ALGORITHM_JPS && !astar_jps_supported(g->grid, o->diagonal))
         arg_error(L, a.number, a.fname, NULL,
                   "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'");
@@ -632,6 +648,9 @@ static int grid_tostring(lua_State *L)
     LuaGrid *g = (LuaGrid *)luaL_checkudata(L, 1, GRID_TYPE);
     if (g->closed)
         lua_pushliteral(L, GRID_TYPE " (closed)");
+    else if (lua_grid_is_hex(g))
+        lua_pushfstring(L, GRID_TYPE " (%dx%d hex)", (int)astar_grid_width(g->grid),
+                        (int)astar_grid_height(g->grid));
     else
         lua_pushfstring(L, GRID_TYPE " (%dx%d)", (int)astar_grid_width(g->grid),
                         (int)astar_grid_height(g->grid));
@@ -683,6 +702,8 @@ static const luaL_Reg GRID_METHODS[] = {
     {"newSearch", grid_new_search},     /* lua_search.c */
     {"setTiles", astar_lua_set_tiles},  /* lua_tiles.c */
     {"distanceMap", astar_lua_distance_map}, /* lua_distance.c */
+    {"getShape", astar_lua_get_shape},  /* lua_hex.c */
+    {"getLayout", astar_lua_get_layout}, /* lua_hex.c */
     {NULL, NULL}};
 
 static const luaL_Reg GRID_META[] = {
@@ -708,6 +729,7 @@ static const luaL_Reg MODULE_FUNCTIONS[] = {
     {"fromTiles", astar_lua_from_tiles}, /* lua_tiles.c */
     {"blend", astar_lua_blend},         /* lua_distance.c */
     {"decodeMap", astar_lua_decode_map}, /* lua_distance.c */
+    {"newHex", astar_lua_new_hex},      /* lua_hex.c */
     {NULL, NULL}};
 
 #if defined(_WIN32)

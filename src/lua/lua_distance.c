@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lua_hex.h"
 #include "query_rules.h"
 
 #define MAP_TYPE "astar.DistanceMap"
@@ -312,8 +313,10 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const
         if (rule->stop == QR_STOP_CHANGED && !g->closed && ++restarts <= MAX_RESTARTS)
             continue;
         if (rule->stop != QR_STOP_NONE) {
+            unsigned hex = h->m.hex;
             astar_distance_layout(&h->m, map_sources(h) + h->nsources, h->m.width,
                                   h->m.height, h->m.diagonal);
+            h->m.hex = hex;
             query_rules_raise(L, rule, fname);
         }
         if (g->closed)
@@ -445,6 +448,8 @@ static int grid_distance_map(lua_State *L)
                                  astar_grid_height(g->grid));
         if (!lua_isnil(L, 8)) {
             Arg d = ao;
+            if (lua_grid_is_hex(g))
+                arg_error(L, 2, "distanceMap", NULL, "opts.diagonal: not supported on hex grids");
             d.index = 8;
             diagonal = check_diagonal(L, d, "opts.diagonal: ");
         }
@@ -459,6 +464,7 @@ static int grid_distance_map(lua_State *L)
     query_rules_finish(&rule, g->grid);
     check_open(L, g);
     h = push_map(L, astar_grid_width(g->grid), astar_grid_height(g->grid), diagonal, n);
+    h->m.hex = lua_grid_hex_code(g);   /* a hex board's map: hex steps */
     map = lua_gettop(L);
     check_open(L, g);                  /* the allocation may have run finalizers */
     read_sources(L, 2, g->grid, map_sources(h));
@@ -501,6 +507,8 @@ static int map_update(lua_State *L)
         arg_error(L, 1, "update", NULL, "grid is %ux%u, the map %ux%u",
                   (unsigned)astar_grid_width(g->grid), (unsigned)astar_grid_height(g->grid),
                   (unsigned)h->m.width, (unsigned)h->m.height);
+    if (lua_grid_hex_code(g) != h->m.hex)
+        arg_error(L, 1, "update", NULL, "the grid is not of the map's board shape");
     lua_settop(L, 2);
     rules_from_map(L, h, 1, &rule, "update", g);
     check_open(L, g);
@@ -515,6 +523,7 @@ static int map_update(lua_State *L)
 static MapHeader *push_derived(lua_State *L, const MapHeader *from)
 {
     MapHeader *h = push_map(L, from->m.width, from->m.height, from->m.diagonal, 0);
+    h->m.hex = from->m.hex;
     memcpy(h->m.cost, from->m.cost, from->m.cells * sizeof *h->m.cost);
     h->derived = 1;
     return h;
@@ -602,6 +611,9 @@ static int astar_blend(lua_State *L)
                 arg_error(L, 1, "blend", NULL, "[%d]: map is %ux%u, [1] is %ux%u", (int)k,
                           (unsigned)m->m.width, (unsigned)m->m.height,
                           (unsigned)first->m.width, (unsigned)first->m.height);
+            if (m->m.hex != first->m.hex)
+                arg_error(L, 1, "blend", NULL, "[%d]: map of another board shape than [1]",
+                          (int)k);
             lua_pop(L, 1);
         } else {
             double w;
@@ -629,7 +641,7 @@ static int astar_blend(lua_State *L)
         lua_rawgeti(L, 1, (int)k + 1);
         m = (MapHeader *)compat_testudata(L, -2, MAP_TYPE);
         if (!m || m->busy || lua_type(L, -1) != LUA_TNUMBER || m->m.width != b->m.width
-            || m->m.height != b->m.height)
+            || m->m.height != b->m.height || m->m.hex != b->m.hex)
             raise_error(L, "the list given to 'blend' changed while it was read");
         w = (double)lua_tonumber(L, -1);
         for (i = 0; i < b->m.cells; i++) {
@@ -673,6 +685,7 @@ static int map_encode(lua_State *L)
     hd.height = h->m.height;
     hd.nsources = h->nsources;
     hd.diagonal = h->m.diagonal;
+    hd.hex = h->m.hex;
     hd.flags = (h->derived ? ASTAR_DISTANCE_DERIVED : 0u)
                | (h->ruled || h->rules_lost ? ASTAR_DISTANCE_RULES : 0u);
     hd.max_cost = h->max_cost;

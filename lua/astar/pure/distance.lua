@@ -49,10 +49,10 @@ local function check_self(fname, nargs, self)
   return self
 end
 
-local function empty_map(w, h, diagonal)
+local function empty_map(w, h, diagonal, hex)
   local stride = w + 2
   return setmetatable({ _w = w, _h = h, _stride = stride, _cells = stride * (h + 2),
-    _diagonal = diagonal, _dist = {}, _cost = {}, _origin = {}, _step = {}, _reached = 0,
+    _diagonal = diagonal, _hex = hex, _dist = {}, _cost = {}, _origin = {}, _step = {}, _reached = 0,
     _sources = {}, _max = huge, _derived = false, _busy = false }, MAP)
 end
 
@@ -203,6 +203,24 @@ end
 
 -- ---- the flood (distance.c) -----------------------------------------------------
 
+-- The directions (1-based, into DX / DY) of the six hex neighbours of
+-- bordered cell i of a hex map, ascending (distance.c hex_dirs).
+local function hex_dirs(m, i)
+  local hex, stride = m._hex, m._stride
+  local cx = (i - 1) % stride
+  local cy = (i - 1 - cx) / stride
+  local side
+  if hex <= 2 then
+    side = ((cy - 1) % 2 == (hex == 1 and 1 or 0)) and 1 or -1
+    if side > 0 then return { 1, 2, 3, 4, 5, 7 } end
+    return { 1, 2, 3, 4, 6, 8 }
+  end
+  side = ((cx - 1) % 2 == (hex == 3 and 1 or 0)) and 1 or -1
+  if side > 0 then return { 1, 2, 3, 4, 5, 6 } end
+  return { 1, 2, 3, 4, 7, 8 }
+end
+M.hex_dirs = hex_dirs
+
 -- The flood from the heap (hf, hc, n) on map m. grid nil: a rescan over the
 -- cells in the map. Returns false when a rule stopped it.
 local function flood(m, hf, hc, n, grid, r, max_cost)
@@ -299,6 +317,96 @@ local function flood(m, hf, hc, n, grid, r, max_cost)
   return true
 end
 
+-- flood on a hex map: six neighbours, each step the entered cell's cost.
+local function flood_hex(m, hf, hc, n, grid, r, max_cost)
+  local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
+  local stride = m._stride
+  local offset = {}
+  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
+  local closed = {}
+  local grid_costs = grid and grid._cost
+  local reached = 0
+  while n > 0 do
+    -- pop
+    local u = hc[1]
+    local lf, lc = hf[n], hc[n]
+    hf[n], hc[n] = nil, nil
+    n = n - 1
+    local i = 1
+    while true do
+      local first = 4 * i - 2
+      if first > n then break end
+      local best, bf = first, hf[first]
+      local last = first + 3
+      if last > n then last = n end
+      for k = first + 1, last do
+        if hf[k] < bf then best, bf = k, hf[k] end
+      end
+      if bf < lf then
+        hf[i], hc[i] = bf, hc[best]
+        i = best
+      else
+        break
+      end
+    end
+    if n > 0 then hf[i], hc[i] = lf, lc end
+
+    if not closed[u] then
+      closed[u] = true
+      reached = reached + 1
+      local gu, cu = dist[u], cost[u]
+      local dirs = hex_dirs(m, u)
+      for k = 1, 6 do
+        local d = dirs[k]
+        local v = u + offset[d]
+        local pass = not closed[v]
+        if pass then
+          if grid then
+            local ev = cost[v]
+            if ev == nil then
+              local vx, vy = cell_xy(m, v)
+              ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
+              if ev == nil then return false end
+              cost[v] = ev
+            end
+            pass = ev < huge
+          else
+            pass = step[v] ~= nil
+          end
+        end
+        if pass then
+          local ng = gu + cu
+          if ng <= max_cost then
+            local s = OPPOSITE[d]
+            local dv = dist[v]
+            if dv == nil or ng < dv then
+              dist[v], step[v], origin[v] = ng, s, origin[u]
+              -- push
+              n = n + 1
+              local j = n
+              while j > 1 do
+                local p = (j + 2 - (j + 2) % 4) / 4
+                local pf = hf[p]
+                if ng < pf then
+                  hf[j], hc[j] = pf, hc[p]
+                  j = p
+                else
+                  break
+                end
+              end
+              hf[j], hc[j] = ng, v
+            elseif ng == dv and step[v] ~= END and s < step[v] then
+              step[v], origin[v] = s, origin[u]
+            end
+          end
+        end
+      end
+    end
+  end
+  m._reached = reached
+  return true
+end
+
 local function push_all(hf, hc, n, f, c)
   n = n + 1
   local j = n
@@ -349,7 +457,7 @@ local function run(m, grid, r)
       n = push_all(hf, hc, n, v, c)
     end
   end
-  if not flood(m, hf, hc, n, grid, r, m._max) then
+  if not (m._hex and flood_hex or flood)(m, hf, hc, n, grid, r, m._max) then
     m._dist, m._step, m._reached = {}, {}, 0
     return false
   end
@@ -369,11 +477,38 @@ local function rescan(m)
       n = push_all(hf, hc, n, dist[i], i)
     end
   end
-  flood(m, hf, hc, n, nil, nil, huge)
+  ;(m._hex and flood_hex or flood)(m, hf, hc, n, nil, nil, huge)
 end
 
 -- astar_distance_descend: steps from values alone.
+local function descend_hex(m)
+  local step, dist, cost, origin = m._step, m._dist, m._cost, m._origin
+  local stride, w = m._stride, m._w
+  local reached = 0
+  local new = {}
+  for i = 1, m._cells do
+    if step[i] ~= nil then
+      reached = reached + 1
+      local best, bs = dist[i], END
+      local dirs = hex_dirs(m, i)
+      for k = 1, 6 do
+        local d = dirs[k]
+        local u = i + DY[d] * stride + DX[d]
+        if step[u] ~= nil then
+          local ng = dist[u] + cost[u]
+          if ng < best then best, bs = ng, d - 1 end
+        end
+      end
+      new[i] = bs
+      local x, y = cell_xy(m, i)
+      origin[i] = (y - 1) * w + x - 1
+    end
+  end
+  m._step, m._reached = new, reached
+end
+
 local function descend(m)
+  if m._hex then return descend_hex(m) end
   local step, dist, cost, origin = m._step, m._dist, m._cost, m._origin
   local stride, mode, w = m._stride, m._diagonal, m._w
   local ndir = mode == NEVER and 4 or 8
@@ -499,6 +634,9 @@ function M.distance_map(...)
       if v ~= nil then Q.read(r, which, v, w, h) end
     end
     local d = rawget(opts, "diagonal")
+    if d ~= nil and grid._hex then
+      arg_error(2, "distanceMap", nil, "opts.diagonal: not supported on hex grids")
+    end
     if d ~= nil then diagonal = A.check_diagonal(d, true, 2, "distanceMap", "opts.diagonal: ") end
     local mc = rawget(opts, "maxCost")
     if mc ~= nil then
@@ -508,7 +646,7 @@ function M.distance_map(...)
   end
   Q.finish(r, grid)
   if not grid._open then error("attempt to use a closed astar.Grid", 0) end
-  local m = empty_map(w, h, diagonal)
+  local m = empty_map(w, h, diagonal, grid._hex)
   m._sources, m._max, m._rules, m._ruled = list, max_cost, r, r.used
   fill(m, grid, r, "distanceMap")
   return m
@@ -531,6 +669,9 @@ function Map.update(...)
     arg_error(1, "update", nil, format("grid is %dx%d, the map %dx%d", grid._w, grid._h,
       self._w, self._h))
   end
+  if grid._hex ~= self._hex then
+    arg_error(1, "update", nil, "the grid is not of the map's board shape")
+  end
   local r = Q.init("update", 1)
   local old = self._rules   -- nil for a decoded map (made without rules)
   if old then
@@ -543,7 +684,7 @@ function Map.update(...)
 end
 
 local function derived(from)
-  local m = empty_map(from._w, from._h, from._diagonal)
+  local m = empty_map(from._w, from._h, from._diagonal, from._hex)
   local cost = {}
   for i, c in next, from._cost do cost[i] = c end
   m._cost, m._derived = cost, true
@@ -608,6 +749,9 @@ function M.blend(...)
         arg_error(1, "blend", nil, format("[%d]: map is %dx%d, [1] is %dx%d", k, v._w, v._h,
           first._w, first._h))
       end
+      if v._hex ~= first._hex then
+        arg_error(1, "blend", nil, format("[%d]: map of another board shape than [1]", k))
+      end
     else
       if type(v) ~= "number" then
         arg_error(1, "blend", nil, format("[%d]: weight expected, got %s", k, type(v)))
@@ -650,7 +794,9 @@ function Map.encode(...)
   check_self("encode", select("#", ...), self)
   local out = {}
   local flags = (self._derived and 1 or 0) + ((self._ruled or self._rules_lost) and 2 or 0)
-  out[1] = "ASTARDMP" .. char(1, 0, DIAGONAL_CODE[self._diagonal], flags) .. le(self._w, 4)
+    + (self._hex and 4 or 0)
+  local mode = self._hex and self._hex - 1 or DIAGONAL_CODE[self._diagonal]
+  out[1] = "ASTARDMP" .. char(1, 0, mode, flags) .. le(self._w, 4)
     .. le(self._h, 4) .. le(#self._sources, 4) .. f64_any(self._max)
   for _, src in ipairs(self._sources) do
     out[#out + 1] = le(src.x - 1, 4) .. le(src.y - 1, 4) .. f64_any(src.value)
@@ -685,7 +831,8 @@ function M.decode_map(...)
   if length < 36 or sub(s, 1, 8) ~= "ASTARDMP" then bad_map("bad magic or too short") end
   if byte(s, 9) ~= 1 or byte(s, 10) ~= 0 then bad_map("unknown format version") end
   local diagonal, flags = byte(s, 11), byte(s, 12)
-  if diagonal > 3 or flags > 3 then bad_map("bad diagonal mode or flags") end
+  if diagonal > 3 or flags > 7 then bad_map("bad diagonal mode or flags") end
+  local hex = flags >= 4 and diagonal + 1 or nil   -- a hex map: the layout in the mode byte
   local w, h, n = u32(s, 13), u32(s, 17), u32(s, 21)
   local max_cost = get_f64(s, 25)
   local cells = w * h
@@ -698,7 +845,7 @@ function M.decode_map(...)
   if EN.fnv1a(EN.FNV_OFFSET, s, 1, length - 4) ~= u32(s, length - 3) then
     bad_map("bad checksum")
   end
-  local m = empty_map(toint(w), toint(h), diagonal + 1)
+  local m = empty_map(toint(w), toint(h), hex and 1 or diagonal + 1, hex)
   local p = 33
   for k = 1, n do
     local x, y, v = u32(s, p), u32(s, p + 4), get_f64(s, p + 8)
@@ -733,6 +880,10 @@ function M.decode_map(...)
           if nx < 0 or ny < 0 or nx >= w or ny >= h or byte(s, steps + ny * w + nx) == 15 then
             bad_map("bad step")
           end
+          if hex and st >= 4 then           -- a hex map steps to a hex neighbour
+            local dirs = hex_dirs(m, i)
+            if st + 1 ~= dirs[5] and st + 1 ~= dirs[6] then bad_map("bad step") end
+          end
         end
         step[i] = st
         dist[i], origin[i] = get_f64(s, values), u32(s, values + 8)
@@ -748,7 +899,7 @@ function M.decode_map(...)
   m._reached = reached
   m._max = max_cost
   m._derived = flags % 2 == 1
-  m._rules_lost = flags >= 2
+  m._rules_lost = flags % 4 >= 2
   return m
 end
 

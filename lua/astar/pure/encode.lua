@@ -203,9 +203,9 @@ function encode_once(self)
 
   local parts = {
     MAGIC, le(VERSION, 2),
-    char(has_costs and 1 or 0, self._diagonal - 1, self._heuristic - 1,
-      self._heuristic_chosen and 1 or 0),
-    le(0, 2), le(w, 4), le(h, 4), f64(self._weight),
+    char((has_costs and 1 or 0) + (self._hex and 4 or 0), self._diagonal - 1,
+      self._heuristic - 1, self._heuristic_chosen and 1 or 0),
+    char(0, self._hex and self._hex - 1 or 0), le(w, 4), le(h, 4), f64(self._weight),
   }
   -- walls: 8 cells a byte, first cell in the lowest bit
   local bytes, n, acc, nbits = {}, 0, 0, 1
@@ -272,10 +272,12 @@ local function check_header(s)
   if fnv1a(FNV_OFFSET, s, 1, length - CHECKSUM_SIZE) ~= u32(s, length - CHECKSUM_SIZE + 1) then
     return "checksum mismatch"
   end
-  if flags > 1 then return "unknown flags" end
+  if flags ~= 0 and flags ~= 1 and flags ~= 4 and flags ~= 5 then return "unknown flags" end
   if byte(s, 12) > 3 then return "bad diagonal mode" end
   if byte(s, 13) > 4 or byte(s, 14) > 1 then return "bad heuristic" end
-  if u16(s, 15) ~= 0 then return "reserved bytes are not 0" end
+  local hex = flags >= 4
+  if byte(s, 15) ~= 0 or (not hex and byte(s, 16) ~= 0) then return "reserved bytes are not 0" end
+  if hex and byte(s, 16) > 3 then return "bad hex layout" end
   local weight = get_f64(s, 25)
   if not (weight >= 1) or weight == huge then return "bad weight" end
   return nil
@@ -309,7 +311,7 @@ function M.decode(...)
   local message = check_header(s)
   local w, h, with_costs
   if not message then
-    w, h, with_costs = toint(u32(s, 17)), toint(u32(s, 21)), byte(s, 11) == 1
+    w, h, with_costs = toint(u32(s, 17)), toint(u32(s, 21)), byte(s, 11) % 2 == 1
     message = check_body(s, w * h, with_costs)
   end
   if message then A.arg_error(1, "decode", nil, "not an astar grid: " .. message) end
@@ -333,6 +335,7 @@ function M.decode(...)
       end
     end
   end
+  if byte(s, 11) >= 4 then grid._hex = byte(s, 16) + 1 end
   grid._diagonal = byte(s, 12) + 1
   grid._heuristic = byte(s, 13) + 1
   grid._heuristic_chosen = byte(s, 14) == 1

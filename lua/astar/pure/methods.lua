@@ -121,12 +121,15 @@ function M.setDiagonal(...)
   local self, mode = ...
   local nargs = select("#", ...)
   check_grid("setDiagonal", nargs, self)
+  if self._hex then arg_error(1, "setDiagonal", nil, "not supported on hex grids") end
   self._diagonal = A.check_diagonal(mode, nargs > 1, 1, "setDiagonal")
 end
 
 function M.getDiagonal(...)
   local self = ...
-  return A.DIAGONAL_NAMES[check_grid("getDiagonal", select("#", ...), self)._diagonal]
+  check_grid("getDiagonal", select("#", ...), self)
+  if self._hex then error("getDiagonal: hex grids have no diagonal mode", 0) end
+  return A.DIAGONAL_NAMES[self._diagonal]
 end
 
 -- The heuristic in effect for a diagonal mode, given the grid's choice.
@@ -149,7 +152,9 @@ end
 function M.getHeuristic(...)
   local self = ...
   check_grid("getHeuristic", select("#", ...), self)
-  return A.HEURISTIC_NAMES[effective_heuristic(self, self._diagonal)], self._weight
+  local h = effective_heuristic(self, self._diagonal)
+  if self._hex and h ~= 5 then return "hex", self._weight end   -- hex distance
+  return A.HEURISTIC_NAMES[h], self._weight
 end
 
 -- ---- searching --------------------------------------------------------------
@@ -176,6 +181,7 @@ local function read_options(self, fname, num, opts, present)
         arg_error(num, fname, nil, "option names must be strings, got " .. type(key))
       end
       if key == "diagonal" then
+        if self._hex then arg_error(num, fname, nil, "opts.diagonal: not supported on hex grids") end
         o.diagonal = A.check_diagonal(v, true, num, fname, "opts.diagonal: ")
       elseif key == "heuristic" then
         o.heuristic = A.check_heuristic(v, true, num, fname, "opts.heuristic: ")
@@ -241,12 +247,18 @@ local function read_options(self, fname, num, opts, present)
   else
     o.weight = self._weight
   end
+  if o.algorithm == 3 and self._hex then
+    arg_error(num, fname, nil, "opts.algorithm: jps does not run on hex grids")
+  end
+  if o.size > 1 and self._hex then
+    arg_error(num, fname, nil, "opts.size: large units need a square grid")
+  end
   if o.algorithm == 3 and not (jps_diagonal[o.diagonal]
     and self._min_count == self._w * self._h) then
     arg_error(num, fname, nil,
       "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'")
   end
-  o.general = o.near > 0 or o.bounded or o.rules ~= nil or o.size > 1
+  o.general = o.near > 0 or o.bounded or o.rules ~= nil or o.size > 1 or self._hex ~= nil
   return o
 end
 G.read_options = read_options

@@ -16,6 +16,7 @@
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local Q = require "astar.pure.query_rules"
+local HX = require "astar.pure.hex"
 
 local M = {}
 
@@ -254,7 +255,7 @@ end
 -- diagonal} as given, read raw (next, rawget). Checks names first (lua_next
 -- order), then types in rule order, then diagonal. Returns the rule (nil
 -- when empty) and the diagonal mode (1-based: 1 never .. 4 no-obstacles).
-local function read_rule(opts, present, fname, where, width, height)
+local function read_rule(opts, present, fname, where, width, height, hex)
   if opts == nil then return nil, 1 end
   if type(opts) ~= "table" then type_error(4, fname, nil, "table", opts, present) end
   for key in next, opts do
@@ -296,6 +297,9 @@ local function read_rule(opts, present, fname, where, width, height)
     end
   end
   local diagonal = rawget(opts, "diagonal")
+  if diagonal ~= nil and hex then
+    arg_error(4, fname, nil, "opts.diagonal: not supported on hex grids")
+  end
   if diagonal ~= nil then
     diagonal = A.check_diagonal(diagonal, true, 4, fname, "opts.diagonal: ")
   end
@@ -493,6 +497,109 @@ local function run_range(q, x, y, move, rule, diagonal)
     _stop = stop, _parent = parents, _slot = keys }, RANGE)
 end
 
+-- range.c astar_range_run_hex: run_range with the six hex neighbours
+-- (hex.lua offsets), each step the entered cell's cost.
+local function run_range_hex(q, x, y, move, rule)
+  local grid = q.grid
+  q.version = grid._version
+  local w, h = grid._w, grid._h
+  local stride, open, grid_costs, layout = grid._stride, grid._open, grid._cost, grid._hex
+  local start = y * stride + x + 1
+  local entry, flags = { [start] = 0.0 }, { [start] = 0 }
+  local g, parent, slot = { [start] = 0.0 }, {}, {}
+  local order, count = {}, 0
+  local hf, hc, n = { 0.0 }, { start }, 1
+
+  while n > 0 do
+    local cell = hc[1]
+    local lf, lc = hf[n], hc[n]
+    n = n - 1
+    local i = 1
+    while true do
+      local first = 4 * i - 2
+      if first > n then break end
+      local best, bf = first, hf[first]
+      local last = first + 3
+      if last > n then last = n end
+      for k = first + 1, last do
+        if hf[k] < bf then best, bf = k, hf[k] end
+      end
+      if bf < lf then
+        hf[i], hc[i] = bf, hc[best]
+        i = best
+      else
+        break
+      end
+    end
+    if n > 0 then hf[i], hc[i] = lf, lc end
+
+    if not slot[cell] then                      -- else a stale duplicate
+      count = count + 1
+      slot[cell], order[count] = count, cell
+      if cell == start or flags[cell] < ENDS_MOVE then   -- a zone of control ends the move
+        local gc = g[cell]
+        local cx = (cell - 1) % stride
+        local offsets = HX.offsets(layout, stride, cx, (cell - 1 - cx) / stride)
+        for d = 1, 6 do
+          local nb = cell + offsets[d]
+          if open[nb] and nb ~= start then
+            local c = entry[nb]
+            if c == nil then
+              local grid_cost = grid_costs and grid_costs[nb] or 1.0
+              if rule then
+                local nx = (nb - 1) % stride
+                local ny = floor((nb - 1) / stride)
+                local f
+                c, f = apply_rule(q, rule, (ny - 1) * w + nx, nx, ny, grid_cost)
+                if c == nil then return nil end
+                flags[nb] = f
+              else
+                c, flags[nb] = grid_cost, 0
+              end
+              entry[nb] = c
+            end
+            local ng = gc + c
+            if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
+              g[nb], parent[nb] = ng, cell
+              n = n + 1
+              local j = n
+              while j > 1 do
+                local p = (j + 2 - (j + 2) % 4) / 4
+                local pf = hf[p]
+                if ng < pf then
+                  hf[j], hc[j] = pf, hc[p]
+                  j = p
+                else
+                  break
+                end
+              end
+              hf[j], hc[j] = ng, nb
+            end
+          end
+        end
+      end
+    end
+  end
+  check_grid_after(q)
+  if q.changed then return nil end
+
+  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
+  local stops = 0
+  for k = 1, count do
+    local cell = order[k]
+    local cx = (cell - 1) % stride
+    local cy = floor((cell - 1) / stride)
+    xs[k], ys[k] = toint(cx), toint(cy)
+    costs[k] = g[cell]
+    stop[k] = flags[cell] % 2 == 0
+    if stop[k] then stops = stops + 1 end
+    parents[k] = k == 1 and 1 or slot[parent[cell]]
+    keys[(cy - 1) * w + cx] = k
+  end
+  return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
+    _stop = stop, _parent = parents, _slot = keys }, RANGE)
+end
+
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
 -- fname (default "movementRange") names the caller in every message; where
 -- gives per rule the argument number and label for messages (rule_label).
@@ -508,13 +615,18 @@ function M.movement_range(...)
   if not (move >= 0) then
     arg_error(3, fname, nil, "move must be a number >= 0, got " .. A.number_text(move))
   end
-  local rule, diagonal = read_rule(opts, nargs > 4, fname, where, w, h)
+  local rule, diagonal = read_rule(opts, nargs > 4, fname, where, w, h, grid._hex)
   local q = { grid = grid, fname = fname, version = 0, changed = false, restarts = 0,
     call = rule and rule.calls and rule_caller() }
   while true do
     -- read_rule and the last run allocate: a finalizer may have closed the grid
     if not grid._open then error("grid closed during " .. fname, 0) end
-    local range = run_range(q, x, y, move, rule, diagonal)
+    local range
+    if grid._hex then
+      range = run_range_hex(q, x, y, move, rule)
+    else
+      range = run_range(q, x, y, move, rule, diagonal)
+    end
     if range then return range end
     restart(q)
   end
@@ -556,6 +668,7 @@ function M.line_of_sight(...)
   y0 = A.check_index(y0, nargs > 2, 2, fname, "y1", h)
   x1 = A.check_index(x1, nargs > 3, 3, fname, "x2", w)
   y1 = A.check_index(y1, nargs > 4, 4, fname, "y2", h)
+  if grid._hex then return HX.sees(grid, x0, y0, x1, y1) end
   return sees(grid._open, grid._stride, x0, y0, x1, y1)
 end
 
@@ -634,6 +747,48 @@ local function run_attack(q, range, lo, hi, sight, metric)
   return out
 end
 
+-- range.c astar_range_attack_hex: the cells at hex distance lo..hi of each
+-- stop cell, each source's bounding box scanned row by row.
+local function run_attack_hex(q, range, lo, hi, sight)
+  local grid = q.grid
+  q.version = grid._version
+  local w, h, layout = grid._w, grid._h, grid._hex
+  local call = q.call
+  local xs, ys, stop = range._x, range._y, range._stop
+  local marked, out, count = {}, {}, 0
+  for i = 1, range._n do
+    if stop[i] then
+      local cx, cy = xs[i], ys[i]
+      local x0, x1 = cx - hi < 1 and 1 or cx - hi, cx + hi > w and w or cx + hi
+      local y0, y1 = cy - hi < 1 and 1 or cy - hi, cy + hi > h and h or cy + hi
+      for ty = y0, y1 do
+        for tx = x0, x1 do
+          local d = HX.distance(layout, cx - 1, cy - 1, tx - 1, ty - 1)
+          local key = (ty - 1) * w + tx
+          if d >= lo and d <= hi and not marked[key] then
+            local seen = true
+            if sight == true then
+              seen = HX.sees(grid, cx, cy, tx, ty)
+            elseif sight then
+              seen = call(sight, cx, cy, toint(tx), toint(ty))
+              check_grid_after(q)
+              if q.changed then return nil end
+            end
+            if seen then
+              marked[key] = true
+              count = count + 1
+              out[count] = key
+            end
+          end
+        end
+      end
+    end
+  end
+  check_grid_after(q)
+  if q.changed then return nil end
+  return out
+end
+
 --- _attackCells(grid, range, min, max, sight, fname [, metric]) -> array of cell keys
 -- (y - 1) * width + x, in the order found (range.c astar_range_attack). The
 -- caller (tactics.lua) has checked min and max (whole numbers >= 0) and sight
@@ -658,6 +813,9 @@ function M.attack_cells(...)
   if not (hi <= far) then hi = far end
   if lo < 0 then lo = 0 end
   lo, hi = toint(floor(lo)), toint(floor(hi))   -- callbacks get integers, as from C
+  if metric ~= nil and grid._hex then
+    arg_error(4, fname, nil, "opts.metric: not supported on hex grids")
+  end
   if metric ~= nil then
     metric = A.check_name(metric, true, 6, fname, "opts.metric: ", "metric", METRIC_INDEX,
       "manhattan, chebyshev or euclidean")
@@ -671,7 +829,12 @@ function M.attack_cells(...)
     call = type(sight) == "function" and sight_caller() or nil }
   while true do
     if not grid._open then error("grid closed during " .. fname, 0) end
-    local out = run_attack(q, range, lo, hi, sight, metric or 1)
+    local out
+    if grid._hex then
+      out = run_attack_hex(q, range, lo, hi, sight)
+    else
+      out = run_attack(q, range, lo, hi, sight, metric or 1)
+    end
     if out then return out end
     restart(q)
   end

@@ -13,6 +13,7 @@
 -- seen by the current query, 2 * generation + 1 once it is closed. A new query
 -- bumps the generation instead of clearing the arrays.
 local Q = require "astar.pure.query_rules"
+local H = require "astar.pure.hex"
 
 local M = {}
 
@@ -104,6 +105,7 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   local generation = s.generation + 1
   s.generation = generation
   s.general = false
+  s.runner, s.hex = nil, nil
   s.grid, s.version = grid, grid._version
   s.diagonal, s.heuristic, s.partial = diagonal, heuristic, partial
   s.start, s.goal = start, goal
@@ -139,6 +141,7 @@ local function changed(s)
   s.status = M.NO_PATH
   return M.GRID_CHANGED
 end
+M.changed = changed   -- for hex.lua
 
 local run, run_general
 M.finish, M.changed = finish, changed
@@ -157,7 +160,7 @@ function M.step(s, budget)
   if s.status ~= M.SEARCHING then return s.status end
   local grid = s.grid
   if grid._version ~= s.version or not grid._open then return changed(s) end
-  local status = (s.general and run_general or run)(s, grid, budget)
+  local status = (s.runner or s.general and run_general or run)(s, grid, budget)
   if status == M.STOPPED then return status end   -- the rule's reason comes first
   if grid._version ~= s.version then return changed(s) end
   return status
@@ -167,7 +170,7 @@ end
 -- check of the grid's version; the caller checks the changes (M.disturbed).
 function M.resume(s, budget)
   if s.status ~= M.SEARCHING then return s.status end
-  return (s.general and run_general or run)(s, s.grid, budget)
+  return (s.runner or s.general and run_general or run)(s, s.grid, budget)
 end
 
 -- Whether the changes to the grid since the search last looked (s.version)
@@ -402,6 +405,7 @@ M.box_distance, M.general_closeness = box_distance, general_closeness
 
 -- Is bordered (x, y) within distance `near` of goal i? (search.c in_region)
 local function in_region(s, i, x, y)
+  if s.hex then return H.in_region(s, i, x, y) end
   local dx, dy = x - s.gx[i], y - s.gy[i]
   if dx < 0 then dx = -dx end
   if dy < 0 then dy = -dy end
@@ -433,7 +437,12 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   local generation = s.generation + 1
   s.generation = generation
   reserve_general(s)
+  if grid._hex then             -- a hex board: hex.lua's begin and loop
+    s.S = M
+    return H.begin(M, s, grid, start, gx, gy, o, rule)
+  end
   s.general = true
+  s.runner, s.hex = nil, nil
   s.grid, s.version = grid, grid._version
   s.diagonal, s.heuristic, s.partial = o.diagonal, o.heuristic, o.partial
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost

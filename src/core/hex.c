@@ -1,0 +1,416 @@
+/*
+ * Hex boards: offset coordinates, hex distance, and the A* loop for hex
+ * grids. The loop is the general loop of astar_loop.c (rules, goal lists,
+ * near, budgets) with six neighbours per cell instead of four or eight: the
+ * four sides and the two diagonals on the side the row (column) is shoved
+ * to. Every hex step is one of the square grid's eight directions, so the
+ * stamps, parents, paths and change checks of search.c work unchanged.
+ */
+#include "hex_internal.h"
+
+void astar_grid_make_hex(AstarGrid *grid, AstarHexLayout layout)
+{
+    grid->hex = (uint8_t)(1 + (unsigned)layout);
+}
+
+AstarError astar_grid_new_hex(AstarGrid **out, uint32_t width, uint32_t height,
+                              AstarHexLayout layout)
+{
+    AstarError e = astar_grid_new(out, width, height);
+    if (e == ASTAR_OK)
+        astar_grid_make_hex(*out, layout);
+    return e;
+}
+
+int astar_grid_hex(const AstarGrid *grid, AstarHexLayout *layout)
+{
+    if (grid->hex && layout)
+        *layout = (AstarHexLayout)(grid->hex - 1);
+    return grid->hex != 0;
+}
+
+/* Axial (cube q, r) coordinates of 0-based offset cell (x, y), x, y >= 0
+ * (Red Blob Games, "Offset coordinates"). */
+static void to_axial(AstarHexLayout layout, long x, long y, long *q, long *r)
+{
+    switch (layout) {
+    case ASTAR_HEX_ODD_R: *q = x - (y - (y & 1)) / 2; *r = y; return;
+    case ASTAR_HEX_EVEN_R: *q = x - (y + (y & 1)) / 2; *r = y; return;
+    case ASTAR_HEX_ODD_Q: *q = x; *r = y - (x - (x & 1)) / 2; return;
+    case ASTAR_HEX_EVEN_Q: break;
+    }
+    *q = x;
+    *r = y - (x + (x & 1)) / 2;
+}
+
+static long axial_distance(long dq, long dr)
+{
+    long ds = dq + dr;
+    dq = dq < 0 ? -dq : dq;
+    dr = dr < 0 ? -dr : dr;
+    ds = ds < 0 ? -ds : ds;
+    return (dq + dr + ds) / 2;
+}
+
+uint32_t astar_hex_distance(AstarHexLayout layout, uint32_t x0, uint32_t y0, uint32_t x1,
+                            uint32_t y1)
+{
+    long q0, r0, q1, r1;
+    to_axial(layout, (long)x0, (long)y0, &q0, &r0);
+    to_axial(layout, (long)x1, (long)y1, &q1, &r1);
+    return (uint32_t)axial_distance(q1 - q0, r1 - r0);
+}
+
+/* The side the diagonals of 0-based row (r layouts) or column (q layouts)
+ * number k lie on: +1 (east / south) or -1. */
+static int shove(AstarHexLayout layout, uint32_t k)
+{
+    int odd = (int)(k & 1u);
+    return (layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_ODD_Q) == odd ? 1 : -1;
+}
+
+void astar_hex_neighbours(AstarHexLayout layout, uint32_t x, uint32_t y, int dx[6], int dy[6])
+{
+    static const int SX[4] = {1, -1, 0, 0}, SY[4] = {0, 0, 1, -1};
+    int i;
+    for (i = 0; i < 4; i++) {
+        dx[i] = SX[i];
+        dy[i] = SY[i];
+    }
+    if (layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_EVEN_R) {
+        int side = shove(layout, y);
+        dx[4] = side, dy[4] = 1;
+        dx[5] = side, dy[5] = -1;
+    } else {
+        int side = shove(layout, x);
+        dx[4] = 1, dy[4] = side;
+        dx[5] = -1, dy[5] = side;
+    }
+}
+
+int astar_hex_in_region(const AstarSearch *s, size_t i, long x, long y)
+{
+    AstarHexLayout layout = (AstarHexLayout)(s->grid->hex - 1);
+    return astar_hex_distance(layout, (uint32_t)(x - 1), (uint32_t)(y - 1), s->goal_list[2 * i],
+                              s->goal_list[2 * i + 1])
+           <= s->options.near;
+}
+
+double astar_hex_closeness(const AstarSearch *s, uint32_t cell)
+{
+    AstarHexLayout layout = (AstarHexLayout)(s->grid->hex - 1);
+    uint32_t stride = s->grid->stride;
+    uint32_t x = cell % stride - 1, y = cell / stride - 1;
+    double best = INFINITY;
+    size_t i;
+    for (i = 0; i < s->ngoals; i++) {
+        double d = (double)astar_hex_distance(layout, x, y, s->goal_list[2 * i],
+                                              s->goal_list[2 * i + 1]);
+        d = d > (double)s->options.near ? d - (double)s->options.near : 0.0;
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+/* astar_search_note_closest with hex distance. */
+static void hex_note_closest(AstarSearch *s, uint32_t cell)
+{
+    double d = astar_hex_closeness(s, cell);
+    if (d < s->best_distance || (d == s->best_distance && s->g[cell] < s->best_g)) {
+        s->best = cell;
+        s->best_distance = d;
+        s->best_g = s->g[cell];
+    }
+}
+
+/* The entry cost of bordered cell n for this query (astar_loop.c entry). */
+ASTAR_INLINE double entry(AstarSearch *s, const uint8_t *open, const double *cost, uint16_t gen,
+                          uint32_t n)
+{
+    if (!open[n])
+        return INFINITY;
+    if (!s->options.rule)
+        return cost ? cost[n] : 1.0;
+    if (s->rule_stamp[n] == gen)
+        return s->rule_cost[n];
+    return astar_search_ask_rule(s, n);
+}
+
+/* The heuristic's targets, computed once per step call: the goals' axial
+ * coordinates (or, past SEARCH_MAX_BOXES goals, the box around them all,
+ * where the Chebyshev distance in offset coordinates is a lower bound:
+ * a hex step moves at most one column and one row). */
+typedef struct {
+    AstarHexLayout layout;
+    int zero;              /* heuristic "dijkstra" */
+    int nq;                /* goals in q[], r[]; 0: use the box */
+    long q[SEARCH_MAX_BOXES], r[SEARCH_MAX_BOXES];
+    long near;
+} HexTargets;
+
+static void hex_targets(const AstarSearch *s, HexTargets *t)
+{
+    size_t i;
+    t->layout = (AstarHexLayout)(s->grid->hex - 1);
+    t->zero = s->options.heuristic == ASTAR_HEURISTIC_ZERO;
+    t->near = (long)s->options.near;
+    t->nq = 0;
+    if (s->ngoals <= SEARCH_MAX_BOXES) {
+        for (i = 0; i < s->ngoals; i++)
+            to_axial(t->layout, (long)s->goal_list[2 * i], (long)s->goal_list[2 * i + 1],
+                     &t->q[i], &t->r[i]);
+        t->nq = (int)s->ngoals;
+    }
+}
+
+/* Unscaled distance from bordered (x, y) to the nearest goal region. */
+ASTAR_INLINE double hex_h(const AstarSearch *s, const HexTargets *t, int x, int y)
+{
+    long q, r, best = -1;
+    int i;
+    if (t->zero)
+        return 0.0;
+    if (t->nq == 0)
+        return search_box_distance(s, ASTAR_HEURISTIC_CHEBYSHEV, x, y);
+    to_axial(t->layout, (long)x - 1, (long)y - 1, &q, &r);
+    for (i = 0; i < t->nq; i++) {
+        long d = axial_distance(q - t->q[i], r - t->r[i]) - t->near;
+        if (best < 0 || d < best)
+            best = d;
+    }
+    return best > 0 ? (double)best : 0.0;
+}
+
+/* Unscaled hex distance from bordered (x, y) to the one goal (plain queries). */
+#define HEX_H1(x, y)                                                                \
+    (targets.zero ? 0.0 : hex_h1(layout, &targets, (x), (y)))
+
+ASTAR_INLINE double hex_h1(const AstarHexLayout layout, const HexTargets *t, int x, int y)
+{
+    long q, r;
+    to_axial(layout, (long)x - 1, (long)y - 1, &q, &r);
+    return (double)axial_distance(q - t->q[0], r - t->r[0]);
+}
+
+#define RELAX_HEX(n, ng, dir, nx, ny)                                               \
+    do {                                                                            \
+        unsigned st_ = stamp[n];                                                    \
+        double h_;                                                                  \
+        if (!plain && bounded && (ng) > max_cost)                                   \
+            break;                                                                  \
+        if ((st_ & STAMP_GEN_MASK) == gen) {                                        \
+            if ((st_ & STAMP_CLOSED) || (ng) >= g[n])                               \
+                break;                                                              \
+        } else {                                                                    \
+            s->touched++;                                                           \
+        }                                                                           \
+        g[n] = (ng);                                                                \
+        stamp[n] = (uint16_t)(gen | (dir));                                         \
+        h_ = s->h_scale * (plain ? HEX_H1((nx), (ny)) : hex_h(s, &targets, (nx), (ny))); \
+        if ((ng) + h_ == fc ? search_push_tie(s, (uint32_t)(n)) != ASTAR_OK         \
+                            : heap_push(&s->open, (ng) + h_, (uint32_t)(n))         \
+                                  != ASTAR_OK) {                                    \
+            *error = ASTAR_ENOMEM;                                                  \
+            return ASTAR_NO_PATH;                                                   \
+        }                                                                           \
+    } while (0)
+
+/* The entry cost of bordered cell n: without rules a plain read (never NAN). */
+#define ENTRY_HEX(var, n)                                                           \
+    do {                                                                            \
+        if (plain) {                                                                \
+            var = open[n] ? (unit ? 1.0 : cost[n]) : INFINITY;                      \
+        } else {                                                                    \
+            var = entry(s, open, cost, (uint16_t)gen, (n));                         \
+            if (var != var)                                                         \
+                goto aborted;                                                       \
+        }                                                                           \
+    } while (0)
+
+/* The loop, compiled per layout and per query kind: plain (no rule, one goal,
+ * no near, no budget; unit: no cost layer) or general. */
+ASTAR_INLINE AstarStatus hex_loop(AstarSearch *s, size_t max_expansions, AstarError *error,
+                                  const AstarHexLayout layout, const int plain, const int unit)
+{
+    const AstarGrid *grid = s->grid;
+    const uint8_t *open = grid->open;
+    const double *cost = grid->cost;
+    const uint16_t *target = s->target;
+    double *g = s->g;
+    uint16_t *stamp = s->stamp;
+    const unsigned gen = search_gen(s);
+    const long w = (long)grid->stride;
+    const uint32_t goal = s->goal;
+    const int partial = s->options.partial, recording = s->recording;
+    const int ruled = s->options.rule != NULL, bounded = s->options.bounded;
+    const double max_cost = s->options.max_cost;
+    const int rows = layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_EVEN_R;
+    /* bordered row / column k is 0-based k - 1: its diagonals lie on side +1
+     * when the parity of k - 1 is odd_layout's, -1 otherwise */
+    const int odd_layout = layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_ODD_Q;
+    HexTargets targets;
+    size_t budget = max_expansions;
+    double fc = s->ties_f;
+
+    hex_targets(s, &targets);
+    while (s->open.size > 0 || s->ties_size > 0) {
+        uint32_t c;
+        double gc, e;
+        int cx, cy, side;
+
+        if (max_expansions && budget-- == 0) {
+            s->ties_f = fc;
+            return ASTAR_SEARCHING;
+        }
+        if (s->ties_size > 0) {
+            c = s->ties[--s->ties_size];
+        } else {
+            HeapEntry top = heap_pop(&s->open);
+            c = top.cell;
+            fc = top.f;
+        }
+        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED)) {
+            budget++;
+            continue;
+        }
+        if (plain ? c == goal : (target[c] == gen && !(ruled && s->rule_cost[c] < 0))) {
+            astar_search_finish(s, ASTAR_FOUND, c);
+            return ASTAR_FOUND;
+        }
+        stamp[c] |= STAMP_CLOSED;
+        s->expanded++;
+        if (partial && !(ruled && c != s->start && s->rule_cost[c] < 0))
+            hex_note_closest(s, c);
+        if (recording && search_record(s, c) != ASTAR_OK) {
+            stamp[c] &= (uint16_t)~STAMP_CLOSED;
+            s->expanded--;
+            *error = ASTAR_ENOMEM;
+            return ASTAR_NO_PATH;
+        }
+        gc = g[c];
+        cy = search_row(s, c);
+        cx = (int)(c - (uint32_t)cy * (uint32_t)w);
+        /* the four sides */
+        ENTRY_HEX(e, c + 1);
+        if (e != INFINITY)
+            RELAX_HEX(c + 1, gc + fabs(e), 0u, cx + 1, cy);
+        ENTRY_HEX(e, c - 1);
+        if (e != INFINITY)
+            RELAX_HEX(c - 1, gc + fabs(e), 1u, cx - 1, cy);
+        ENTRY_HEX(e, (uint32_t)(c + w));
+        if (e != INFINITY)
+            RELAX_HEX((uint32_t)(c + w), gc + fabs(e), 2u, cx, cy + 1);
+        ENTRY_HEX(e, (uint32_t)(c - w));
+        if (e != INFINITY)
+            RELAX_HEX((uint32_t)(c - w), gc + fabs(e), 3u, cx, cy - 1);
+        /* the two diagonals (astar_hex_neighbours' order) */
+        side = (((rows ? cy : cx) - 1) & 1) == odd_layout ? 1 : -1;
+        if (rows) {
+            uint32_t n = (uint32_t)((long)c + w + side);
+            ENTRY_HEX(e, n);
+            if (e != INFINITY)
+                RELAX_HEX(n, gc + fabs(e), side > 0 ? 4u : 5u, cx + side, cy + 1);
+            n = (uint32_t)((long)c - w + side);
+            ENTRY_HEX(e, n);
+            if (e != INFINITY)
+                RELAX_HEX(n, gc + fabs(e), side > 0 ? 6u : 7u, cx + side, cy - 1);
+        } else {
+            uint32_t n = (uint32_t)((long)c + side * w + 1);
+            ENTRY_HEX(e, n);
+            if (e != INFINITY)
+                RELAX_HEX(n, gc + fabs(e), side > 0 ? 4u : 6u, cx + 1, cy + side);
+            n = (uint32_t)((long)c + side * w - 1);
+            ENTRY_HEX(e, n);
+            if (e != INFINITY)
+                RELAX_HEX(n, gc + fabs(e), side > 0 ? 5u : 7u, cx - 1, cy + side);
+        }
+    }
+    return ASTAR_NO_PATH;
+aborted:
+    *error = ASTAR_EABORTED;
+    return ASTAR_NO_PATH;
+}
+
+#define HEX_VARIANTS(suffix, layout)                                                \
+    static AstarStatus plain_unit_##suffix(AstarSearch *s, size_t m, AstarError *e) \
+    {                                                                               \
+        return hex_loop(s, m, e, layout, 1, 1);                                     \
+    }                                                                               \
+    static AstarStatus plain_cost_##suffix(AstarSearch *s, size_t m, AstarError *e) \
+    {                                                                               \
+        return hex_loop(s, m, e, layout, 1, 0);                                     \
+    }                                                                               \
+    static AstarStatus general_##suffix(AstarSearch *s, size_t m, AstarError *e)    \
+    {                                                                               \
+        return hex_loop(s, m, e, layout, 0, 0);                                     \
+    }
+HEX_VARIANTS(odd_r, ASTAR_HEX_ODD_R)
+HEX_VARIANTS(even_r, ASTAR_HEX_EVEN_R)
+HEX_VARIANTS(odd_q, ASTAR_HEX_ODD_Q)
+HEX_VARIANTS(even_q, ASTAR_HEX_EVEN_Q)
+
+typedef AstarStatus (*HexRun)(AstarSearch *, size_t, AstarError *);
+
+AstarStatus astar_run_hex(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    static const HexRun RUNS[4][3] = {
+        {plain_unit_odd_r, plain_cost_odd_r, general_odd_r},
+        {plain_unit_even_r, plain_cost_even_r, general_even_r},
+        {plain_unit_odd_q, plain_cost_odd_q, general_odd_q},
+        {plain_unit_even_q, plain_cost_even_q, general_even_q}};
+    int plain = !s->options.rule && s->ngoals == 1 && s->options.near == 0
+                && !s->options.bounded;
+    int kind = !plain ? 2 : s->grid->cost ? 1 : 0;
+    return RUNS[s->grid->hex - 1][kind](s, max_expansions, error);
+}
+
+/* 0-based offset cell of axial (q, r): the inverse of to_axial. */
+static void from_axial(AstarHexLayout layout, long q, long r, long *x, long *y)
+{
+    switch (layout) {
+    case ASTAR_HEX_ODD_R: *x = q + (r - (r & 1)) / 2; *y = r; return;
+    case ASTAR_HEX_EVEN_R: *x = q + (r + (r & 1)) / 2; *y = r; return;
+    case ASTAR_HEX_ODD_Q: *x = q; *y = r + (q - (q & 1)) / 2; return;
+    case ASTAR_HEX_EVEN_Q: break;
+    }
+    *x = q;
+    *y = r + (q + (q & 1)) / 2;
+}
+
+#define NUDGE_Q 1e-6
+#define NUDGE_R 2e-6
+
+int astar_hex_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_t x1,
+                            uint32_t y1)
+{
+    AstarHexLayout layout = ASTAR_HEX_ODD_R;
+    long q0, r0, q1, r1, n, i;
+    double aq, ar, bq, br;
+
+    astar_grid_hex(grid, &layout);
+    to_axial(layout, (long)x0, (long)y0, &q0, &r0);
+    to_axial(layout, (long)x1, (long)y1, &q1, &r1);
+    n = axial_distance(q1 - q0, r1 - r0);
+    aq = (double)q0 + NUDGE_Q;
+    ar = (double)r0 + NUDGE_R;
+    bq = (double)q1 + NUDGE_Q;
+    br = (double)r1 + NUDGE_R;
+    for (i = 1; i < n; i++) {
+        double t = (double)i / (double)n;
+        double q = aq + (bq - aq) * t, r = ar + (br - ar) * t, s = -q - r;
+        double rq = floor(q + 0.5), rr = floor(r + 0.5), rs = floor(s + 0.5);
+        double dq = fabs(rq - q), dr = fabs(rr - r), ds = fabs(rs - s);
+        long x, y;
+        if (dq > dr && dq > ds)
+            rq = -rr - rs;
+        else if (dr > ds)
+            rr = -rq - rs;
+        from_axial(layout, (long)rq, (long)rr, &x, &y);
+        if (x < 0 || y < 0 || x >= (long)grid->width || y >= (long)grid->height)
+            continue;                 /* off the board's jagged edge: no wall */
+        if (!grid->open[astar_index(grid, (uint32_t)x, (uint32_t)y)])
+            return 0;
+    }
+    return 1;
+}

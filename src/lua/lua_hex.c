@@ -1,0 +1,62 @@
+/*
+ * Hex boards in the binding: astar.newHex and the shape getters. Everything
+ * else is the Grid's own methods, which run the hex loop on a hex grid
+ * (src/core/hex.c).
+ */
+#include "lua_hex.h"
+
+#include "../core/astar_hex.h"
+
+/* By AstarHexLayout. */
+static const char *const LAYOUT_NAMES[] = {"odd-r", "even-r", "odd-q", "even-q", NULL};
+
+unsigned lua_grid_hex_code(const LuaGrid *g)
+{
+    AstarHexLayout layout;
+    return astar_grid_hex(g->grid, &layout) ? 1u + (unsigned)layout : 0u;
+}
+
+int lua_grid_is_hex(const LuaGrid *g)
+{
+    return astar_grid_hex(g->grid, NULL);
+}
+
+int astar_lua_new_hex(lua_State *L)
+{
+    Arg aw = {1, 1, "newHex"}, ah = {2, 2, "newHex"}, al = {3, 3, "newHex"};
+    uint32_t w = check_index(L, aw, "width", ASTAR_MAX_SIDE) + 1;
+    uint32_t h = check_index(L, ah, "height", ASTAR_MAX_SIDE) + 1;
+    AstarHexLayout layout = ASTAR_HEX_ODD_R;
+    LuaGrid *g;
+
+    if (!lua_isnoneornil(L, 3))
+        layout = (AstarHexLayout)check_name(L, al, NULL, "layout", LAYOUT_NAMES,
+                                            "odd-r, even-r, odd-q or even-q");
+    if ((uint64_t)w * h > ASTAR_MAX_CELLS)
+        return arg_error(L, 2, "newHex", NULL, "width * height exceeds the maximum of %u cells",
+                         (unsigned)ASTAR_MAX_CELLS);
+    lua_settop(L, 0);
+    g = push_grid(L);
+    g->diagonal = ASTAR_DIAGONAL_NEVER;   /* the sides: what the rules' messages assume */
+    if (astar_grid_new_hex(&g->grid, w, h, layout) != ASTAR_OK)
+        return raise_error(L, "not enough memory for a %ux%u grid", (unsigned)w, (unsigned)h);
+    return gc_note_growth(L, g, 0, 1);
+}
+
+int astar_lua_get_shape(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "getShape");
+    lua_pushstring(L, lua_grid_is_hex(g) ? "hex" : "square");
+    return 1;
+}
+
+int astar_lua_get_layout(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "getLayout");
+    AstarHexLayout layout;
+    if (astar_grid_hex(g->grid, &layout))
+        lua_pushstring(L, LAYOUT_NAMES[layout]);
+    else
+        lua_pushnil(L);
+    return 1;
+}
