@@ -464,7 +464,7 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
         unclose(m);
         return ASTAR_OK;
     }
-    if (!rule && i >= n && n > 0 && lo < INFINITY
+    if (!rule && !m->hex && i >= n && n > 0 && lo < INFINITY
         && 2.0 * SQRT2 * hi / lo + 2.0 <= (double)ASTAR_MAX_BUCKETS) {
         AstarCellList *bucket = astar_range_buckets(scratch);
         int nb = (int)(2.0 * SQRT2 * hi / lo) + 2, k;
