@@ -303,6 +303,32 @@ describe("opts.algorithm", function()
     assert.are.equal(expanded { algorithm = "astar", partial = true }, expanded { partial = true })
   end)
 
+  it("jps with a weight above 1 or an inadmissible heuristic runs A* with them", function()
+    -- weighted jump point search found paths that cross themselves here, which
+    -- the unfolded jump lines cannot hold (a path through x = 2^32 came back)
+    local grid = astar.new(8, 20)
+    grid:setWalkable(4, 8, false)
+    for _, opts in ipairs({ { weight = 9 }, { weight = 10 }, { weight = 1e30 },
+                            { heuristic = "manhattan" }, { weight = 3, partial = true } }) do
+      local a_opts, j_opts = { algorithm = "astar" }, { algorithm = "jps" }
+      for k, v in pairs(opts) do a_opts[k], j_opts[k] = v, v end
+      local a = { grid:findPath(4, 1, 7, 17, a_opts) }
+      local a_stats = grid:getSearchStats()
+      local j = { grid:findPath(4, 1, 7, 17, j_opts) }
+      assert.are.same(a, j)
+      assert.are.same(a_stats, grid:getSearchStats())
+      local walked = 0
+      for i = 2, #j[1] do
+        local p, q = j[1][i - 1], j[1][i]
+        local dx, dy = math.abs(q.x - p.x), math.abs(q.y - p.y)
+        assert.is_true(q.x >= 1 and q.x <= 8 and q.y >= 1 and q.y <= 20 and grid:isWalkable(q.x, q.y))
+        assert.is_true(dx <= 1 and dy <= 1 and dx + dy > 0)
+        walked = walked + (dx + dy == 2 and SQRT2 or 1)
+      end
+      assert.is_true(R.close(walked, j[2]))
+    end
+  end)
+
   it("with jps and partial, an unreachable goal gives A*'s partial result", function()
     local grid = astar.fromString(table.concat({
       "..........",

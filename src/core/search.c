@@ -302,10 +302,13 @@ static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
         || !astar_jps_supported(grid, o->diagonal)
         || o->rule || o->goal_count > SEARCH_JPS_MAX_GOALS || o->bounded)
         return ASTAR_ALGORITHM_ASTAR;
-    if (o->algorithm == ASTAR_ALGORITHM_JPS)
-        return ASTAR_ALGORITHM_JPS;
-    return o->weight == 1.0 && admissible && !o->partial ? ASTAR_ALGORITHM_JPS
-                                                          : ASTAR_ALGORITHM_ASTAR;
+    /* With an inadmissible heuristic (a weight above 1, Manhattan in 8
+     * directions) the path found may cross itself, and a crossing cell
+     * cannot hold the direction of both of its jump lines: A*, always. */
+    if (o->weight != 1.0 || !admissible)
+        return ASTAR_ALGORITHM_ASTAR;
+    return o->algorithm == ASTAR_ALGORITHM_JPS || !o->partial ? ASTAR_ALGORITHM_JPS
+                                                              : ASTAR_ALGORITHM_ASTAR;
 }
 
 /* Is bordered (x, y) within the query's distance `near` of goal i? */

@@ -46,8 +46,8 @@ local function runs_jps(grid, o)
     or grid._min_count ~= grid._w * grid._h then
     return false
   end
-  if o.algorithm == 3 then return true end
-  return o.weight == 1 and (o.heuristic ~= 1 or o.diagonal == 1) and not o.partial
+  if not (o.weight == 1 and (o.heuristic ~= 1 or o.diagonal == 1)) then return false end
+  return o.algorithm == 3 or not o.partial
 end
 
 -- Starts (or starts again) the query on the grid as it is now. A query with
