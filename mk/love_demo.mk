@@ -3,7 +3,7 @@
 #   make love-demo             build the module for LuaJIT and run `love examples/love`
 #                              (main.lua finds lua/ and build/luajit/ of the checkout)
 #   make love-screenshot-test  under xvfb-run (Mesa's software OpenGL), the demo draws
-#                              scripted frames (tactics, danger zone, enemy turn, free A*, crowd, flee), saves
+#                              scripted frames (tactics, danger zone, enemy turn, free A*, crowd, flee, hex), saves
 #                              each as a PNG and quits; a headless LÖVE run
 #                              (spec/love_screenshot) checks size, colours and probes
 #   make love-screenshot       regenerate docs/images/love-demo*.png
@@ -20,6 +20,7 @@ LOVE_DEMO_PROBES_enemy = "enemy path dot" "enemy unit" "grass tile"
 LOVE_DEMO_PROBES_astar = "path dot" "explored tile" "grass tile"
 LOVE_DEMO_PROBES_crowd = "crowd unit" "flow target" "heat tile"
 LOVE_DEMO_PROBES_flee = "crowd unit" "flow target" "heat tile"
+LOVE_DEMO_PROBES_hex = "hex unit" "path target" "path dot" "hex notch" "range tile" "beyond tile" "wall tile"
 
 .PHONY: love-demo love-screenshot-test love-screenshot
 
@@ -39,13 +40,15 @@ $(LOVE_DEMO_SHOTS)/%.png: FORCE_LOVE_DEMO
 
 love-screenshot-test: $(LOVE_DEMO_SHOTS)/tactics.png $(LOVE_DEMO_SHOTS)/danger.png \
                       $(LOVE_DEMO_SHOTS)/enemy.png $(LOVE_DEMO_SHOTS)/astar.png \
-                      $(LOVE_DEMO_SHOTS)/crowd.png $(LOVE_DEMO_SHOTS)/flee.png
+                      $(LOVE_DEMO_SHOTS)/crowd.png $(LOVE_DEMO_SHOTS)/flee.png \
+                      $(LOVE_DEMO_SHOTS)/hex.png
 
 love-screenshot: love-screenshot-test
 	@mkdir -p docs/images
 	cp $(LOVE_DEMO_SHOTS)/tactics.png docs/images/love-demo.png
 	cp $(LOVE_DEMO_SHOTS)/astar.png docs/images/love-demo-astar.png
 	cp $(LOVE_DEMO_SHOTS)/crowd.png docs/images/love-demo-crowd.png
+	cp $(LOVE_DEMO_SHOTS)/hex.png docs/images/love-demo-hex.png
 
 .PHONY: FORCE_LOVE_DEMO
 FORCE_LOVE_DEMO:

@@ -4,6 +4,7 @@
 -- the mouse and the keys.
 local astar = require "astar"
 local tactics = require "astar.tactics"
+local HexBoard = require "hexboard"
 
 local Board = {}
 Board.__index = Board
@@ -86,7 +87,7 @@ function Board.new()
     self.units[i] = copy
   end
   self.showDanger = false
-  self.mode = "tactics"           -- or "astar4", "astar8"
+  self.mode = "tactics"           -- or "astar4", "astar8", "crowd", "hex"
   self:refresh()
   return self
 end
@@ -282,6 +283,17 @@ function Board:crowdStep()
   end
 end
 
+-- ---- the hex board (hexboard.lua): H and back --------------------------------
+
+function Board:toggleHex()
+  if self.mode == "hex" then
+    self.mode = self.squareMode
+    return
+  end
+  self.squareMode, self.mode = self.mode, "hex"
+  self.hex = self.hex or HexBoard.new(Board.TERRAIN)
+end
+
 -- ---- free A*: any start, any goal, on walkGrid (water is a wall) -----------
 
 local NEXT_MODE = { tactics = "astar4", astar4 = "astar8", astar8 = "crowd", crowd = "tactics" }
@@ -331,6 +343,7 @@ function Board:setAstarGoal(x, y, force)
 end
 
 function Board:update()
+  if self.mode == "hex" then return end   -- the square board waits
   if self.mode == "crowd" then
     self.crowdClock = (self.crowdClock or 0) + 1
     if not self.crowdPaused and self.crowdClock % Board.CROWD_TICK == 0 then self:crowdStep() end

@@ -1,11 +1,12 @@
 -- A tactics board for astar in LÖVE 11: click a unit for its movement and
 -- attack range, hover for the path and its cost, D for the enemy danger zone,
 -- E for the enemy turn, A for free A* in 4 or 8 directions with the explored cells,
--- then a crowd that flows to (or, with F, flees from) a clicked tile on one distance map.
+-- then a crowd that flows to (or, with F, flees from) a clicked tile on one distance map;
+-- H for a hex board with a unit's range and a path to a clicked tile (L: its layout).
 --
 --   make love-demo                 (builds the module for LuaJIT, then runs this)
 --   love examples/love             (after make LUA=luajit, from the checkout)
---   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex]
 --                                  (draws a scripted frame, saves it, quits)
 -- luacheck: globals love
 
@@ -40,6 +41,7 @@ end
 
 local Board = require "board"
 local View = require "view"
+local HexView = require "hexview"
 
 local board, hover, script
 
@@ -54,11 +56,17 @@ function love.load(args)
   if script then hover = script:setUp(board) end
 end
 
+-- the tile under a pixel, on the square board or the hex one
+local function tileAt(px, py)
+  if board.mode == "hex" then return HexView.tileAt(board, px, py) end
+  return View.tileAt(px, py)
+end
+
 function love.update()
   board:update()
   if not script then
-    local x, y = View.tileAt(love.mouse.getPosition())
-    if board:inside(x, y) then
+    local x, y = tileAt(love.mouse.getPosition())
+    if x and (board.mode == "hex" and board.hex or board):inside(x, y) then
       hover = { x = x, y = y }
       if board.mode == "astar4" or board.mode == "astar8" then board:setAstarGoal(x, y) end
     else
@@ -68,14 +76,22 @@ function love.update()
 end
 
 function love.draw()
-  local path = View.draw(board, hover)
+  local path
+  if board.mode == "hex" then
+    path = HexView.draw(board, hover)
+  else
+    path = View.draw(board, hover)
+  end
   if script then script:frameDrawn(board, path, hover) end
 end
 
 function love.mousepressed(px, py, button)
   if script then return end
-  local x, y = View.tileAt(px, py)
-  if button == 1 then
+  local x, y = tileAt(px, py)
+  if not x then return end
+  if board.mode == "hex" then
+    if button == 1 then board.hex:setTarget(x, y) elseif button == 2 then board.hex:setUnit(x, y) end
+  elseif button == 1 then
     board:click(x, y)
   elseif button == 2 then
     board:select(nil)
@@ -84,7 +100,14 @@ end
 
 function love.keypressed(key)
   if script then return end
-  if key == "d" then
+  if key == "h" then
+    board:toggleHex()
+    hover = nil
+  elseif key == "q" then
+    love.event.quit()
+  elseif board.mode == "hex" then
+    if key == "l" then board.hex:cycleLayout() end
+  elseif key == "d" then
     board:toggleDanger()
   elseif key == "e" and board.mode == "tactics" then
     board:enemyTurn()
@@ -95,7 +118,5 @@ function love.keypressed(key)
     if hover and board.mode ~= "crowd" then board:setAstarGoal(hover.x, hover.y) end
   elseif key == "escape" then
     board:select(nil)
-  elseif key == "q" then
-    love.event.quit()
   end
 end

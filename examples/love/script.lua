@@ -1,5 +1,5 @@
 -- The scripted frame for the screenshot test:
---   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex]
 -- (or ASTAR_DEMO_SCREENSHOT=out.png). Sets up a scene (a unit selected, the
 -- mouse on a tile), draws a few frames, saves the frame as a PNG with
 -- love.graphics.captureScreenshot, writes out.png.probes (points whose colour
@@ -7,6 +7,7 @@
 -- quits with status 1 instead of showing LÖVE's error screen.
 -- luacheck: globals love
 local View = require "view"
+local HexView = require "hexview"
 
 local Script = {}
 Script.__index = Script
@@ -49,6 +50,12 @@ local SCENES = {
     board:toggleFlee()
     board:setFlowTarget(9, 7)
     for _ = 1, 6 do board:crowdStep() end
+    return nil
+  end,
+  -- the hex board (odd-r): the knight's range, the path across the ford to a far tile
+  hex = function(board)
+    board:toggleHex()
+    board.hex:setTarget(13, 4)
     return nil
   end,
   -- free A* with 8 directions around the walls
@@ -124,14 +131,14 @@ function Script:frameDrawn(board, path, hover)
   local searching = board.astar and board.astar.status == "searching"
   if self.frames < WARMUP_FRAMES or searching then return end
   self.done = true
-  local probes = View.probes(board, path, hover)
+  local probes = (board.mode == "hex" and HexView or View).probes(board, path, hover)
   local out = self.out
   love.graphics.captureScreenshot(function(image)
     local okPng, err = writeFile(out, image:encode("png"):getString())
     if not okPng then return fail("cannot write " .. out .. ": " .. tostring(err)) end
     local lines = {}
     for _, p in ipairs(probes) do
-      lines[#lines + 1] = ("%d %d %d %d %d %s"):format(p.x, p.y,
+      lines[#lines + 1] = ("%d %d %d %d %d %s"):format(math.floor(p.x), math.floor(p.y),
         math.floor(p.rgb[1] * 255 + 0.5), math.floor(p.rgb[2] * 255 + 0.5),
         math.floor(p.rgb[3] * 255 + 0.5), p.what)
     end

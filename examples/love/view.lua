@@ -45,6 +45,7 @@ View.HEAT_ALPHA = 0.6
 View.COLORS = C
 
 local fonts = {}
+View.fonts = fonts   -- hexview.lua writes with them
 
 function View.load()
   fonts.small = love.graphics.newFont(11)
@@ -325,6 +326,7 @@ local MODE_TEXT = {
   astar4 = "free A*, 4 directions",
   astar8 = "free A*, 8 directions",
   crowd = "a crowd on one distance map",
+  hex = "a hex board",
 }
 
 local function drawSidebar(board, hover, info)
@@ -335,12 +337,14 @@ local function drawSidebar(board, hover, info)
   g.rectangle("fill", left, View.MARGIN, View.SIDEBAR, height - 2 * View.MARGIN, 6, 6)
   local s = { x = left + 14, y = View.MARGIN + 12 }
   line(s, "astar + LÖVE: tactics demo", C.text, fonts.title)
-  line(s, "mode: " .. MODE_TEXT[board.mode], C.dim)
+  line(s, "mode: " .. MODE_TEXT[board.mode] .. (board.mode == "hex" and (", " .. board.hex.layout) or ""),
+    C.dim)
   s.y = s.y + 6
 
   for _, text in ipairs(info) do line(s, text[1], text[2]) end
-  if hover and board:inside(hover.x, hover.y) then
-    local t = board:tile(hover.x, hover.y)
+  local tiles = board.mode == "hex" and board.hex or board
+  if hover and tiles:inside(hover.x, hover.y) then
+    local t = tiles:tile(hover.x, hover.y)
     line(s, ("tile %d,%d: %s%s"):format(hover.x, hover.y, t.name,
       t.cost and not t.water and (" (cost " .. t.cost .. ")") or ""), C.dim)
   end
@@ -352,7 +356,9 @@ local function drawSidebar(board, hover, info)
   swatch(s, C.mountain, "mountain: cost 3")
   swatch(s, C.water, "water: walkers cannot enter")
   swatch(s, C.wall, "wall")
-  if board.mode == "crowd" then
+  if board.mode == "hex" then
+    swatch(s, C.move, "the unit's movement range")
+  elseif board.mode == "crowd" then
     swatch(s, View.heat(0, 0, 1), board.fleeing and "low: safest (flee map)" or "low: close to the target")
     swatch(s, View.heat(1, 0, 1), board.fleeing and "high: close to the threat" or "high: far away")
     swatch(s, C.crowd, "a unit of the crowd")
@@ -368,7 +374,12 @@ local function drawSidebar(board, hover, info)
   s.y = s.y + 8
 
   line(s, "Keys", C.text, fonts.title)
-  local help = board.mode == "crowd" and {
+  local help = board.mode == "hex" and {
+    "click: the path's target (findPath)",
+    "right click: move the unit there",
+    "L: layout odd-r / even-r / odd-q / even-q",
+    "H: back to the square board",
+  } or board.mode == "crowd" and {
     "click: the crowd flows to that tile",
     "F: flee from it instead " .. (board.fleeing and "(on)" or "(off)"),
     "(one distanceMap per click; each unit",
@@ -384,11 +395,16 @@ local function drawSidebar(board, hover, info)
     "hover: set the goal",
     "(free A* ignores the units; water is a wall)",
   }
-  help[#help + 1] = "D: enemy danger zone " .. (board.showDanger and "(on)" or "(off)")
-  help[#help + 1] = "A: tactics / A* 4-dir / A* 8-dir / crowd"
+  if board.mode ~= "hex" then
+    help[#help + 1] = "D: enemy danger zone " .. (board.showDanger and "(on)" or "(off)")
+    help[#help + 1] = "A: tactics / A* 4-dir / A* 8-dir / crowd"
+    help[#help + 1] = "H: a hex board"
+  end
   help[#help + 1] = "Q: quit"
   for _, text in ipairs(help) do line(s, text, C.dim, fonts.small) end
 end
+
+View.sidebar = drawSidebar   -- the hex board's too
 
 -- What the sidebar says about the selection, the hovered path or the search.
 local function describe(board, hover)
