@@ -8,27 +8,80 @@ package.path = "bench/?.lua;" .. package.path
 local astar = require "astar"
 require "astar.tactics"
 local scen = require "scen"
+
+local PASSES = tonumber(os.getenv("PASSES") or "5")
+local NQ = tonumber(os.getenv("NQ") or "200")
+local ROW = os.getenv("ROW")
+
 local grid = astar.fromMovingAI(scen.read_all("maps/AR0011SR.map"))
 local list = scen.read_scenarios("maps/AR0011SR.map.scen")
-local q = {}
-local NQ = tonumber(os.getenv("NQ") or "200")
-for i = 1, #list, math.max(1, math.floor(#list / NQ)) do q[#q + 1] = list[i] end
-local PASSES = tonumber(os.getenv("PASSES") or "5")
-local ROW = os.getenv("ROW")
-local function time(fn) local best = math.huge
-  for _ = 1, PASSES do local t = os.clock(); fn(); t = os.clock() - t; if t < best then best = t end end
-  return best end
-local out = {}
-local function row(name, fn) if ROW and not name:find(ROW, 1, true) then return end out[#out + 1] = ("%s\t%.2f"):format(name, time(fn) * 1e6 / #q) end
-local sum = 0
-row("AR0011SR findPath auto (jps)", function() for _, s in ipairs(q) do local _, c = grid:findPath(s.sx+1, s.sy+1, s.gx+1, s.gy+1, {diagonal = "no-obstacles"}); sum = sum + (tonumber(c) or 0) end end)
-row("AR0011SR findPath auto flat", function() for _, s in ipairs(q) do local _, c = grid:findPath(s.sx+1, s.sy+1, s.gx+1, s.gy+1, {diagonal = "no-obstacles", flat = true}); sum = sum + (tonumber(c) or 0) end end)
-row("AR0011SR findPath astar flat", function() for _, s in ipairs(q) do local _, c = grid:findPath(s.sx+1, s.sy+1, s.gx+1, s.gy+1, {diagonal = "no-obstacles", algorithm = "astar", flat = true}); sum = sum + (tonumber(c) or 0) end end)
-row("AR0011SR findPath astar 4-dir flat", function() for _, s in ipairs(q) do local _, c = grid:findPath(s.sx+1, s.sy+1, s.gx+1, s.gy+1, {diagonal = "never", algorithm = "astar", flat = true}); sum = sum + (tonumber(c) or 0) end end)
+local queries = {}
+for i = 1, #list, math.max(1, math.floor(#list / NQ)) do queries[#queries + 1] = list[i] end
+
 local small = astar.new(64, 64)
-for y = 1, 64 do for x = 1, 64 do if (x * 7 + y * 13) % 11 == 0 then small:setWalkable(x, y, false) elseif (x + y) % 5 == 0 then small:setCost(x, y, 3) end end end
-row("64x64 costs findPath astar", function() for i = 1, #q do local _, c = small:findPath(2, 2 + i % 50, 60, 60 - i % 40, {flat = true}); sum = sum + (tonumber(c) or 0) end end)
-row("64x64 movementRange 10", function() for i = 1, #q do local r = small:movementRange(20 + i % 20, 20 + i % 17, 10); sum = sum + (r and 1 or 0) end end)
-row("AR0011SR newSearch+step+result", function() for _, s in ipairs(q) do local se = grid:newSearch(s.sx+1, s.sy+1, s.gx+1, s.gy+1, {diagonal = "no-obstacles", flat = true}); se:step(math.huge); local _, c = se:result(); sum = sum + (tonumber(c) or 0) end end)
-print(table.concat(out, "\n"))
-io.stderr:write(sum, "\n")
+for y = 1, 64 do
+  for x = 1, 64 do
+    if (x * 7 + y * 13) % 11 == 0 then
+      small:setWalkable(x, y, false)
+    elseif (x + y) % 5 == 0 then
+      small:setCost(x, y, 3)
+    end
+  end
+end
+
+local sum = 0   -- every answer is used, so nothing is optimised away
+local function use(cost) sum = sum + (tonumber(cost) or 0) end
+
+local function best_time(fn)
+  local best = math.huge
+  for _ = 1, PASSES do
+    local t = os.clock()
+    fn()
+    t = os.clock() - t
+    if t < best then best = t end
+  end
+  return best
+end
+
+local function row(name, fn)
+  if ROW and not name:find(ROW, 1, true) then return end
+  print(("%-36s %10.2f us/query"):format(name, best_time(fn) * 1e6 / #queries))
+end
+
+-- findPath over the AR0011SR scenarios (1-based cells) with opts.
+local function scenarios(opts)
+  return function()
+    for _, s in ipairs(queries) do
+      local _, cost = grid:findPath(s.sx + 1, s.sy + 1, s.gx + 1, s.gy + 1, opts)
+      use(cost)
+    end
+  end
+end
+
+row("AR0011SR findPath auto (jps)", scenarios { diagonal = "no-obstacles" })
+row("AR0011SR findPath auto flat", scenarios { diagonal = "no-obstacles", flat = true })
+row("AR0011SR findPath astar flat",
+  scenarios { diagonal = "no-obstacles", algorithm = "astar", flat = true })
+row("AR0011SR findPath astar 4-dir flat",
+  scenarios { diagonal = "never", algorithm = "astar", flat = true })
+row("64x64 costs findPath astar", function()
+  for i = 1, #queries do
+    local _, cost = small:findPath(2, 2 + i % 50, 60, 60 - i % 40, { flat = true })
+    use(cost)
+  end
+end)
+row("64x64 movementRange 10", function()
+  for i = 1, #queries do
+    use(small:movementRange(20 + i % 20, 20 + i % 17, 10) and 1 or 0)   -- any build
+  end
+end)
+row("AR0011SR newSearch+step+result", function()
+  for _, s in ipairs(queries) do
+    local search = grid:newSearch(s.sx + 1, s.sy + 1, s.gx + 1, s.gy + 1,
+      { diagonal = "no-obstacles", flat = true })
+    search:step(math.huge)
+    local _, cost = search:result()
+    use(cost)
+  end
+end)
+io.stderr:write(("checksum %.6f\n"):format(sum))
