@@ -57,6 +57,7 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
     m->step = (uint8_t *)(m->origin + m->cells);
     m->reached = 0;
     m->hex = 0;
+    m->size = 1;
     for (i = 0; i < m->cells; i++) {
         m->dist[i] = INFINITY;
         m->cost[i] = INFINITY;
@@ -413,6 +414,223 @@ static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, doub
     return ASTAR_OK;
 }
 
+/* ---- large units (issue 14): maps over the top-left cells of k x k units ----
+ *
+ * A position is the unit's top-left cell (bordered index); it is allowed when
+ * its k x k cells are in the grid and can be entered. The flood relaxes v
+ * from a settled u (the walk steps v -> u), so the step's price is the
+ * highest entry cost of the cells u covers and v does not; v's own cells that
+ * u does not cover are the ones still to check (u's are known to be
+ * enterable). u is allowed, so those cells are at most one row or column
+ * past u's: in the grid or on its border (which cannot be entered), never
+ * beyond the arrays. */
+
+/* 1 when cell (x, y) (bordered coordinates) is one of position p's. */
+static inline int covers(long px, long py, long k, long x, long y)
+{
+    return x >= px && x < px + k && y >= py && y < py + k;
+}
+
+/* Position v beside an allowed position u: 1 when the cells of v not
+ * covered by u can be entered, asking rule about those not asked yet (row by
+ * row, stopping at the first that cannot be entered); 0 when one cannot;
+ * -1 when the rule stopped the flood. grid NULL: from the known costs only
+ * (a cell never asked counts as one that can be entered). */
+static int sized_open(AstarDistanceMap *m, const AstarGrid *grid, size_t u, size_t v,
+                      AstarCellRule rule, void *user)
+{
+    const long stride = (long)m->stride, k = (long)m->size;
+    const long ux = (long)u % stride, uy = (long)u / stride;
+    const long vx = (long)v % stride, vy = (long)v / stride;
+    long x, y;
+
+    for (y = vy; y < vy + k; y++)
+        for (x = vx; x < vx + k; x++) {
+            size_t c;
+            double e;
+            if (covers(ux, uy, k, x, y))
+                continue;
+            c = (size_t)(y * stride + x);
+            e = m->cost[c];
+            if (e != e) {
+                if (!grid)
+                    continue;
+                e = entry(m, grid, c, rule, user);
+                if (e != e)
+                    return -1;
+            }
+            if (e == INFINITY)
+                return 0;
+        }
+    return 1;
+}
+
+/* The price of the step p -> q (both allowed, neighbours): the highest entry
+ * cost among the cells of q that p does not cover. */
+static double sized_price(const AstarDistanceMap *m, size_t p, size_t q)
+{
+    const long stride = (long)m->stride, k = (long)m->size;
+    const long px = (long)p % stride, py = (long)p / stride;
+    const long qx = (long)q % stride, qy = (long)q / stride;
+    double worst = 0.0;
+    long x, y;
+
+    for (y = qy; y < qy + k; y++)
+        for (x = qx; x < qx + k; x++) {
+            double e;
+            if (covers(px, py, k, x, y))
+                continue;
+            e = m->cost[(size_t)(y * stride + x)];
+            if (e > worst)
+                worst = e;
+        }
+    return worst;
+}
+
+/* Source position c: 1 when the unit fits there (every cell asked, row by
+ * row, until one cannot be entered), 0 when not, -1 when the rule stopped. */
+static int sized_source(AstarDistanceMap *m, const AstarGrid *grid, size_t c,
+                        AstarCellRule rule, void *user)
+{
+    const long stride = (long)m->stride, k = (long)m->size;
+    const long cx = (long)c % stride, cy = (long)c / stride;
+    long x, y;
+
+    if (cx - 1 + k > (long)m->width || cy - 1 + k > (long)m->height)
+        return 0;
+    for (y = cy; y < cy + k; y++)
+        for (x = cx; x < cx + k; x++) {
+            size_t i = (size_t)(y * stride + x);
+            double e = m->cost[i];
+            if (e != e) {
+                e = entry(m, grid, i, rule, user);
+                if (e != e)
+                    return -1;
+            }
+            if (e == INFINITY)
+                return 0;
+        }
+    return 1;
+}
+
+/* flood for a map of size > 1 (grid NULL: a rescan over the map's cells). */
+static AstarError flood_sized(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
+                              AstarCellRule rule, void *user, double max_cost, int *aborted)
+{
+    double *dist = m->dist;
+    uint8_t *step = m->step;
+    uint32_t *origin = m->origin;
+    AstarDiagonal mode = m->diagonal;
+    int ndir = mode == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
+    long off[8];
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    while (open->size > 0) {
+        uint32_t u = heap_pop(open).cell;
+        unsigned su = step[u];
+        int side[4] = {0, 0, 0, 0};
+        double gu;
+
+        if (su & ST_CLOSED)
+            continue;                                  /* a stale duplicate */
+        step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
+        m->reached++;
+        gu = dist[u];
+        for (d = 0; d < ndir; d++) {
+            uint32_t v = (uint32_t)((long)u + off[d]);
+            unsigned sv = step[v], s;
+            double ng;
+            int ok;
+
+            if (sv & ST_CLOSED) {
+                if (d < 4)
+                    side[d] = 1;
+                continue;
+            }
+            ok = sized_open(m, grid, u, v, rule, user);
+            if (ok < 0) {
+                heap_clear(open);
+                empty(m);
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+            if (d < 4)
+                side[d] = ok;
+            if (!grid)
+                ok = (sv & ASTAR_STEP_MEMBER) != 0;
+            if (!ok)
+                continue;
+            if (d >= 4 && mode != ASTAR_DIAGONAL_ALWAYS) {
+                int walls = !side[CORNER_X[d]] + !side[CORNER_Y[d]];
+                if (walls == 2 || (walls == 1 && mode == ASTAR_DIAGONAL_NO_OBSTACLES))
+                    continue;
+            }
+            ng = sized_price(m, v, u);
+            ng = gu + (d < 4 ? ng : SQRT2 * ng);
+            if (!(ng <= max_cost))
+                continue;
+            s = OPPOSITE[d];
+            if (ng < dist[v]) {
+                dist[v] = ng;
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                origin[v] = origin[u];
+                if (heap_push(open, ng, v) != ASTAR_OK)
+                    return ASTAR_ENOMEM;
+            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
+                       && s < (sv & ASTAR_STEP_MASK)) {
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
+                origin[v] = origin[u];
+            }
+        }
+    }
+    return ASTAR_OK;
+}
+
+/* descend for a map of size > 1. */
+static void descend_sized(AstarDistanceMap *m)
+{
+    long off[8];
+    int ndir = m->diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
+    size_t i;
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    m->reached = 0;
+    for (i = 0; i < m->cells; i++) {
+        double best;
+        unsigned bs = ASTAR_STEP_END;
+        int side[4];
+
+        if (!(m->step[i] & ASTAR_STEP_MEMBER))
+            continue;
+        m->reached++;
+        best = m->dist[i];
+        for (d = 0; d < 4; d++)
+            side[d] = sized_open(m, NULL, i, (size_t)((long)i + off[d]), NULL, NULL);
+        for (d = 0; d < ndir; d++) {
+            size_t u = (size_t)((long)i + off[d]);
+            double ng;
+
+            if (!(m->step[u] & ASTAR_STEP_MEMBER))
+                continue;
+            if (d >= 4 && m->diagonal != ASTAR_DIAGONAL_ALWAYS) {
+                int walls = !side[CORNER_X[d]] + !side[CORNER_Y[d]];
+                if (walls == 2 || (walls == 1 && m->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
+                    continue;
+            }
+            ng = sized_price(m, i, u);
+            ng = m->dist[u] + (d < 4 ? ng : SQRT2 * ng);
+            if (ng < best) {
+                best = ng;
+                bs = (unsigned)d;
+            }
+        }
+        m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | bs);
+        m->origin[i] = cell_number(m, i);
+    }
+}
+
 /* Clears the closed bits a flood left. */
 static void unclose(AstarDistanceMap *m)
 {
@@ -444,6 +662,29 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
         }
     }
     m->reached = 0;
+    if (m->size > 1) {
+        for (i = 0; i < n; i++) {
+            size_t c = astar_index(grid, sources[i].x, sources[i].y);
+            double v = sources[i].value;
+            int fit = sized_source(m, grid, c, rule, user);
+
+            if (fit < 0) {
+                empty(m);
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+            if (!fit || !(v <= max_cost) || !(v < m->dist[c]))
+                continue;
+            m->dist[c] = v;
+            m->step[c] = ASTAR_STEP_END;
+            m->origin[c] = (uint32_t)i;
+            if (heap_push(open, v, (uint32_t)c) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+        }
+        e = flood_sized(open, m, grid, rule, user, max_cost, aborted);
+        unclose(m);
+        return e;
+    }
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
         ;
     if (!rule && !grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER && !m->hex && i >= n) {
@@ -529,7 +770,8 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
             return ASTAR_ENOMEM;
     }
     e = m->hex ? flood_hex(open, m, NULL, NULL, NULL, INFINITY, &aborted)
-               : flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
+        : m->size > 1 ? flood_sized(open, m, NULL, NULL, NULL, INFINITY, &aborted)
+                      : flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
     unclose(m);
     return e;
 }
@@ -542,6 +784,10 @@ void astar_distance_descend(AstarDistanceMap *m)
 
     if (m->hex) {
         descend_hex(m);
+        return;
+    }
+    if (m->size > 1) {
+        descend_sized(m);
         return;
     }
     for (d = 0; d < 8; d++)
@@ -612,6 +858,13 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
  *          12 M  per cell in the map (M of them, row by row): value
  *                (binary64), origin (4 bytes)
  *             4  FNV-1a 32 of every byte before it
+ *
+ * Format version 2, a map of large units (size k > 1; issue 14): version 1
+ * with 4 bytes more after the header (offset 32: k, from 2 to 65535), the
+ * rest following them. A map of one cell is still written as version 1,
+ * and version 1 bytes still decode (as size 1). A member position must fit
+ * (its k x k cells in the grid) and every cell it covers must have a finite
+ * entry cost.
  */
 #define DM_MAGIC "ASTARDMP"
 #define DM_HEADER 32u
@@ -667,7 +920,8 @@ static uint64_t fixed_size(uint64_t cells, uint64_t n)
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources)
 {
     uint64_t cells = (uint64_t)m->width * m->height;
-    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)m->reached;
+    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)m->reached
+                     + (m->size > 1 ? 4 : 0);
     return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
 }
 
@@ -679,7 +933,7 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
     size_t k;
 
     memcpy(p, DM_MAGIC, 8);
-    p[8] = 1;
+    p[8] = m->size > 1 ? 2 : 1;
     p[9] = 0;
     p[10] = (unsigned char)(m->hex ? m->hex - 1 : (unsigned)m->diagonal);
     p[11] = (unsigned char)((header->flags & ~ASTAR_DISTANCE_HEX)
@@ -689,6 +943,10 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
     put_u32(p + 20, (uint32_t)header->nsources);
     put_f64(p + 24, header->max_cost);
     p += DM_HEADER;
+    if (m->size > 1) {
+        put_u32(p, m->size);
+        p += 4;
+    }
     for (k = 0; k < header->nsources; k++, p += 16) {
         put_u32(p, sources[k].x);
         put_u32(p + 4, sources[k].y);
@@ -733,7 +991,7 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
 
     if (length < DM_HEADER + 4 || memcmp(p, DM_MAGIC, 8) != 0)
         return parse_error(message, message_size, "bad magic or too short");
-    if (p[8] != 1 || p[9] != 0)
+    if ((p[8] != 1 && p[8] != 2) || p[9] != 0)
         return parse_error(message, message_size, "unknown format version");
     if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 7)
         return parse_error(message, message_size, "bad diagonal mode or flags");
@@ -750,11 +1008,54 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
         return parse_error(message, message_size, "bad size");
     if (header->max_cost != header->max_cost)
         return parse_error(message, message_size, "bad maxCost");
-    if (fixed_size(cells, header->nsources) > length)
+    header->size = 1;
+    if (p[8] == 2) {
+        if (length < DM_HEADER + 8)
+            return parse_error(message, message_size, "truncated");
+        header->size = get_u32(p + DM_HEADER);
+        if (header->size < 2 || header->size > ASTAR_MAX_SIDE || header->hex)
+            return parse_error(message, message_size, "bad unit size");
+    }
+    if (fixed_size(cells, header->nsources) + (header->size > 1 ? 4 : 0) > length)
         return parse_error(message, message_size, "truncated");
     if (fnv1a(p, length - 4) != get_u32(p + length - 4))
         return parse_error(message, message_size, "bad checksum");
     return ASTAR_OK;
+}
+
+/* A decoded map of large units: every member position (steps[]) has its
+ * k x k cells in the grid, each with a finite entry cost (costs[]). In
+ * O(cells): scratch (at least (width + 1) * (height + 1) entries, the map's
+ * origin array before it is filled) holds the count of cells without one
+ * above and left of each corner. */
+static int sized_members_fit(const AstarDistanceHeader *hd, const unsigned char *steps,
+                             const unsigned char *costs, uint32_t *scratch)
+{
+    const size_t w = hd->width, h = hd->height, k = hd->size, row = w + 1;
+    size_t x, y;
+
+    for (x = 0; x <= w; x++)
+        scratch[x] = 0;
+    for (y = 0; y < h; y++) {
+        uint32_t run = 0;
+        scratch[(y + 1) * row] = 0;
+        for (x = 0; x < w; x++) {
+            double c = get_f64(costs + 8 * (y * w + x));
+            run += !(c > 0 && c < HUGE_VAL);
+            scratch[(y + 1) * row + x + 1] = scratch[y * row + x + 1] + run;
+        }
+    }
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+            if (steps[y * w + x] == ASTAR_STEP_NONE)
+                continue;
+            if (x + k > w || y + k > h)
+                return 0;
+            if (scratch[(y + k) * row + x + k] - scratch[y * row + x + k]
+                - scratch[(y + k) * row + x] + scratch[y * row + x] != 0)
+                return 0;
+        }
+    return 1;
 }
 
 AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceMap *m,
@@ -770,8 +1071,9 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
     if (astar_distance_decode_header(data, length, &hd, message, message_size) != ASTAR_OK)
         return ASTAR_EPARSE;
     m->hex = hd.hex;
+    m->size = hd.size;
     cells = (uint64_t)hd.width * hd.height;
-    p += DM_HEADER;
+    p += DM_HEADER + (hd.size > 1 ? 4 : 0);
     for (k = 0; k < hd.nsources; k++, p += 16) {
         sources[k].x = get_u32(p);
         sources[k].y = get_u32(p + 4);
@@ -788,8 +1090,10 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
             return parse_error(message, message_size, "bad step");
         members += steps[k] != ASTAR_STEP_NONE;
     }
-    if (fixed_size(cells, hd.nsources) + 12 * members != length)
+    if (fixed_size(cells, hd.nsources) + (hd.size > 1 ? 4 : 0) + 12 * members != length)
         return parse_error(message, message_size, "bad length");
+    if (hd.size > 1 && !sized_members_fit(&hd, steps, costs, m->origin))
+        return parse_error(message, message_size, "bad position");
     m->reached = 0;
     for (y = 0; y < hd.height; y++)
         for (x = 0; x < hd.width; x++) {
