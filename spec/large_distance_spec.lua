@@ -362,7 +362,8 @@ describe("encoded distance maps of large units", function()
       local map = c.grid:distanceMap(c.sources, c.opts)
       for _, m in ipairs { map, map:flee(), astar.blend({ map, 2 }) } do
         local s = m:encode()
-        assert.are.equal(c.k > 1 and 2 or 1, s:byte(9))   -- format version 2 for size > 1
+        assert.are.equal(1, s:byte(9))                     -- format version 1
+        assert.are.equal(c.k > 1 and 1 or 0, math.floor(s:byte(12) / 8) % 2)   -- flag 8: sized
         local d = astar.decodeMap(s)
         assert.are.equal(s, d:encode())
         assert.are.same(m:cells(), d:cells())
@@ -425,10 +426,48 @@ describe("encoded distance maps of large units", function()
     local c22 = costs + 8 * 5                -- cell (2,2), covered by the member (1,1)
     E.check_error(bad("bad position"), astar.decodeMap,
       seal(body:sub(1, c22 - 1) .. ("\0"):rep(6) .. "\248\127" .. body:sub(c22 + 8)))
-    -- version 1 bytes still decode, as maps of one cell
+    -- bytes without the flag still decode, as maps of one cell
     local one = g:distanceMap({ { x = 1, y = 1 } }):encode()
     assert.are.equal(1, one:byte(9))
     assert.are.equal(one, astar.decodeMap(one):encode())
+  end)
+end)
+
+describe("forged maps of large units", function()
+  it("decode to an error or a usable map, flee and blend included", function()
+    local EN = require "astar.pure.encode"
+    local function seal(body) return body .. EN.le(EN.fnv1a(EN.FNV_OFFSET, body, 1, #body), 4) end
+    local g = astar.fromString("..#...\n.2....\n...#..\n......")
+    local maps = { g:distanceMap({ { x = 1, y = 1 }, { x = 5, y = 3, value = 2 } }, { size = 2 }) }
+    maps[2] = maps[1]:flee()
+    maps[3] = g:distanceMap({ { x = 4, y = 2 } }, { size = 3, diagonal = "always" })
+    local rnd = R.rng(91)
+    local accepted = 0
+    for round = 1, 600 do
+      local s = maps[round % 3 + 1]:encode()
+      local bytes = { s:sub(1, -5):byte(1, -1) }
+      for _ = 1, rnd.int(1, 3) do bytes[rnd.int(9, #bytes)] = rnd.int(0, 255) end
+      local ok, m = pcall(astar.decodeMap, seal(string.char((unpack or table.unpack)(bytes)))) -- luacheck: ignore 143
+      if ok then
+        local w, h = m:getDimensions()
+        for y = 1, h do
+          for x = 1, w do
+            m:get(x, y)
+            m:nextStep(x, y)
+            local path = m:pathFrom(x, y)
+            assert.is_true(path == nil or #path <= m:size() + 1)
+          end
+        end
+        m:flee():cells()
+        astar.blend({ m, 1 }):cells()
+        astar.blend({ m, 1 }, { rescan = true }):cells()
+        assert.are.equal(m:size(), astar.decodeMap(m:encode()):size())
+        accepted = accepted + 1
+      else
+        assert.are.equal("bad argument #1 to 'decodeMap' (not an astar distance map: ", m:sub(1, 59))
+      end
+    end
+    assert.is_true(accepted > 100, "most forged maps decode: " .. accepted)
   end)
 end)
 

@@ -546,12 +546,13 @@ typedef struct {
     unsigned flags;
     double max_cost;
     unsigned hex;        /* decoded: 0 square, 1 + AstarHexLayout (flag ASTAR_DISTANCE_HEX) */
-    uint32_t size;       /* decoded: the unit size (1: one cell; format version 2 when > 1) */
+    uint32_t size;       /* decoded: the unit size (1: one cell; flag ASTAR_DISTANCE_SIZED when > 1) */
 } AstarDistanceHeader;
 
 #define ASTAR_DISTANCE_DERIVED 1u
 #define ASTAR_DISTANCE_RULES 2u
 #define ASTAR_DISTANCE_HEX 4u      /* a hex map: the layout in the diagonal byte */
+#define ASTAR_DISTANCE_SIZED 8u    /* a map of large units: the size after the header */
 
 /* Bytes of the encoding (0 if that does not fit in a size_t). */
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources);

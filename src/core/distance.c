@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "astar_hex.h"
+#include "clearance.h"
 #include "grid_layout.h"
 #include "heap.h"
 #include "range_internal.h"
@@ -425,65 +426,74 @@ static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, doub
  * past u's: in the grid or on its border (which cannot be entered), never
  * beyond the arrays. */
 
-/* 1 when cell (x, y) (bordered coordinates) is one of position p's. */
-static inline int covers(long px, long py, long k, long x, long y)
-{
-    return x >= px && x < px + k && y >= py && y < py + k;
-}
+/* The cells position q = p + direction d covers and p does not, row by row
+ * (k of them, 2k - 1 for a diagonal): in row j of q, all k cells when j is
+ * the new row (dy != 0), else the one in the new column (dx != 0). Each is
+ * given to VISIT(c) as a bordered index; q is the bordered index of q. */
+#define FOR_NEW_CELLS(m, q, d, VISIT)                                            \
+    do {                                                                         \
+        const long fs_ = (long)(m)->stride, fk_ = (long)(m)->size;               \
+        const long frow_ = DY[d] > 0 ? fk_ - 1 : DY[d] < 0 ? 0 : -1;             \
+        const long fcol_ = DX[d] > 0 ? fk_ - 1 : 0;                              \
+        long fj_, fi_;                                                           \
+        for (fj_ = 0; fj_ < fk_; fj_++) {                                        \
+            size_t fbase_ = (size_t)((long)(q) + fj_ * fs_);                     \
+            if (fj_ == frow_) {                                                  \
+                for (fi_ = 0; fi_ < fk_; fi_++)                                  \
+                    VISIT(fbase_ + (size_t)fi_);                                 \
+            } else if (DX[d] != 0) {                                             \
+                VISIT(fbase_ + (size_t)fcol_);                                   \
+            }                                                                    \
+        }                                                                        \
+    } while (0)
 
-/* Position v beside an allowed position u: 1 when the cells of v not
- * covered by u can be entered, asking rule about those not asked yet (row by
- * row, stopping at the first that cannot be entered); 0 when one cannot;
- * -1 when the rule stopped the flood. grid NULL: from the known costs only
- * (a cell never asked counts as one that can be entered). */
-static int sized_open(AstarDistanceMap *m, const AstarGrid *grid, size_t u, size_t v,
-                      AstarCellRule rule, void *user)
+/* Position v = u + direction d beside an allowed position u: 1 when the
+ * cells of v not covered by u can be entered, asking rule about those not
+ * asked yet (row by row, stopping at the first that cannot be entered); 0
+ * when one cannot; -1 when the rule stopped the flood. grid NULL: from the
+ * known costs only (a cell never asked counts as one that can be entered).
+ * fit (no rule): the grid's layer of the positions where the unit fits. */
+static int sized_open(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
+                      size_t u, int d, AstarCellRule rule, void *user)
 {
-    const long stride = (long)m->stride, k = (long)m->size;
-    const long ux = (long)u % stride, uy = (long)u / stride;
-    const long vx = (long)v % stride, vy = (long)v / stride;
-    long x, y;
+    const size_t v = (size_t)((long)u + DY[d] * (long)m->stride + DX[d]);
 
-    for (y = vy; y < vy + k; y++)
-        for (x = vx; x < vx + k; x++) {
-            size_t c;
-            double e;
-            if (covers(ux, uy, k, x, y))
-                continue;
-            c = (size_t)(y * stride + x);
-            e = m->cost[c];
-            if (e != e) {
-                if (!grid)
-                    continue;
-                e = entry(m, grid, c, rule, user);
-                if (e != e)
-                    return -1;
-            }
-            if (e == INFINITY)
-                return 0;
-        }
+    if (fit)
+        return fit->open[v] != 0;
+#define OPEN_VISIT(c)                                                            \
+    do {                                                                         \
+        size_t c_ = (c);                                                         \
+        double e_ = m->cost[c_];                                                 \
+        if (e_ != e_) {                                                          \
+            if (!grid)                                                           \
+                continue;                                                        \
+            e_ = entry(m, grid, c_, rule, user);                                 \
+            if (e_ != e_)                                                        \
+                return -1;                                                       \
+        }                                                                        \
+        if (e_ == INFINITY)                                                      \
+            return 0;                                                            \
+    } while (0)
+    FOR_NEW_CELLS(m, v, d, OPEN_VISIT);
+#undef OPEN_VISIT
     return 1;
 }
 
-/* The price of the step p -> q (both allowed, neighbours): the highest entry
- * cost among the cells of q that p does not cover. */
-static double sized_price(const AstarDistanceMap *m, size_t p, size_t q)
+/* The price of the step from p by direction d (both positions allowed): the
+ * highest entry cost among the cells the step newly covers. */
+static double sized_price(const AstarDistanceMap *m, size_t p, int d)
 {
-    const long stride = (long)m->stride, k = (long)m->size;
-    const long px = (long)p % stride, py = (long)p / stride;
-    const long qx = (long)q % stride, qy = (long)q / stride;
+    const size_t q = (size_t)((long)p + DY[d] * (long)m->stride + DX[d]);
+    const double *cost = m->cost;
     double worst = 0.0;
-    long x, y;
-
-    for (y = qy; y < qy + k; y++)
-        for (x = qx; x < qx + k; x++) {
-            double e;
-            if (covers(px, py, k, x, y))
-                continue;
-            e = m->cost[(size_t)(y * stride + x)];
-            if (e > worst)
-                worst = e;
-        }
+#define PRICE_VISIT(c)                                                           \
+    do {                                                                         \
+        double e_ = cost[c];                                                     \
+        if (e_ > worst)                                                          \
+            worst = e_;                                                          \
+    } while (0)
+    FOR_NEW_CELLS(m, q, d, PRICE_VISIT);
+#undef PRICE_VISIT
     return worst;
 }
 
@@ -513,9 +523,11 @@ static int sized_source(AstarDistanceMap *m, const AstarGrid *grid, size_t c,
     return 1;
 }
 
-/* flood for a map of size > 1 (grid NULL: a rescan over the map's cells). */
+/* flood for a map of size > 1 (grid NULL: a rescan over the map's cells;
+ * fit: the grid's layer for the size, when there is no rule). */
 static AstarError flood_sized(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
-                              AstarCellRule rule, void *user, double max_cost, int *aborted)
+                              const AstarGrid *fit, AstarCellRule rule, void *user,
+                              double max_cost, int *aborted)
 {
     double *dist = m->dist;
     uint8_t *step = m->step;
@@ -548,7 +560,7 @@ static AstarError flood_sized(Heap *open, AstarDistanceMap *m, const AstarGrid *
                     side[d] = 1;
                 continue;
             }
-            ok = sized_open(m, grid, u, v, rule, user);
+            ok = sized_open(m, grid, fit, u, d, rule, user);
             if (ok < 0) {
                 heap_clear(open);
                 empty(m);
@@ -566,7 +578,7 @@ static AstarError flood_sized(Heap *open, AstarDistanceMap *m, const AstarGrid *
                 if (walls == 2 || (walls == 1 && mode == ASTAR_DIAGONAL_NO_OBSTACLES))
                     continue;
             }
-            ng = sized_price(m, v, u);
+            ng = sized_price(m, v, OPPOSITE[d]);
             ng = gu + (d < 4 ? ng : SQRT2 * ng);
             if (!(ng <= max_cost))
                 continue;
@@ -607,7 +619,7 @@ static void descend_sized(AstarDistanceMap *m)
         m->reached++;
         best = m->dist[i];
         for (d = 0; d < 4; d++)
-            side[d] = sized_open(m, NULL, i, (size_t)((long)i + off[d]), NULL, NULL);
+            side[d] = sized_open(m, NULL, NULL, i, d, NULL, NULL);
         for (d = 0; d < ndir; d++) {
             size_t u = (size_t)((long)i + off[d]);
             double ng;
@@ -619,7 +631,7 @@ static void descend_sized(AstarDistanceMap *m)
                 if (walls == 2 || (walls == 1 && m->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
                     continue;
             }
-            ng = sized_price(m, i, u);
+            ng = sized_price(m, i, d);
             ng = m->dist[u] + (d < 4 ? ng : SQRT2 * ng);
             if (ng < best) {
                 best = ng;
@@ -663,6 +675,14 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
     }
     m->reached = 0;
     if (m->size > 1) {
+        const AstarGrid *fit = NULL;
+        if (!rule) {   /* the layer of the positions where the unit fits (clearance.c) */
+            AstarGrid *layer;
+            uint32_t used;
+            if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+            fit = layer;
+        }
         for (i = 0; i < n; i++) {
             size_t c = astar_index(grid, sources[i].x, sources[i].y);
             double v = sources[i].value;
@@ -681,7 +701,7 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
             if (heap_push(open, v, (uint32_t)c) != ASTAR_OK)
                 return ASTAR_ENOMEM;
         }
-        e = flood_sized(open, m, grid, rule, user, max_cost, aborted);
+        e = flood_sized(open, m, grid, fit, rule, user, max_cost, aborted);
         unclose(m);
         return e;
     }
@@ -770,7 +790,7 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
             return ASTAR_ENOMEM;
     }
     e = m->hex ? flood_hex(open, m, NULL, NULL, NULL, INFINITY, &aborted)
-        : m->size > 1 ? flood_sized(open, m, NULL, NULL, NULL, INFINITY, &aborted)
+        : m->size > 1 ? flood_sized(open, m, NULL, NULL, NULL, NULL, INFINITY, &aborted)
                       : flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
     unclose(m);
     return e;
@@ -846,7 +866,8 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
  *       10     1  diagonal mode (AstarDiagonal); with ASTAR_DISTANCE_HEX, the
  *                 hex layout (AstarHexLayout) instead
  *       11     1  flags (ASTAR_DISTANCE_DERIVED, ASTAR_DISTANCE_RULES,
- *                 ASTAR_DISTANCE_HEX: a hex board's map)
+ *                 ASTAR_DISTANCE_HEX: a hex board's map, ASTAR_DISTANCE_SIZED:
+ *                 a map of large units, below)
  *       12     4  width
  *       16     4  height
  *       20     4  number of sources n
@@ -859,12 +880,12 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
  *                (binary64), origin (4 bytes)
  *             4  FNV-1a 32 of every byte before it
  *
- * Format version 2, a map of large units (size k > 1; issue 14): version 1
- * with 4 bytes more after the header (offset 32: k, from 2 to 65535), the
- * rest following them. A map of one cell is still written as version 1,
- * and version 1 bytes still decode (as size 1). A member position must fit
- * (its k x k cells in the grid) and every cell it covers must have a finite
- * entry cost.
+ * A map of large units (size k > 1; issue 14) has flag ASTAR_DISTANCE_SIZED
+ * and 4 bytes more right after the header (offset 32: k, from 2 to 65535),
+ * the rest following them; the format version stays 1, a map of one cell is
+ * written as before, and bytes without the flag decode as size 1. A member
+ * position must fit (its k x k cells in the grid) and every cell it covers
+ * must have a finite entry cost.
  */
 #define DM_MAGIC "ASTARDMP"
 #define DM_HEADER 32u
@@ -933,11 +954,12 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
     size_t k;
 
     memcpy(p, DM_MAGIC, 8);
-    p[8] = m->size > 1 ? 2 : 1;
+    p[8] = 1;
     p[9] = 0;
     p[10] = (unsigned char)(m->hex ? m->hex - 1 : (unsigned)m->diagonal);
-    p[11] = (unsigned char)((header->flags & ~ASTAR_DISTANCE_HEX)
-                            | (m->hex ? ASTAR_DISTANCE_HEX : 0u));
+    p[11] = (unsigned char)((header->flags & ~(ASTAR_DISTANCE_HEX | ASTAR_DISTANCE_SIZED))
+                            | (m->hex ? ASTAR_DISTANCE_HEX : 0u)
+                            | (m->size > 1 ? ASTAR_DISTANCE_SIZED : 0u));
     put_u32(p + 12, m->width);
     put_u32(p + 16, m->height);
     put_u32(p + 20, (uint32_t)header->nsources);
@@ -991,9 +1013,9 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
 
     if (length < DM_HEADER + 4 || memcmp(p, DM_MAGIC, 8) != 0)
         return parse_error(message, message_size, "bad magic or too short");
-    if ((p[8] != 1 && p[8] != 2) || p[9] != 0)
+    if (p[8] != 1 || p[9] != 0)
         return parse_error(message, message_size, "unknown format version");
-    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 7)
+    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 15)
         return parse_error(message, message_size, "bad diagonal mode or flags");
     header->flags = p[11];
     header->hex = (p[11] & ASTAR_DISTANCE_HEX) ? 1u + p[10] : 0u;
@@ -1009,7 +1031,7 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
     if (header->max_cost != header->max_cost)
         return parse_error(message, message_size, "bad maxCost");
     header->size = 1;
-    if (p[8] == 2) {
+    if (p[11] & ASTAR_DISTANCE_SIZED) {
         if (length < DM_HEADER + 8)
             return parse_error(message, message_size, "truncated");
         header->size = get_u32(p + DM_HEADER);

@@ -1016,11 +1016,11 @@ function Map.encode(...)
   local self = ...
   check_self("encode", select("#", ...), self)
   local out = {}
+  local sized = self._size > 1   -- large units: flag 8, the size after the header
   local flags = (self._derived and 1 or 0) + ((self._ruled or self._rules_lost) and 2 or 0)
-    + (self._hex and 4 or 0)
+    + (self._hex and 4 or 0) + (sized and 8 or 0)
   local mode = self._hex and self._hex - 1 or DIAGONAL_CODE[self._diagonal]
-  local sized = self._size > 1   -- large units: format version 2, the size after the header
-  out[1] = "ASTARDMP" .. char(sized and 2 or 1, 0, mode, flags) .. le(self._w, 4)
+  out[1] = "ASTARDMP" .. char(1, 0, mode, flags) .. le(self._w, 4)
     .. le(self._h, 4) .. le(#self._sources, 4) .. f64_any(self._max)
     .. (sized and le(self._size, 4) or "")
   for _, src in ipairs(self._sources) do
@@ -1083,13 +1083,10 @@ function M.decode_map(...)
   if type(s) ~= "string" then type_error(1, "decodeMap", nil, "string", s, select("#", ...) > 0) end
   local length = #s
   if length < 36 or sub(s, 1, 8) ~= "ASTARDMP" then bad_map("bad magic or too short") end
-  local version = byte(s, 9)
-  if (version ~= 1 and version ~= 2) or byte(s, 10) ~= 0 then
-    bad_map("unknown format version")
-  end
+  if byte(s, 9) ~= 1 or byte(s, 10) ~= 0 then bad_map("unknown format version") end
   local diagonal, flags = byte(s, 11), byte(s, 12)
-  if diagonal > 3 or flags > 7 then bad_map("bad diagonal mode or flags") end
-  local hex = flags >= 4 and diagonal + 1 or nil   -- a hex map: the layout in the mode byte
+  if diagonal > 3 or flags > 15 then bad_map("bad diagonal mode or flags") end
+  local hex = flags % 8 >= 4 and diagonal + 1 or nil   -- a hex map: the layout in the mode byte
   local w, h, n = u32(s, 13), u32(s, 17), u32(s, 21)
   local max_cost = get_f64(s, 25)
   local cells = w * h
@@ -1098,7 +1095,7 @@ function M.decode_map(...)
   end
   if max_cost ~= max_cost then bad_map("bad maxCost") end
   local size, head = 1, 32
-  if version == 2 then
+  if flags >= 8 then
     if length < 40 then bad_map("truncated") end
     size, head = u32(s, 33), 36
     if size < 2 or size > G.MAX_SIDE or hex then bad_map("bad unit size") end
