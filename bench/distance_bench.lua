@@ -8,6 +8,9 @@
 --   full map    distanceMap from one corner over a whole open board, 512x512
 --               and 2048x2048, 4 and 8 directions, unit and varied costs; and
 --               map:update(grid), the same without allocating the map
+--   large units distanceMap with size = 2 and 3 (issue 14) over a whole open
+--               512x512 board against size 1, 4 and 8 directions, unit and
+--               varied costs
 --   memory      bytes per cell of a map (collectgarbage("count"))
 -- The costs of the two ways are checked equal before anything is timed.
 --
@@ -134,6 +137,36 @@ for _, size in ipairs(sizes) do
   full_case(size, "no-obstacles", false)
   full_case(size, "always", true)
 end
+
+-- large units: the same full map for a k x k unit
+local function large_case(n, diagonal, costs)
+  local g = astar.new(n, n)
+  if costs then
+    local rand = rng(5)
+    for y = 1, n do
+      for x = 1, n do g:setCost(x, y, rand(4)) end
+    end
+  end
+  local src = { { x = 1, y = 1 } }
+  local base
+  for _, k in ipairs { 1, 2, 3 } do
+    local opts = { diagonal = diagonal, size = k }
+    local map
+    local t = time(function() map = g:distanceMap(src, opts) end)
+    assert(map:size() == (n - k + 1) * (n - k + 1))
+    base = base or t
+    print(("  %4dx%-4d %-13s %-12s size %d %9.2f ms  %6.1f ns/cell  %5.2fx size 1"):format(
+      n, n, diagonal, costs and "costs 1-4" or "unit costs", k, t * 1e3, t / (n * n) * 1e9,
+      t / base))
+  end
+end
+
+print(("large units, full map (%s, backend %s)"):format(
+  _VERSION .. (jit and " / " .. jit.version or ""), astar.backend))
+large_case(512, "never", false)
+large_case(512, "never", true)
+large_case(512, "no-obstacles", false)
+large_case(512, "always", true)
 
 collectgarbage()
 collectgarbage()

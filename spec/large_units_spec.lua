@@ -372,8 +372,6 @@ describe("size errors", function()
       grid.dangerZone, grid, { { x = 1, y = 1, move = 2, minRange = 1, maxRange = 1, size = 2 } })
     check_error("bad argument #2 to 'dangerZone' (opts.size: not supported here yet)",
       grid.dangerZone, grid, { { x = 1, y = 1, move = 2, minRange = 1, maxRange = 1 } }, { size = 2 })
-    check_error("bad argument #2 to 'distanceMap' (opts.size: not supported here yet)",
-      grid.distanceMap, grid, { { x = 1, y = 1 } }, { size = 2 })
   end)
 
   it("is refused on hex boards (large units are squares of cells)", function()

@@ -494,6 +494,13 @@ typedef struct {
     size_t reached;      /* cells in the map */
     unsigned hex;        /* 0: square; 1 + AstarHexLayout: a hex board's map (astar_hex.h;
                             set after astar_distance_layout; diagonal is then NEVER) */
+    uint32_t size;       /* large units (issue 14): the map is over the top-left cells of
+                            size x size units; 1 (astar_distance_layout's) is one cell.
+                            Set after astar_distance_layout; square maps only. A position
+                            is in the map when its cells all can be entered; a step
+                            from p to q costs the highest entry cost among the cells q
+                            covers and p does not (SQRT2 times that for a diagonal),
+                            the corner rule applying to whole positions. */
 } AstarDistanceMap;
 
 /* Bytes of the arrays of a width x height map (0 if that overflows). */
@@ -539,11 +546,13 @@ typedef struct {
     unsigned flags;
     double max_cost;
     unsigned hex;        /* decoded: 0 square, 1 + AstarHexLayout (flag ASTAR_DISTANCE_HEX) */
+    uint32_t size;       /* decoded: the unit size (1: one cell; flag ASTAR_DISTANCE_SIZED when > 1) */
 } AstarDistanceHeader;
 
 #define ASTAR_DISTANCE_DERIVED 1u
 #define ASTAR_DISTANCE_RULES 2u
 #define ASTAR_DISTANCE_HEX 4u      /* a hex map: the layout in the diagonal byte */
+#define ASTAR_DISTANCE_SIZED 8u    /* a map of large units: the size after the header */
 
 /* Bytes of the encoding (0 if that does not fit in a size_t). */
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "astar_hex.h"
+#include "clearance.h"
 #include "grid_layout.h"
 #include "heap.h"
 #include "range_internal.h"
@@ -57,6 +58,7 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
     m->step = (uint8_t *)(m->origin + m->cells);
     m->reached = 0;
     m->hex = 0;
+    m->size = 1;
     for (i = 0; i < m->cells; i++) {
         m->dist[i] = INFINITY;
         m->cost[i] = INFINITY;
@@ -413,6 +415,234 @@ static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, doub
     return ASTAR_OK;
 }
 
+/* ---- large units (issue 14): maps over the top-left cells of k x k units ----
+ *
+ * A position is the unit's top-left cell (bordered index); it is allowed when
+ * its k x k cells are in the grid and can be entered. The flood relaxes v
+ * from a settled u (the walk steps v -> u), so the step's price is the
+ * highest entry cost of the cells u covers and v does not; v's own cells that
+ * u does not cover are the ones still to check (u's are known to be
+ * enterable). u is allowed, so those cells are at most one row or column
+ * past u's: in the grid or on its border (which cannot be entered), never
+ * beyond the arrays. */
+
+/* The cells position q = p + direction d covers and p does not, row by row
+ * (k of them, 2k - 1 for a diagonal): in row j of q, all k cells when j is
+ * the new row (dy != 0), else the one in the new column (dx != 0). Each is
+ * given to VISIT(c) as a bordered index; q is the bordered index of q. */
+#define FOR_NEW_CELLS(m, q, d, VISIT)                                            \
+    do {                                                                         \
+        const long fs_ = (long)(m)->stride, fk_ = (long)(m)->size;               \
+        const long frow_ = DY[d] > 0 ? fk_ - 1 : DY[d] < 0 ? 0 : -1;             \
+        const long fcol_ = DX[d] > 0 ? fk_ - 1 : 0;                              \
+        long fj_, fi_;                                                           \
+        for (fj_ = 0; fj_ < fk_; fj_++) {                                        \
+            size_t fbase_ = (size_t)((long)(q) + fj_ * fs_);                     \
+            if (fj_ == frow_) {                                                  \
+                for (fi_ = 0; fi_ < fk_; fi_++)                                  \
+                    VISIT(fbase_ + (size_t)fi_);                                 \
+            } else if (DX[d] != 0) {                                             \
+                VISIT(fbase_ + (size_t)fcol_);                                   \
+            }                                                                    \
+        }                                                                        \
+    } while (0)
+
+/* Position v = u + direction d beside an allowed position u: 1 when the
+ * cells of v not covered by u can be entered, asking rule about those not
+ * asked yet (row by row, stopping at the first that cannot be entered); 0
+ * when one cannot; -1 when the rule stopped the flood. grid NULL: from the
+ * known costs only (a cell never asked counts as one that can be entered).
+ * fit (no rule): the grid's layer of the positions where the unit fits. */
+static int sized_open(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
+                      size_t u, int d, AstarCellRule rule, void *user)
+{
+    const size_t v = (size_t)((long)u + DY[d] * (long)m->stride + DX[d]);
+
+    if (fit)
+        return fit->open[v] != 0;
+#define OPEN_VISIT(c)                                                            \
+    do {                                                                         \
+        size_t c_ = (c);                                                         \
+        double e_ = m->cost[c_];                                                 \
+        if (e_ != e_) {                                                          \
+            if (!grid)                                                           \
+                continue;                                                        \
+            e_ = entry(m, grid, c_, rule, user);                                 \
+            if (e_ != e_)                                                        \
+                return -1;                                                       \
+        }                                                                        \
+        if (e_ == INFINITY)                                                      \
+            return 0;                                                            \
+    } while (0)
+    FOR_NEW_CELLS(m, v, d, OPEN_VISIT);
+#undef OPEN_VISIT
+    return 1;
+}
+
+/* The price of the step from p by direction d (both positions allowed): the
+ * highest entry cost among the cells the step newly covers. */
+static double sized_price(const AstarDistanceMap *m, size_t p, int d)
+{
+    const size_t q = (size_t)((long)p + DY[d] * (long)m->stride + DX[d]);
+    const double *cost = m->cost;
+    double worst = 0.0;
+#define PRICE_VISIT(c)                                                           \
+    do {                                                                         \
+        double e_ = cost[c];                                                     \
+        if (e_ > worst)                                                          \
+            worst = e_;                                                          \
+    } while (0)
+    FOR_NEW_CELLS(m, q, d, PRICE_VISIT);
+#undef PRICE_VISIT
+    return worst;
+}
+
+/* Source position c: 1 when the unit fits there (every cell asked, row by
+ * row, until one cannot be entered), 0 when not, -1 when the rule stopped. */
+static int sized_source(AstarDistanceMap *m, const AstarGrid *grid, size_t c,
+                        AstarCellRule rule, void *user)
+{
+    const long stride = (long)m->stride, k = (long)m->size;
+    const long cx = (long)c % stride, cy = (long)c / stride;
+    long x, y;
+
+    if (cx - 1 + k > (long)m->width || cy - 1 + k > (long)m->height)
+        return 0;
+    for (y = cy; y < cy + k; y++)
+        for (x = cx; x < cx + k; x++) {
+            size_t i = (size_t)(y * stride + x);
+            double e = m->cost[i];
+            if (e != e) {
+                e = entry(m, grid, i, rule, user);
+                if (e != e)
+                    return -1;
+            }
+            if (e == INFINITY)
+                return 0;
+        }
+    return 1;
+}
+
+/* flood for a map of size > 1 (grid NULL: a rescan over the map's cells;
+ * fit: the grid's layer for the size, when there is no rule). */
+static AstarError flood_sized(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
+                              const AstarGrid *fit, AstarCellRule rule, void *user,
+                              double max_cost, int *aborted)
+{
+    double *dist = m->dist;
+    uint8_t *step = m->step;
+    uint32_t *origin = m->origin;
+    AstarDiagonal mode = m->diagonal;
+    int ndir = mode == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
+    long off[8];
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    while (open->size > 0) {
+        uint32_t u = heap_pop(open).cell;
+        unsigned su = step[u];
+        int side[4] = {0, 0, 0, 0};
+        double gu;
+
+        if (su & ST_CLOSED)
+            continue;                                  /* a stale duplicate */
+        step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
+        m->reached++;
+        gu = dist[u];
+        for (d = 0; d < ndir; d++) {
+            uint32_t v = (uint32_t)((long)u + off[d]);
+            unsigned sv = step[v], s;
+            double ng;
+            int ok;
+
+            if (sv & ST_CLOSED) {
+                if (d < 4)
+                    side[d] = 1;
+                continue;
+            }
+            ok = sized_open(m, grid, fit, u, d, rule, user);
+            if (ok < 0) {
+                heap_clear(open);
+                empty(m);
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+            if (d < 4)
+                side[d] = ok;
+            if (!grid)
+                ok = (sv & ASTAR_STEP_MEMBER) != 0;
+            if (!ok)
+                continue;
+            if (d >= 4 && mode != ASTAR_DIAGONAL_ALWAYS) {
+                int walls = !side[CORNER_X[d]] + !side[CORNER_Y[d]];
+                if (walls == 2 || (walls == 1 && mode == ASTAR_DIAGONAL_NO_OBSTACLES))
+                    continue;
+            }
+            ng = sized_price(m, v, OPPOSITE[d]);
+            ng = gu + (d < 4 ? ng : SQRT2 * ng);
+            if (!(ng <= max_cost))
+                continue;
+            s = OPPOSITE[d];
+            if (ng < dist[v]) {
+                dist[v] = ng;
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+                origin[v] = origin[u];
+                if (heap_push(open, ng, v) != ASTAR_OK)
+                    return ASTAR_ENOMEM;
+            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
+                       && s < (sv & ASTAR_STEP_MASK)) {
+                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
+                origin[v] = origin[u];
+            }
+        }
+    }
+    return ASTAR_OK;
+}
+
+/* descend for a map of size > 1. */
+static void descend_sized(AstarDistanceMap *m)
+{
+    long off[8];
+    int ndir = m->diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
+    size_t i;
+
+    for (d = 0; d < 8; d++)
+        off[d] = DY[d] * (long)m->stride + DX[d];
+    m->reached = 0;
+    for (i = 0; i < m->cells; i++) {
+        double best;
+        unsigned bs = ASTAR_STEP_END;
+        int side[4];
+
+        if (!(m->step[i] & ASTAR_STEP_MEMBER))
+            continue;
+        m->reached++;
+        best = m->dist[i];
+        for (d = 0; d < 4; d++)
+            side[d] = sized_open(m, NULL, NULL, i, d, NULL, NULL);
+        for (d = 0; d < ndir; d++) {
+            size_t u = (size_t)((long)i + off[d]);
+            double ng;
+
+            if (!(m->step[u] & ASTAR_STEP_MEMBER))
+                continue;
+            if (d >= 4 && m->diagonal != ASTAR_DIAGONAL_ALWAYS) {
+                int walls = !side[CORNER_X[d]] + !side[CORNER_Y[d]];
+                if (walls == 2 || (walls == 1 && m->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
+                    continue;
+            }
+            ng = sized_price(m, i, d);
+            ng = m->dist[u] + (d < 4 ? ng : SQRT2 * ng);
+            if (ng < best) {
+                best = ng;
+                bs = (unsigned)d;
+            }
+        }
+        m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | bs);
+        m->origin[i] = cell_number(m, i);
+    }
+}
+
 /* Clears the closed bits a flood left. */
 static void unclose(AstarDistanceMap *m)
 {
@@ -444,6 +674,37 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
         }
     }
     m->reached = 0;
+    if (m->size > 1) {
+        const AstarGrid *fit = NULL;
+        if (!rule) {   /* the layer of the positions where the unit fits (clearance.c) */
+            AstarGrid *layer;
+            uint32_t used;
+            if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+            fit = layer;
+        }
+        for (i = 0; i < n; i++) {
+            size_t c = astar_index(grid, sources[i].x, sources[i].y);
+            double v = sources[i].value;
+            int fit = sized_source(m, grid, c, rule, user);
+
+            if (fit < 0) {
+                empty(m);
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+            if (!fit || !(v <= max_cost) || !(v < m->dist[c]))
+                continue;
+            m->dist[c] = v;
+            m->step[c] = ASTAR_STEP_END;
+            m->origin[c] = (uint32_t)i;
+            if (heap_push(open, v, (uint32_t)c) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+        }
+        e = flood_sized(open, m, grid, fit, rule, user, max_cost, aborted);
+        unclose(m);
+        return e;
+    }
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
         ;
     if (!rule && !grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER && !m->hex && i >= n) {
@@ -529,7 +790,8 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
             return ASTAR_ENOMEM;
     }
     e = m->hex ? flood_hex(open, m, NULL, NULL, NULL, INFINITY, &aborted)
-               : flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
+        : m->size > 1 ? flood_sized(open, m, NULL, NULL, NULL, NULL, INFINITY, &aborted)
+                      : flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
     unclose(m);
     return e;
 }
@@ -542,6 +804,10 @@ void astar_distance_descend(AstarDistanceMap *m)
 
     if (m->hex) {
         descend_hex(m);
+        return;
+    }
+    if (m->size > 1) {
+        descend_sized(m);
         return;
     }
     for (d = 0; d < 8; d++)
@@ -600,7 +866,8 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
  *       10     1  diagonal mode (AstarDiagonal); with ASTAR_DISTANCE_HEX, the
  *                 hex layout (AstarHexLayout) instead
  *       11     1  flags (ASTAR_DISTANCE_DERIVED, ASTAR_DISTANCE_RULES,
- *                 ASTAR_DISTANCE_HEX: a hex board's map)
+ *                 ASTAR_DISTANCE_HEX: a hex board's map, ASTAR_DISTANCE_SIZED:
+ *                 a map of large units, below)
  *       12     4  width
  *       16     4  height
  *       20     4  number of sources n
@@ -612,6 +879,13 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
  *          12 M  per cell in the map (M of them, row by row): value
  *                (binary64), origin (4 bytes)
  *             4  FNV-1a 32 of every byte before it
+ *
+ * A map of large units (size k > 1; issue 14) has flag ASTAR_DISTANCE_SIZED
+ * and 4 bytes more right after the header (offset 32: k, from 2 to 65535),
+ * the rest following them; the format version stays 1, a map of one cell is
+ * written as before, and bytes without the flag decode as size 1. A member
+ * position must fit (its k x k cells in the grid) and every cell it covers
+ * must have a finite entry cost.
  */
 #define DM_MAGIC "ASTARDMP"
 #define DM_HEADER 32u
@@ -667,7 +941,8 @@ static uint64_t fixed_size(uint64_t cells, uint64_t n)
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources)
 {
     uint64_t cells = (uint64_t)m->width * m->height;
-    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)m->reached;
+    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)m->reached
+                     + (m->size > 1 ? 4 : 0);
     return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
 }
 
@@ -682,13 +957,18 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
     p[8] = 1;
     p[9] = 0;
     p[10] = (unsigned char)(m->hex ? m->hex - 1 : (unsigned)m->diagonal);
-    p[11] = (unsigned char)((header->flags & ~ASTAR_DISTANCE_HEX)
-                            | (m->hex ? ASTAR_DISTANCE_HEX : 0u));
+    p[11] = (unsigned char)((header->flags & ~(ASTAR_DISTANCE_HEX | ASTAR_DISTANCE_SIZED))
+                            | (m->hex ? ASTAR_DISTANCE_HEX : 0u)
+                            | (m->size > 1 ? ASTAR_DISTANCE_SIZED : 0u));
     put_u32(p + 12, m->width);
     put_u32(p + 16, m->height);
     put_u32(p + 20, (uint32_t)header->nsources);
     put_f64(p + 24, header->max_cost);
     p += DM_HEADER;
+    if (m->size > 1) {
+        put_u32(p, m->size);
+        p += 4;
+    }
     for (k = 0; k < header->nsources; k++, p += 16) {
         put_u32(p, sources[k].x);
         put_u32(p + 4, sources[k].y);
@@ -735,7 +1015,7 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
         return parse_error(message, message_size, "bad magic or too short");
     if (p[8] != 1 || p[9] != 0)
         return parse_error(message, message_size, "unknown format version");
-    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 7)
+    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 15)
         return parse_error(message, message_size, "bad diagonal mode or flags");
     header->flags = p[11];
     header->hex = (p[11] & ASTAR_DISTANCE_HEX) ? 1u + p[10] : 0u;
@@ -750,11 +1030,54 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
         return parse_error(message, message_size, "bad size");
     if (header->max_cost != header->max_cost)
         return parse_error(message, message_size, "bad maxCost");
-    if (fixed_size(cells, header->nsources) > length)
+    header->size = 1;
+    if (p[11] & ASTAR_DISTANCE_SIZED) {
+        if (length < DM_HEADER + 8)
+            return parse_error(message, message_size, "truncated");
+        header->size = get_u32(p + DM_HEADER);
+        if (header->size < 2 || header->size > ASTAR_MAX_SIDE || header->hex)
+            return parse_error(message, message_size, "bad unit size");
+    }
+    if (fixed_size(cells, header->nsources) + (header->size > 1 ? 4 : 0) > length)
         return parse_error(message, message_size, "truncated");
     if (fnv1a(p, length - 4) != get_u32(p + length - 4))
         return parse_error(message, message_size, "bad checksum");
     return ASTAR_OK;
+}
+
+/* A decoded map of large units: every member position (steps[]) has its
+ * k x k cells in the grid, each with a finite entry cost (costs[]). In
+ * O(cells): scratch (at least (width + 1) * (height + 1) entries, the map's
+ * origin array before it is filled) holds the count of cells without one
+ * above and left of each corner. */
+static int sized_members_fit(const AstarDistanceHeader *hd, const unsigned char *steps,
+                             const unsigned char *costs, uint32_t *scratch)
+{
+    const size_t w = hd->width, h = hd->height, k = hd->size, row = w + 1;
+    size_t x, y;
+
+    for (x = 0; x <= w; x++)
+        scratch[x] = 0;
+    for (y = 0; y < h; y++) {
+        uint32_t run = 0;
+        scratch[(y + 1) * row] = 0;
+        for (x = 0; x < w; x++) {
+            double c = get_f64(costs + 8 * (y * w + x));
+            run += !(c > 0 && c < HUGE_VAL);
+            scratch[(y + 1) * row + x + 1] = scratch[y * row + x + 1] + run;
+        }
+    }
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+            if (steps[y * w + x] == ASTAR_STEP_NONE)
+                continue;
+            if (x + k > w || y + k > h)
+                return 0;
+            if (scratch[(y + k) * row + x + k] - scratch[y * row + x + k]
+                - scratch[(y + k) * row + x] + scratch[y * row + x] != 0)
+                return 0;
+        }
+    return 1;
 }
 
 AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceMap *m,
@@ -770,8 +1093,9 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
     if (astar_distance_decode_header(data, length, &hd, message, message_size) != ASTAR_OK)
         return ASTAR_EPARSE;
     m->hex = hd.hex;
+    m->size = hd.size;
     cells = (uint64_t)hd.width * hd.height;
-    p += DM_HEADER;
+    p += DM_HEADER + (hd.size > 1 ? 4 : 0);
     for (k = 0; k < hd.nsources; k++, p += 16) {
         sources[k].x = get_u32(p);
         sources[k].y = get_u32(p + 4);
@@ -788,8 +1112,10 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
             return parse_error(message, message_size, "bad step");
         members += steps[k] != ASTAR_STEP_NONE;
     }
-    if (fixed_size(cells, hd.nsources) + 12 * members != length)
+    if (fixed_size(cells, hd.nsources) + (hd.size > 1 ? 4 : 0) + 12 * members != length)
         return parse_error(message, message_size, "bad length");
+    if (hd.size > 1 && !sized_members_fit(&hd, steps, costs, m->origin))
+        return parse_error(message, message_size, "bad position");
     m->reached = 0;
     for (y = 0; y < hd.height; y++)
         for (x = 0; x < hd.width; x++) {

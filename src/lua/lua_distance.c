@@ -47,8 +47,9 @@ static AstarDistanceSource *map_sources(MapHeader *h)
     return (AstarDistanceSource *)(void *)((char *)h + SOURCES_OFFSET);
 }
 
-static const char *const MAP_OPTIONS[] = {"blocked", "cost", "diagonal", "maxCost", NULL};
-enum { O_DIAGONAL = 2, O_MAXCOST = 3 };
+static const char *const MAP_OPTIONS[] = {"blocked", "cost", "diagonal", "maxCost", "size",
+                                          NULL};
+enum { O_DIAGONAL = 2, O_MAXCOST = 3, O_SIZE = 4 };
 
 /* ---- the userdata ---------------------------------------------------------- */
 
@@ -314,9 +315,11 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const
             continue;
         if (rule->stop != QR_STOP_NONE) {
             unsigned hex = h->m.hex;
+            uint32_t size = h->m.size;
             astar_distance_layout(&h->m, map_sources(h) + h->nsources, h->m.width,
                                   h->m.height, h->m.diagonal);
             h->m.hex = hex;
+            h->m.size = size;
             query_rules_raise(L, rule, fname);
         }
         if (g->closed)
@@ -421,6 +424,7 @@ static int grid_distance_map(lua_State *L)
     Arg as = method_arg("distanceMap", 1), ao = method_arg("distanceMap", 2);
     AstarDiagonal diagonal = g->diagonal;
     double max_cost = INFINITY;
+    uint32_t size = 1;
     QueryRules rule;
     MapHeader *h;
     size_t n;
@@ -433,6 +437,7 @@ static int grid_distance_map(lua_State *L)
     query_rules_init(L, &rule, "distanceMap", 2);      /* slots 4 .. 7 */
     lua_pushnil(L);                                     /* 8: diagonal */
     lua_pushnil(L);                                     /* 9: maxCost */
+    lua_pushnil(L);                                     /* 10: size */
     rule.g = g;
     if (!lua_isnil(L, 3)) {
         if (!lua_istable(L, 3))
@@ -440,7 +445,7 @@ static int grid_distance_map(lua_State *L)
         lua_pushnil(L);
         while (lua_next(L, 3)) {
             i = check_option_name(L, ao, lua_gettop(L) - 1, MAP_OPTIONS);
-            lua_replace(L, i < 2 ? 4 + i : 8 + (i - O_DIAGONAL));
+            lua_replace(L, i < 2 ? 4 + i : 8 + (i - O_DIAGONAL));   /* 8, 9, 10 */
         }
         for (i = 0; i < 2; i++)
             if (!lua_isnil(L, 4 + i))
@@ -460,11 +465,26 @@ static int grid_distance_map(lua_State *L)
             if (max_cost != max_cost)
                 arg_error(L, 2, "distanceMap", "opts.maxCost: ", "number expected, got nan");
         }
+        if (!lua_isnil(L, 10)) {   /* large units: findPath's checks and messages */
+            Arg d = ao;
+            double k;
+            char buf[32];
+            d.index = 10;
+            k = check_number(L, d, "opts.size: ");
+            if (!(k >= 1 && k <= (double)ASTAR_MAX_SIDE) || k != floor(k))
+                arg_error(L, 2, "distanceMap", NULL,
+                          "opts.size must be a whole number from 1 to 65535, got %s",
+                          number_text(buf, sizeof buf, k));
+            size = (uint32_t)k;
+            if (size > 1 && lua_grid_is_hex(g))
+                arg_error(L, 2, "distanceMap", NULL, "opts.size: large units need a square grid");
+        }
     }
     query_rules_finish(&rule, g->grid);
     check_open(L, g);
     h = push_map(L, astar_grid_width(g->grid), astar_grid_height(g->grid), diagonal, n);
     h->m.hex = lua_grid_hex_code(g);   /* a hex board's map: hex steps */
+    h->m.size = size;                  /* large units: positions of size x size */
     map = lua_gettop(L);
     check_open(L, g);                  /* the allocation may have run finalizers */
     read_sources(L, 2, g->grid, map_sources(h));
@@ -524,6 +544,7 @@ static MapHeader *push_derived(lua_State *L, const MapHeader *from)
 {
     MapHeader *h = push_map(L, from->m.width, from->m.height, from->m.diagonal, 0);
     h->m.hex = from->m.hex;
+    h->m.size = from->m.size;
     memcpy(h->m.cost, from->m.cost, from->m.cells * sizeof *h->m.cost);
     h->derived = 1;
     return h;
@@ -614,6 +635,9 @@ static int astar_blend(lua_State *L)
             if (m->m.hex != first->m.hex)
                 arg_error(L, 1, "blend", NULL, "[%d]: map of another board shape than [1]",
                           (int)k);
+            if (m->m.size != first->m.size)
+                arg_error(L, 1, "blend", NULL, "[%d]: map for units of size %u, [1] for size %u",
+                          (int)k, (unsigned)m->m.size, (unsigned)first->m.size);
             lua_pop(L, 1);
         } else {
             double w;
@@ -641,7 +665,7 @@ static int astar_blend(lua_State *L)
         lua_rawgeti(L, 1, (int)k + 1);
         m = (MapHeader *)compat_testudata(L, -2, MAP_TYPE);
         if (!m || m->busy || lua_type(L, -1) != LUA_TNUMBER || m->m.width != b->m.width
-            || m->m.height != b->m.height || m->m.hex != b->m.hex)
+            || m->m.height != b->m.height || m->m.hex != b->m.hex || m->m.size != b->m.size)
             raise_error(L, "the list given to 'blend' changed while it was read");
         w = (double)lua_tonumber(L, -1);
         for (i = 0; i < b->m.cells; i++) {

@@ -49,10 +49,10 @@ local function check_self(fname, nargs, self)
   return self
 end
 
-local function empty_map(w, h, diagonal, hex)
+local function empty_map(w, h, diagonal, hex, size)
   local stride = w + 2
   return setmetatable({ _w = w, _h = h, _stride = stride, _cells = stride * (h + 2),
-    _diagonal = diagonal, _hex = hex, _dist = {}, _cost = {}, _origin = {}, _step = {}, _reached = 0,
+    _diagonal = diagonal, _hex = hex, _size = size or 1, _dist = {}, _cost = {}, _origin = {}, _step = {}, _reached = 0,
     _sources = {}, _max = huge, _derived = false, _busy = false }, MAP)
 end
 
@@ -424,6 +424,193 @@ local function push_all(hf, hc, n, f, c)
   return n
 end
 
+-- ---- large units (issue 14): maps over the top-left cells of k x k units -----
+-- distance.c's sized_open, sized_price, sized_source, flood_sized and
+-- descend_sized: the flood relaxes v from a settled u (the walk steps v -> u),
+-- priced by the cells u covers and v does not; v's cells that u does not cover
+-- are the ones to check.
+
+-- Position v beside an allowed position u: 1 when the cells of v not covered
+-- by u can be entered (asking the rule, row by row, stopping at the first that
+-- cannot), 0 when one cannot, -1 when the rule stopped. grid nil: from the
+-- known costs only (a cell never asked counts as enterable).
+local function sized_open(m, grid, u, v, r)
+  local cost, stride, k = m._cost, m._stride, m._size
+  local ux, uy = cell_xy(m, u)
+  local vx, vy = cell_xy(m, v)
+  local grid_costs = grid and grid._cost
+  for y = vy, vy + k - 1 do
+    for x = vx, vx + k - 1 do
+      if not (x >= ux and x < ux + k and y >= uy and y < uy + k) then
+        local c = y * stride + x + 1
+        local e = cost[c]
+        if e == nil and grid then
+          e = Q.cell(r, x, y, grid_costs and grid_costs[c] or 1.0)
+          if e == nil then return -1 end
+          cost[c] = e
+        end
+        if e == huge then return 0 end
+      end
+    end
+  end
+  return 1
+end
+
+-- The price of the step p -> q: the highest entry cost among the cells of q
+-- that p does not cover.
+local function sized_price(m, p, q)
+  local cost, stride, k = m._cost, m._stride, m._size
+  local px, py = cell_xy(m, p)
+  local qx, qy = cell_xy(m, q)
+  local worst = 0.0
+  for y = qy, qy + k - 1 do
+    for x = qx, qx + k - 1 do
+      if not (x >= px and x < px + k and y >= py and y < py + k) then
+        local e = cost[y * stride + x + 1]
+        if e > worst then worst = e end
+      end
+    end
+  end
+  return worst
+end
+
+-- Source position c: 1 when the unit fits there, 0 when not, -1 when the rule stopped.
+local function sized_source(m, grid, c, r)
+  local cost, stride, k = m._cost, m._stride, m._size
+  local cx, cy = cell_xy(m, c)
+  if cx - 1 + k > m._w or cy - 1 + k > m._h then return 0 end
+  local grid_costs = grid._cost
+  for y = cy, cy + k - 1 do
+    for x = cx, cx + k - 1 do
+      local i = y * stride + x + 1
+      local e = cost[i]
+      if e == nil then
+        e = Q.cell(r, x, y, grid_costs and grid_costs[i] or 1.0)
+        if e == nil then return -1 end
+        cost[i] = e
+      end
+      if e == huge then return 0 end
+    end
+  end
+  return 1
+end
+
+-- heap.h's pop from (hf, hc, n): the cell on top and the new n.
+local function pop_top(hf, hc, n)
+  local u = hc[1]
+  local lf, lc = hf[n], hc[n]
+  hf[n], hc[n] = nil, nil
+  n = n - 1
+  local i = 1
+  while true do
+    local first = 4 * i - 2
+    if first > n then break end
+    local best, bf = first, hf[first]
+    local last = first + 3
+    if last > n then last = n end
+    for k = first + 1, last do
+      if hf[k] < bf then best, bf = k, hf[k] end
+    end
+    if bf < lf then
+      hf[i], hc[i] = bf, hc[best]
+      i = best
+    else
+      break
+    end
+  end
+  if n > 0 then hf[i], hc[i] = lf, lc end
+  return u, n
+end
+
+-- flood for a map of size > 1 (grid nil: a rescan); false when a rule stopped it.
+local function flood_sized(m, hf, hc, n, grid, r, max_cost)
+  local dist, step, origin = m._dist, m._step, m._origin
+  local stride, mode = m._stride, m._diagonal
+  local ndir = mode == NEVER and 4 or 8
+  local cornered = mode ~= ALWAYS
+  local offset = {}
+  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
+  local closed = {}
+  local reached = 0
+  local side = {}
+  while n > 0 do
+    local u
+    u, n = pop_top(hf, hc, n)
+    if not closed[u] then
+      closed[u] = true
+      reached = reached + 1
+      local gu = dist[u]
+      for d = 1, ndir do
+        local v = u + offset[d]
+        if closed[v] then
+          if d <= 4 then side[d] = true end
+        else
+          local ok = sized_open(m, grid, u, v, r)
+          if ok < 0 then return false end
+          if d <= 4 then side[d] = ok == 1 end
+          local pass
+          if grid then pass = ok == 1 else pass = step[v] ~= nil end
+          if pass and d > 4 and cornered then
+            local walls = (side[CX[d]] and 0 or 1) + (side[CY[d]] and 0 or 1)
+            pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
+          end
+          if pass then
+            local price = sized_price(m, v, u)
+            local ng = d > 4 and gu + SQRT2 * price or gu + price
+            if ng <= max_cost then
+              local s = OPPOSITE[d]
+              local dv = dist[v]
+              if dv == nil or ng < dv then
+                dist[v], step[v], origin[v] = ng, s, origin[u]
+                n = push_all(hf, hc, n, ng, v)
+              elseif ng == dv and step[v] ~= END and s < step[v] then
+                step[v], origin[v] = s, origin[u]
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+  m._reached = reached
+  return true
+end
+
+-- descend for a map of size > 1.
+local function descend_sized(m)
+  local step, dist, origin = m._step, m._dist, m._origin
+  local stride, mode, w = m._stride, m._diagonal, m._w
+  local ndir = mode == NEVER and 4 or 8
+  local offset = {}
+  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
+  local reached = 0
+  local new, side = {}, {}
+  for i = 1, m._cells do
+    if step[i] ~= nil then
+      reached = reached + 1
+      local best, bs = dist[i], END
+      for d = 1, 4 do side[d] = sized_open(m, nil, i, i + offset[d]) == 1 end
+      for d = 1, ndir do
+        local u = i + offset[d]
+        local pass = step[u] ~= nil
+        if pass and d > 4 and mode ~= ALWAYS then
+          local walls = (side[CX[d]] and 0 or 1) + (side[CY[d]] and 0 or 1)
+          pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
+        end
+        if pass then
+          local price = sized_price(m, i, u)
+          local ng = d > 4 and dist[u] + SQRT2 * price or dist[u] + price
+          if ng < best then best, bs = ng, d - 1 end
+        end
+      end
+      new[i] = bs
+      local x, y = cell_xy(m, i)
+      origin[i] = (y - 1) * w + x - 1
+    end
+  end
+  m._step, m._reached = new, reached
+end
+
 -- astar_distance_run: one flood of m on grid; false when a rule stopped it.
 local function run(m, grid, r)
   local open, costs = grid._open, grid._cost
@@ -440,6 +627,26 @@ local function run(m, grid, r)
   local dist, step, origin = m._dist, m._step, m._origin
   local hf, hc, n = {}, {}, 0
   local stride = m._stride
+  if m._size > 1 then
+    for k, s in ipairs(m._sources) do
+      local c = s.y * stride + s.x + 1
+      local fit = sized_source(m, grid, c, r)
+      if fit < 0 then
+        m._dist, m._step, m._reached = {}, {}, 0
+        return false
+      end
+      local v = s.value
+      if fit == 1 and v <= m._max and (dist[c] == nil or v < dist[c]) then
+        dist[c], step[c], origin[c] = v, END, k - 1
+        n = push_all(hf, hc, n, v, c)
+      end
+    end
+    if not flood_sized(m, hf, hc, n, grid, r, m._max) then
+      m._dist, m._step, m._reached = {}, {}, 0
+      return false
+    end
+    return true
+  end
   for k, s in ipairs(m._sources) do
     local c = s.y * stride + s.x + 1
     local ec = cost[c]
@@ -477,7 +684,7 @@ local function rescan(m)
       n = push_all(hf, hc, n, dist[i], i)
     end
   end
-  ;(m._hex and flood_hex or flood)(m, hf, hc, n, nil, nil, huge)
+  ;(m._hex and flood_hex or m._size > 1 and flood_sized or flood)(m, hf, hc, n, nil, nil, huge)
 end
 
 -- astar_distance_descend: steps from values alone.
@@ -509,6 +716,7 @@ end
 
 local function descend(m)
   if m._hex then return descend_hex(m) end
+  if m._size > 1 then return descend_sized(m) end
   local step, dist, cost, origin = m._step, m._dist, m._cost, m._origin
   local stride, mode, w = m._stride, m._diagonal, m._w
   local ndir = mode == NEVER and 4 or 8
@@ -567,7 +775,7 @@ end
 
 -- ---- entry points -----------------------------------------------------------------
 
-local MAP_OPTIONS = { blocked = true, cost = true, diagonal = true, maxCost = true }
+local MAP_OPTIONS = { blocked = true, cost = true, diagonal = true, maxCost = true, size = true }
 
 local function read_sources(t, w, h)
   local out = {}
@@ -617,7 +825,7 @@ function M.distance_map(...)
   local w, h = grid._w, grid._h
   local list = read_sources(sources, w, h)
   local r = Q.init("distanceMap", 2)
-  local diagonal, max_cost = grid._diagonal, huge
+  local diagonal, max_cost, size = grid._diagonal, huge, 1
   if opts ~= nil then
     if type(opts) ~= "table" then type_error(2, "distanceMap", nil, "table", opts, true) end
     for key in next, opts do
@@ -625,7 +833,6 @@ function M.distance_map(...)
         arg_error(2, "distanceMap", nil, "option names must be strings, got " .. type(key))
       end
       if not MAP_OPTIONS[key] then
-        if key == "size" then arg_error(2, "distanceMap", nil, "opts.size: not supported here yet") end
         arg_error(2, "distanceMap", nil, "unknown option '" .. A.quoted(key) .. "'")
       end
     end
@@ -643,10 +850,22 @@ function M.distance_map(...)
       max_cost = A.check_number(mc, true, 2, "distanceMap", "opts.maxCost: ")
       if mc ~= mc then arg_error(2, "distanceMap", "opts.maxCost: ", "number expected, got nan") end
     end
+    local k = rawget(opts, "size")
+    if k ~= nil then   -- large units: findPath's checks and messages
+      A.check_number(k, true, 2, "distanceMap", "opts.size: ")
+      if not (k >= 1 and k <= 65535) or k ~= floor(k) then -- luacheck: ignore 581 (nan)
+        arg_error(2, "distanceMap", nil, "opts.size must be a whole number from 1 to 65535, got "
+          .. A.number_text(k))
+      end
+      size = toint(k)
+      if size > 1 and grid._hex then
+        arg_error(2, "distanceMap", nil, "opts.size: large units need a square grid")
+      end
+    end
   end
   Q.finish(r, grid)
   if not grid._open then error("attempt to use a closed astar.Grid", 0) end
-  local m = empty_map(w, h, diagonal, grid._hex)
+  local m = empty_map(w, h, diagonal, grid._hex, size)
   m._sources, m._max, m._rules, m._ruled = list, max_cost, r, r.used
   fill(m, grid, r, "distanceMap")
   return m
@@ -684,7 +903,7 @@ function Map.update(...)
 end
 
 local function derived(from)
-  local m = empty_map(from._w, from._h, from._diagonal, from._hex)
+  local m = empty_map(from._w, from._h, from._diagonal, from._hex, from._size)
   local cost = {}
   for i, c in next, from._cost do cost[i] = c end
   m._cost, m._derived = cost, true
@@ -752,6 +971,10 @@ function M.blend(...)
       if v._hex ~= first._hex then
         arg_error(1, "blend", nil, format("[%d]: map of another board shape than [1]", k))
       end
+      if v._size ~= first._size then
+        arg_error(1, "blend", nil, format("[%d]: map for units of size %d, [1] for size %d", k,
+          v._size, first._size))
+      end
     else
       if type(v) ~= "number" then
         arg_error(1, "blend", nil, format("[%d]: weight expected, got %s", k, type(v)))
@@ -793,11 +1016,13 @@ function Map.encode(...)
   local self = ...
   check_self("encode", select("#", ...), self)
   local out = {}
+  local sized = self._size > 1   -- large units: flag 8, the size after the header
   local flags = (self._derived and 1 or 0) + ((self._ruled or self._rules_lost) and 2 or 0)
-    + (self._hex and 4 or 0)
+    + (self._hex and 4 or 0) + (sized and 8 or 0)
   local mode = self._hex and self._hex - 1 or DIAGONAL_CODE[self._diagonal]
   out[1] = "ASTARDMP" .. char(1, 0, mode, flags) .. le(self._w, 4)
     .. le(self._h, 4) .. le(#self._sources, 4) .. f64_any(self._max)
+    .. (sized and le(self._size, 4) or "")
   for _, src in ipairs(self._sources) do
     out[#out + 1] = le(src.x - 1, 4) .. le(src.y - 1, 4) .. f64_any(src.value)
   end
@@ -824,6 +1049,35 @@ local function bad_map(message)
   arg_error(1, "decodeMap", nil, "not an astar distance map: " .. message)
 end
 
+-- distance.c sized_members_fit: every member position of a map of large units
+-- has its k x k cells in the grid, each with a finite entry cost (counts of the
+-- cells without one above and left of each corner, in O(cells)).
+local function sized_members_fit(s, w, h, k, steps, costs)
+  local row = w + 1
+  local bad = {}
+  for x = 0, w do bad[x] = 0 end
+  for y = 0, h - 1 do
+    local count = 0
+    bad[(y + 1) * row] = 0
+    for x = 0, w - 1 do
+      local c = get_f64(s, costs + 8 * (y * w + x))
+      if not (c > 0 and c < huge) then count = count + 1 end
+      bad[(y + 1) * row + x + 1] = bad[y * row + x + 1] + count
+    end
+  end
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      if byte(s, steps + y * w + x) ~= 15 then
+        if x + k > w or y + k > h
+          or bad[(y + k) * row + x + k] - bad[y * row + x + k] - bad[(y + k) * row + x]
+            + bad[y * row + x] ~= 0 then
+          bad_map("bad position")
+        end
+      end
+    end
+  end
+end
+
 function M.decode_map(...)
   local s = ...
   if type(s) ~= "string" then type_error(1, "decodeMap", nil, "string", s, select("#", ...) > 0) end
@@ -831,8 +1085,8 @@ function M.decode_map(...)
   if length < 36 or sub(s, 1, 8) ~= "ASTARDMP" then bad_map("bad magic or too short") end
   if byte(s, 9) ~= 1 or byte(s, 10) ~= 0 then bad_map("unknown format version") end
   local diagonal, flags = byte(s, 11), byte(s, 12)
-  if diagonal > 3 or flags > 7 then bad_map("bad diagonal mode or flags") end
-  local hex = flags >= 4 and diagonal + 1 or nil   -- a hex map: the layout in the mode byte
+  if diagonal > 3 or flags > 15 then bad_map("bad diagonal mode or flags") end
+  local hex = flags % 8 >= 4 and diagonal + 1 or nil   -- a hex map: the layout in the mode byte
   local w, h, n = u32(s, 13), u32(s, 17), u32(s, 21)
   local max_cost = get_f64(s, 25)
   local cells = w * h
@@ -840,13 +1094,19 @@ function M.decode_map(...)
     bad_map("bad size")
   end
   if max_cost ~= max_cost then bad_map("bad maxCost") end
-  local fixed = 32 + 16 * n + 9 * cells + 4
+  local size, head = 1, 32
+  if flags >= 8 then
+    if length < 40 then bad_map("truncated") end
+    size, head = u32(s, 33), 36
+    if size < 2 or size > G.MAX_SIDE or hex then bad_map("bad unit size") end
+  end
+  local fixed = head + 16 * n + 9 * cells + 4
   if fixed > length then bad_map("truncated") end
   if EN.fnv1a(EN.FNV_OFFSET, s, 1, length - 4) ~= u32(s, length - 3) then
     bad_map("bad checksum")
   end
-  local m = empty_map(toint(w), toint(h), hex and 1 or diagonal + 1, hex)
-  local p = 33
+  local m = empty_map(toint(w), toint(h), hex and 1 or diagonal + 1, hex, toint(size))
+  local p = head + 1
   for k = 1, n do
     local x, y, v = u32(s, p), u32(s, p + 4), get_f64(s, p + 8)
     if x >= w or y >= h or not (v > -huge and v < huge) then bad_map("bad source") end
@@ -861,6 +1121,7 @@ function M.decode_map(...)
     if st ~= 15 then members = members + 1 end
   end
   if fixed + 12 * members ~= length then bad_map("bad length") end
+  if size > 1 then sized_members_fit(s, w, h, size, steps, costs) end
   local stride = m._stride
   local step, cost, dist, origin = m._step, m._cost, m._dist, m._origin
   local reached = 0
