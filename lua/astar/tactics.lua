@@ -242,7 +242,8 @@ function Zone:size() return #self._list end
 
 --- tactics.movementRange(grid, x, y, move [, opts]) -> astar.Range
 -- opts.cost / blocked / occupied / zoc: each a function (x, y) or a table
--- indexed by tactics.cellIndex(grid, x, y). Implemented in C.
+-- indexed by tactics.cellIndex(grid, x, y); opts.diagonal; opts.size (large
+-- units: top-left positions). Implemented in the backend.
 tactics.movementRange = core._movementRange
 
 local ATTACK_OPTIONS = { lineOfSight = true, metric = true }
@@ -345,7 +346,9 @@ end
 
 --- tactics.dangerZone(grid, enemies [, opts]) -> danger zone
 -- enemies: a list of {x =, y =, move =, minRange =, maxRange =} (each may also
--- have its own cost / blocked / occupied / zoc / diagonal / metric over opts').
+-- have its own cost / blocked / occupied / zoc / diagonal / metric over opts',
+-- and a size: a unit of size x size cells, its range made with that size and
+-- its attack measured from the nearest cell it covers).
 function tactics.dangerZone(grid, enemies, opts)
   local fname = "dangerZone"
   local w, h, hex = checkGrid(grid, fname)
