@@ -119,7 +119,7 @@ function M.begin(S, s, grid, start, gx, gy, o, rule)
   local generation = s.generation
   s.hex = grid._hex
   s.runner = M.run
-  s.general = true
+  s.general, s.size = true, 1   -- one cell: search.disturbed reads size
   s.grid, s.version = grid, grid._version
   s.heuristic, s.partial = o.heuristic, o.partial
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
