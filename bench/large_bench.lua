@@ -11,10 +11,12 @@
 --                        each step by the cells it newly covers
 --   first query, size k  building the layer (a new grid each time)
 --   setWalkable          toggling a cell with the layers of sizes 2 and 3 kept
+--   movementRange size k a budget of 20 from 40 starts, uniform and costed
 --
 -- Usage: lua bench/large_bench.lua [maps dir] [only-size-1]
 package.path = "bench/?.lua;" .. package.path
 local astar = require "astar"
+require "astar.tactics"
 local scen = require "scen"
 local time = require("timing").time
 
@@ -141,6 +143,22 @@ local function run(name, grid, mode)
   local t0, t1 = toggle(plain), toggle(layered)
   row("setWalkable, no layer", t0, 40000)
   row("setWalkable, layers 2 and 3", t1, 40000)
+  -- movementRange with a budget of 20 from 40 starts: uniform costs (a
+  -- one-cell range on the size's layer) and the costed grid (the loop that
+  -- prices each step by the cells it newly covers)
+  local function ranges(g, k)
+    local opts = { diagonal = mode, size = k }
+    return time(function()
+      for i = 1, 40 do g:movementRange(qs[i][1], qs[i][2], 20, opts) end
+    end)
+  end
+  for _, case in ipairs { { "", grid }, { " costs", costed } } do
+    local rbase = ranges(case[2], 1)
+    row(("movementRange size 1%s"):format(case[1]), rbase, 40)
+    for k = 2, 3 do
+      row(("movementRange size %d%s"):format(k, case[1]), ranges(case[2], k), 40, rbase)
+    end
+  end
 end
 
 local function load(file)

@@ -4,7 +4,8 @@
 #                      for units of size 2 and 3 against size 1 (jump point
 #                      search and A* on the size's layer, the step-pricing
 #                      loop on a costed grid), building a layer, setWalkable
-#                      with layers (den312d 64x64 cut and AR0011SR)
+#                      with layers, movementRange of sizes 2 and 3 against
+#                      size 1 (den312d 64x64 cut and AR0011SR)
 
 BENCH_TARGETS += bench-large
 

@@ -366,11 +366,8 @@ describe("size errors", function()
   end)
 
   it("is refused clearly where it is not supported yet", function()
-    check_error("bad argument #4 to 'movementRange' (opts.size: not supported here yet)",
-      grid.movementRange, grid, 1, 1, 3, { size = 2 })
-    check_error("bad argument #1 to 'dangerZone' (enemies[1].size: not supported here yet)",
-      grid.dangerZone, grid, { { x = 1, y = 1, move = 2, minRange = 1, maxRange = 1, size = 2 } })
-    check_error("bad argument #2 to 'dangerZone' (opts.size: not supported here yet)",
+    -- movementRange and dangerZone's enemies take it (spec/large_ranges_spec.lua)
+    check_error("bad argument #2 to 'dangerZone' (opts.size: give each enemy its own (enemies[i].size))",
       grid.dangerZone, grid, { { x = 1, y = 1, move = 2, minRange = 1, maxRange = 1 } }, { size = 2 })
   end)
 

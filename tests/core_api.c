@@ -1016,6 +1016,163 @@ static void test_layers(void)
     astar_grid_free(grid);
 }
 
+/* ---- large units in movement ranges (astar_range_run_large) ------------- */
+
+/* The rule of the large range test: cell costs and flags from a table,
+ * counting the calls (each cell at most once per query). */
+typedef struct {
+    uint32_t w;
+    double cost[REF_MAX];
+    unsigned flags[REF_MAX];
+    int calls[REF_MAX];
+} LargeRule;
+
+static double large_rule(void *user, uint32_t x, uint32_t y, double grid_cost, unsigned *flags)
+{
+    LargeRule *r = (LargeRule *)user;
+    uint32_t i = y * r->w + x;
+    (void)grid_cost;
+    r->calls[i]++;
+    *flags = r->flags[i];
+    return r->cost[i];
+}
+
+/* The value of cell (x, y) for the reference (INFINITY: impassable). */
+static double large_value(const AstarGrid *grid, const LargeRule *rule, long x, long y)
+{
+    if (!astar_grid_walkable(grid, (uint32_t)x, (uint32_t)y))
+        return INFINITY;
+    return rule ? rule->cost[(uint32_t)y * rule->w + (uint32_t)x]
+                : astar_grid_cost(grid, (uint32_t)x, (uint32_t)y);
+}
+
+static int large_allowed(const AstarGrid *grid, const LargeRule *rule, long k, long x, long y)
+{
+    long cx, cy;
+    if (x < 0 || y < 0 || x + k > (long)astar_grid_width(grid) || y + k > (long)astar_grid_height(grid))
+        return 0;
+    for (cy = y; cy < y + k; cy++)
+        for (cx = x; cx < x + k; cx++)
+            if (large_value(grid, rule, cx, cy) == INFINITY)
+                return 0;
+    return 1;
+}
+
+/* Dijkstra by linear scan over top-left positions, checking every covered
+ * cell; a position covering an ENDS_MOVE cell is not expanded (the start is). */
+static void large_dijkstra(const AstarGrid *grid, const LargeRule *rule, long k, AstarDiagonal mode,
+                           long sx, long sy, double budget, double *dist)
+{
+    long w = (long)astar_grid_width(grid), h = (long)astar_grid_height(grid), n = w * h, i;
+    int done[REF_MAX] = {0};
+    for (i = 0; i < n; i++)
+        dist[i] = INFINITY;
+    dist[sy * w + sx] = 0.0;
+    for (;;) {
+        long best = -1, x, y, dx, dy, cx, cy;
+        int zoc = 0;
+        for (i = 0; i < n; i++)
+            if (!done[i] && dist[i] < INFINITY && (best < 0 || dist[i] < dist[best]))
+                best = i;
+        if (best < 0)
+            return;
+        done[best] = 1;
+        x = best % w;
+        y = best / w;
+        for (cy = y; rule && cy < y + k && cy < h; cy++)
+            for (cx = x; cx < x + k && cx < w; cx++)
+                zoc |= (rule->flags[cy * w + cx] & ASTAR_RANGE_ENDS_MOVE) != 0;
+        if (zoc && !(x == sx && y == sy))
+            continue;
+        for (dy = -1; dy <= 1; dy++)
+            for (dx = -1; dx <= 1; dx++) {
+                long qx = x + dx, qy = y + dy;
+                double worst = 0.0, c;
+                if ((dx == 0 && dy == 0) || !large_allowed(grid, rule, k, qx, qy))
+                    continue;
+                if (dx && dy) {
+                    int a = large_allowed(grid, rule, k, x + dx, y), b = large_allowed(grid, rule, k, x, y + dy);
+                    if (mode == ASTAR_DIAGONAL_NEVER || (mode == ASTAR_DIAGONAL_NO_OBSTACLES && !(a && b))
+                        || (mode == ASTAR_DIAGONAL_ONE_OBSTACLE && !(a || b)))
+                        continue;
+                }
+                for (cy = qy; cy < qy + k; cy++)
+                    for (cx = qx; cx < qx + k; cx++)
+                        if (!(cx >= x && cx < x + k && cy >= y && cy < y + k)
+                            && large_value(grid, rule, cx, cy) > worst)
+                            worst = large_value(grid, rule, cx, cy);
+                c = dist[best] + (dx && dy ? sqrt(2.0) * worst : worst);
+                if (c <= budget && c < dist[qy * w + qx])
+                    dist[qy * w + qx] = c;
+            }
+    }
+}
+
+static void test_large_ranges(void)
+{
+    static const double costs[] = {1.0, 1.0, 2.0, 3.0, INFINITY};
+    uint64_t seed = 7;
+    AstarRange *range = astar_range_new();
+    LargeRule rule;
+    double dist[REF_MAX];
+    uint32_t w = 12, h = 10, round;
+    long compared = 0, mismatches = 0, overasked = 0;
+
+    CHECK(range != NULL);
+    for (round = 0; round < 24; round++) {
+        AstarGrid *grid;
+        uint32_t i, k, d;
+        int ruled = round % 3 != 0;
+        CHECK(astar_grid_new(&grid, w, h) == ASTAR_OK);
+        for (i = 0; i < w * h; i++) {
+            if (next_random(&seed) % 8 == 0)
+                astar_grid_set_walkable(grid, i % w, i / w, 0);
+            if (round % 2 && next_random(&seed) % 4 == 0)
+                CHECK(astar_grid_set_cost(grid, i % w, i / w, 1.0 + next_random(&seed) % 3) == ASTAR_OK);
+        }
+        rule.w = w;
+        for (i = 0; i < w * h; i++) {
+            rule.cost[i] = costs[next_random(&seed) % 5];
+            rule.flags[i] = next_random(&seed) % 10 == 0 ? ASTAR_RANGE_NO_STOP
+                            : next_random(&seed) % 15 == 0 ? ASTAR_RANGE_ENDS_MOVE : 0;
+        }
+        for (k = 1; k <= 4; k++)
+            for (d = 0; d < 4; d++) {
+                uint32_t sx = next_random(&seed) % w, sy = next_random(&seed) % h, n;
+                double budget = 2.5 + next_random(&seed) % 6;
+                size_t j, count;
+                int aborted = 1;
+                memset(rule.calls, 0, sizeof rule.calls);
+                CHECK(astar_range_run_large(range, grid, sx, sy, k, budget, (AstarDiagonal)d,
+                                            ruled ? large_rule : NULL, &rule, &aborted) == ASTAR_OK);
+                CHECK(!aborted);
+                large_dijkstra(grid, ruled ? &rule : NULL, k, (AstarDiagonal)d, sx, sy, budget, dist);
+                count = astar_range_count(range);
+                for (n = 0, i = 0; i < w * h; i++) {
+                    n += dist[i] < INFINITY;
+                    overasked += rule.calls[i] > 1;
+                }
+                compared++;
+                if (count != n)
+                    mismatches++;
+                for (j = 0; j < count; j++) {
+                    AstarRangeCell c;
+                    unsigned want;
+                    astar_range_get(range, j, &c);
+                    want = j == 0 || !ruled ? 0u
+                           : rule.flags[c.y * w + c.x] & ASTAR_RANGE_NO_STOP;
+                    if (!close_to(c.cost, dist[c.y * w + c.x])
+                        || (c.flags & ASTAR_RANGE_NO_STOP) != want
+                        || (j == 0) != (c.x == sx && c.y == sy))
+                        mismatches++;
+                }
+            }
+        astar_grid_free(grid);
+    }
+    CHECK(compared == 24 * 16 && mismatches == 0 && overasked == 0);
+    astar_range_free(range);
+}
+
 /* ---- hex boards (astar_hex.h) -------------------------------------------- */
 
 /* The centre of 0-based cell (x, y) of a layout, neighbours 1 apart: the
@@ -1310,6 +1467,7 @@ int main(void)
     test_query_walls();
     test_layers();
     test_hex();
+    test_large_ranges();
 
     if (failures) {
         fprintf(stderr, "core_api: %d of %ld checks failed\n", failures, checks);

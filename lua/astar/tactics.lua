@@ -124,6 +124,12 @@ local function checkMetric(v, n, fname, field, hex)
   return v
 end
 
+-- Why opts.size is no option of attackRange and dangerZone (large units).
+local SIZE_NOTE = {
+  attackRange = "not an option here; a range made with a size keeps it",
+  dangerZone = "give each enemy its own (enemies[i].size)",
+}
+
 local function checkOptions(opts, n, fname, known)
   if opts == nil then return {} end
   if type(opts) ~= "table" then argError(n, fname, "table expected, got %s", type(opts)) end
@@ -131,7 +137,7 @@ local function checkOptions(opts, n, fname, known)
     if type(k) ~= "string" then
       argError(n, fname, "option names must be strings, got %s", type(k))
     end
-    if k == "size" and not known[k] then argError(n, fname, "opts.size: not supported here yet") end
+    if k == "size" and not known[k] then argError(n, fname, "opts.size: %s", SIZE_NOTE[fname]) end
     if not known[k] then argError(n, fname, "unknown option '%s'", quoted(k)) end
   end
   return opts
@@ -236,7 +242,8 @@ function Zone:size() return #self._list end
 
 --- tactics.movementRange(grid, x, y, move [, opts]) -> astar.Range
 -- opts.cost / blocked / occupied / zoc: each a function (x, y) or a table
--- indexed by tactics.cellIndex(grid, x, y). Implemented in C.
+-- indexed by tactics.cellIndex(grid, x, y); opts.diagonal; opts.size (large
+-- units: top-left positions). Implemented in the backend.
 tactics.movementRange = core._movementRange
 
 local ATTACK_OPTIONS = { lineOfSight = true, metric = true }
@@ -291,8 +298,17 @@ local function readEnemy(e, i, w, h, opts, hex)
     argError(1, fname, "enemies[%d].move must be a number >= 0, got %s", i, numText(move))
   end
   checkRanges(lo, hi, 1, fname, format("enemies[%d].", i))
-  if e.size ~= nil then   -- large units: findPath and newSearch only, so far
-    argError(1, fname, "enemies[%d].size: not supported here yet", i)
+  local size = e.size
+  if size ~= nil then   -- large units: a whole number from 1 to 65535, as findPath's opts.size
+    if type(size) ~= "number" then
+      argError(1, fname, "enemies[%d].size: number expected, got %s", i, type(size))
+    end
+    if not (size >= 1 and size <= 65535) or size ~= floor(size) then
+      argError(1, fname, "enemies[%d].size must be a whole number from 1 to 65535, got %s", i,
+        numText(size))
+    end
+    if size > 1 and hex then argError(1, fname, "enemies[%d].size: large units need a square grid", i) end
+    size = toint(size)
   end
   local diagonal = checkDiagonal(e.diagonal, 1, fname, format("enemies[%d].", i), hex)
   local metric = checkMetric(e.metric, 1, fname, format("enemies[%d].", i), hex)
@@ -320,13 +336,19 @@ local function readEnemy(e, i, w, h, opts, hex)
     rules = rules or {}
     rules.diagonal = diagonal
   end
+  if size ~= nil then
+    rules = rules or {}
+    rules.size = size
+  end
   return { x = x, y = y, move = move, minRange = clampDistance(lo, w, h),
     maxRange = clampDistance(hi, w, h), metric = metric, rules = rules, where = where }
 end
 
 --- tactics.dangerZone(grid, enemies [, opts]) -> danger zone
 -- enemies: a list of {x =, y =, move =, minRange =, maxRange =} (each may also
--- have its own cost / blocked / occupied / zoc / diagonal / metric over opts').
+-- have its own cost / blocked / occupied / zoc / diagonal / metric over opts',
+-- and a size: a unit of size x size cells, its range made with that size and
+-- its attack measured from the nearest cell it covers).
 function tactics.dangerZone(grid, enemies, opts)
   local fname = "dangerZone"
   local w, h, hex = checkGrid(grid, fname)

@@ -432,6 +432,31 @@ AstarError astar_range_attack_metric(AstarRange *range, const AstarGrid *grid,
                                      AstarMetric metric, AstarSightRule sight, void *user,
                                      int *aborted);
 
+/* Large units (issue 14; AstarOptions.size): a movement range of a unit of
+ * size x size cells whose top-left cell is (sx, sy); the result's cells are
+ * top-left positions. A position is allowed when its cells are all in the
+ * grid, walkable and not impassable by the rule; entering it costs the
+ * highest entry cost among the cells it newly covers (SQRT2 times that
+ * diagonally); the corner rule applies to the positions beside a diagonal
+ * step; the start is not checked. The rule is asked about covered cells (the
+ * start's too), at most once per cell per query; a position's
+ * ASTAR_RANGE_NO_STOP is its top-left cell's, its ASTAR_RANGE_ENDS_MOVE that
+ * of any cell it covers. Reads the grid's layer for size (built the first
+ * time: astar_grid_size_layer). size <= 1 is astar_range_run_diagonal; square
+ * grids only (a hex grid runs astar_range_run_hex, size ignored). */
+AstarError astar_range_run_large(AstarRange *range, AstarGrid *grid, uint32_t sx, uint32_t sy,
+                                 uint32_t size, double budget, AstarDiagonal diagonal,
+                                 AstarRangeRule rule, void *user, int *aborted);
+
+/* The attack area of units of size x size cells on the top-left positions
+ * from[]: a cell's distance from a position is its distance from the
+ * position's nearest covered cell, and sight is asked from that cell. */
+AstarError astar_range_attack_large(AstarRange *range, const AstarGrid *grid,
+                                    const AstarRangeCell *from, size_t n, uint32_t size,
+                                    uint32_t min_distance, uint32_t max_distance,
+                                    AstarMetric metric, AstarSightRule sight, void *user,
+                                    int *aborted);
+
 size_t astar_range_memory(const AstarRange *range);
 
 /* ---- encoding grids as bytes (encode.c, issue 4) ---------------------- */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "astar_hex.h"
+#include "clearance.h"
 #include "grid_layout.h"
 #include "heap.h"
 #include "range_internal.h"
@@ -23,7 +24,9 @@
 #define ST_DIR_SHIFT 4           /* 4 bits: 0-7 a direction, 8 the start */
 #define ST_DIR_MASK 15u
 #define ST_START 8u
-#define ST_GEN_SHIFT 8
+#define ST_LOOKED (1u << 8)      /* large units: the cell's entry and rule bits are set */
+#define ST_POS_ZOC (1u << 9)     /* large units: a covered cell ends the move */
+#define ST_GEN_SHIFT 10
 #define ST_GEN_LIMIT (1u << (32 - ST_GEN_SHIFT))
 
 #define SQRT2 1.41421356237309504880   /* as search_internal.h: findPath's step */
@@ -43,6 +46,7 @@ struct AstarRange {
     Heap open;
     AstarCellList bucket[ASTAR_MAX_BUCKETS];   /* distance.c's bucket queue */
     const AstarGrid *grid;   /* the grid of the last query */
+    uint32_t size;           /* the unit's size in the last movement query (1: one cell) */
     long offset[8];
 };
 
@@ -116,6 +120,7 @@ static AstarError begin(AstarRange *r, const AstarGrid *grid)
         r->generation = 1;
     }
     r->grid = grid;
+    r->size = 1;
     for (d = 0; d < 8; d++)
         r->offset[d] = DY[d] * (long)grid->stride + DX[d];
     return ASTAR_OK;
@@ -292,6 +297,156 @@ AstarError astar_range_run_diagonal(AstarRange *r, const AstarGrid *grid, uint32
     return run_diagonal(r, grid, start, budget, diagonal, rule, user, aborted);
 }
 
+/* ---- large units (issue 14, clearance.c) -------------------------------- */
+
+/* Looks covered cell `cell` up for a large unit's query: the rule the first
+ * time (asked about walkable cells only: the layer says the position fits).
+ * The cell's bits (ST_LOOKED, rule bits) share the stamp with the bits of the
+ * position whose top-left cell it is, so those are kept. */
+static double large_cell(AstarRange *r, const AstarGrid *grid, uint32_t cell,
+                         AstarRangeRule rule, void *user, unsigned *flags)
+{
+    uint32_t st = r->stamp[cell];
+    double c;
+
+    if (fresh(r, cell) && (st & ST_LOOKED)) {
+        *flags = st & ST_RULE_MASK;
+        return r->entry[cell];
+    }
+    *flags = 0;
+    c = grid->cost ? grid->cost[cell] : 1.0;
+    if (rule)
+        c = rule(user, cell_x(r, cell), cell_y(r, cell), c, flags);
+    if (c != c)
+        return c;
+    *flags &= ST_RULE_MASK;
+    r->entry[cell] = c;
+    r->stamp[cell] = (fresh(r, cell) ? st : stamp_of(r, 0)) | ST_LOOKED | *flags;
+    return c;
+}
+
+/* The cost of moving the unit from position c to position n (bordered
+ * cells): the highest entry cost among the cells of n not covered at c,
+ * INFINITY when n does not fit or covers an impassable cell, NAN when the
+ * rule aborted. Every cell of n is looked up (row by row; those seen before
+ * are remembered), so *zoc tells whether one of them ends the move. */
+static double large_step(AstarRange *r, const AstarGrid *grid, const AstarGrid *fit, uint32_t c,
+                         uint32_t n, AstarRangeRule rule, void *user, int *zoc)
+{
+    const long stride = (long)grid->stride, k = (long)r->size;
+    const long cx = (long)c % stride, cy = (long)c / stride;
+    const long nx = (long)n % stride, ny = (long)n / stride;
+    double worst = 0.0;
+    long x, y;
+
+    *zoc = 0;
+    if (!fit->open[n])
+        return INFINITY;
+    for (y = ny; y < ny + k; y++)
+        for (x = nx; x < nx + k; x++) {
+            unsigned flags;
+            double v = large_cell(r, grid, (uint32_t)(y * stride + x), rule, user, &flags);
+            if (v != v || v == INFINITY)
+                return v;
+            if (flags & ASTAR_RANGE_ENDS_MOVE)
+                *zoc = 1;
+            if (!(x >= cx && x < cx + k && y >= cy && y < cy + k) && v > worst)
+                worst = v;
+        }
+    return worst;
+}
+
+/* The loop of a large unit with costs or a rule: run_diagonal's (and
+ * clearance.c astar_run_large's) steps over the top-left positions, each
+ * priced by large_step; the corner rule looks at the positions beside a
+ * diagonal step (the orthogonal ones, priced first). */
+static AstarError run_large(AstarRange *r, const AstarGrid *grid, const AstarGrid *fit,
+                            uint32_t start, double budget, AstarDiagonal diagonal,
+                            AstarRangeRule rule, void *user, int *aborted)
+{
+    const int ndir = diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8;
+
+    while (r->open.size > 0) {
+        uint32_t cell = heap_pop(&r->open).cell, st = r->stamp[cell];
+        double g = r->g[cell];
+        int d, p[4] = {0, 0, 0, 0};
+
+        if (st & ST_CLOSED)
+            continue;                                  /* a stale duplicate */
+        r->stamp[cell] = st | ST_CLOSED;
+        r->slot[cell] = (uint32_t)r->count;
+        r->order[r->count++] = cell;
+        if (cell != start && (st & ST_POS_ZOC))
+            continue;                                  /* zone of control */
+        for (d = 0; d < ndir; d++) {
+            uint32_t next = (uint32_t)((long)cell + r->offset[d]);
+            double c, ng;
+            int zoc;
+
+            if (d >= 4) {
+                int a = p[CORNER_X[d]], b = p[CORNER_Y[d]];
+                if (diagonal == ASTAR_DIAGONAL_ONE_OBSTACLE ? !(a || b)
+                    : diagonal == ASTAR_DIAGONAL_NO_OBSTACLES ? !(a && b) : 0)
+                    continue;
+            }
+            c = large_step(r, grid, fit, cell, next, rule, user, &zoc);
+            if (c != c) {
+                r->count = 0;
+                heap_clear(&r->open);
+                *aborted = 1;
+                return ASTAR_OK;
+            }
+            if (d < 4)
+                p[d] = c != INFINITY;
+            if (c == INFINITY)
+                continue;
+            ng = g + (d < 4 ? c : SQRT2 * c);
+            st = r->stamp[next];
+            if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))
+                continue;
+            r->g[next] = ng;
+            r->stamp[next] = (st & (ST_RULE_MASK | ST_LOOKED)) | ST_HAS_G
+                             | (zoc ? ST_POS_ZOC : 0) | ((uint32_t)d << ST_DIR_SHIFT)
+                             | stamp_of(r, 0);
+            if (heap_push(&r->open, ng, next) != ASTAR_OK)
+                return ASTAR_ENOMEM;
+        }
+    }
+    return ASTAR_OK;
+}
+
+AstarError astar_range_run_large(AstarRange *r, AstarGrid *grid, uint32_t sx, uint32_t sy,
+                                 uint32_t size, double budget, AstarDiagonal diagonal,
+                                 AstarRangeRule rule, void *user, int *aborted)
+{
+    uint32_t start = (uint32_t)astar_index(grid, sx, sy), used;
+    AstarGrid *fit;
+    AstarError e;
+
+    if (size <= 1 || grid->hex)
+        return grid->hex ? astar_range_run_hex(r, grid, sx, sy, budget, rule, user, aborted)
+                         : astar_range_run_diagonal(r, grid, sx, sy, budget, diagonal, rule,
+                                                    user, aborted);
+    *aborted = 0;
+    if ((e = astar_grid_layer(grid, size, &fit, &used)) != ASTAR_OK)
+        return e;
+    if (!rule && !grid->cost) {
+        /* every position costs 1 to enter: a one-cell range on the layer */
+        e = astar_range_run_diagonal(r, fit, sx, sy, budget, diagonal, NULL, NULL, aborted);
+        r->grid = grid;
+        r->size = used;
+        return e;
+    }
+    if (begin(r, grid) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    r->size = used;
+    r->g[start] = 0.0;
+    r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
+    if (heap_push(&r->open, 0.0, start) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    return run_large(r, grid, fit, start, budget, diagonal, rule, user, aborted);
+}
+
 size_t astar_range_count(const AstarRange *r) { return r->count; }
 
 void astar_range_get(const AstarRange *r, size_t i, AstarRangeCell *out)
@@ -303,9 +458,12 @@ void astar_range_get(const AstarRange *r, size_t i, AstarRangeCell *out)
     out->y = cell_y(r, cell);
     out->cost = r->g[cell];
     out->flags = st & ST_RULE_MASK;
-    if (dir == ST_START)
+    if (r->size > 1)                  /* the position's: top-left cell, any covered cell */
+        out->flags = (st & ASTAR_RANGE_NO_STOP) | (st & ST_POS_ZOC ? ASTAR_RANGE_ENDS_MOVE : 0);
+    if (dir == ST_START) {
+        out->flags = 0;
         out->parent = (uint32_t)i;
-    else
+    } else
         out->parent = r->slot[(uint32_t)((long)cell - r->offset[dir])];
 }
 
@@ -409,6 +567,55 @@ AstarError astar_range_attack(AstarRange *r, const AstarGrid *grid, const AstarR
 {
     return astar_range_attack_metric(r, grid, from, n, min_distance, max_distance,
                                      ASTAR_METRIC_MANHATTAN, sight, user, aborted);
+}
+
+/* The attack area of units of size x size cells standing on the positions
+ * from[] (top-left cells): a target's distance from a position is its
+ * distance from the nearest covered cell (the target clamped into the
+ * square), sight is asked from that cell. Row by row over the square grown
+ * by max_distance, as astar_range_attack_metric around one cell. */
+AstarError astar_range_attack_large(AstarRange *r, const AstarGrid *grid,
+                                    const AstarRangeCell *from, size_t n, uint32_t size,
+                                    uint32_t min_distance, uint32_t max_distance,
+                                    AstarMetric metric, AstarSightRule sight, void *user,
+                                    int *aborted)
+{
+    long w = (long)grid->width, h = (long)grid->height, hi = (long)max_distance;
+    long k = (long)size;
+    size_t i;
+
+    *aborted = 0;
+    if (begin(r, grid) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    for (i = 0; i < n; i++) {
+        long px = (long)from[i].x, py = (long)from[i].y, ty;
+        long qx = px + k - 1, qy = py + k - 1;           /* the bottom-right cell */
+        long y0 = py - hi < 0 ? 0 : py - hi, y1 = qy + hi >= h ? h - 1 : qy + hi;
+
+        for (ty = y0; ty <= y1; ty++) {
+            long ady = ty < py ? py - ty : ty > qy ? ty - qy : 0;
+            long rem, gap, tx, x0, x1;
+            AstarRangeCell src = from[i];
+
+            attack_row(metric, min_distance, max_distance, ady, &rem, &gap);
+            x0 = px - rem < 0 ? 0 : px - rem;
+            x1 = qx + rem >= w ? w - 1 : qx + rem;
+            src.y = (uint32_t)(ty < py ? py : ty > qy ? qy : ty);
+            for (tx = x0; tx <= x1; tx++) {
+                if (gap > 0 && tx > px - gap && tx < qx + gap) {
+                    tx = qx + gap - 1;                 /* skip the inner part */
+                    continue;
+                }
+                src.x = (uint32_t)(tx < px ? px : tx > qx ? qx : tx);
+                if (try_mark(r, &src, i, tx, ty, sight, user) < 0) {
+                    r->count = 0;
+                    *aborted = 1;
+                    return ASTAR_OK;
+                }
+            }
+        }
+    }
+    return ASTAR_OK;
 }
 
 int astar_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_t x1,

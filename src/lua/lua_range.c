@@ -24,20 +24,24 @@
 
 /* ---- the rules: query_rules.c, in every form ------------------------------ */
 
-/* movementRange's options: the rules in QR_* order, then R_DIAGONAL */
-enum { R_DIAGONAL = QR_COUNT };
-static const char *const RANGE_OPTIONS[] = {"blocked", "cost", "occupied", "zoc", "diagonal", NULL};
+/* movementRange's options: the rules in QR_* order, then R_DIAGONAL, R_SIZE */
+enum { R_DIAGONAL = QR_COUNT, R_SIZE };
+static const char *const RANGE_OPTIONS[] = {"blocked", "cost", "occupied", "zoc", "diagonal",
+                                            "size", NULL};
 static const char *const METRIC_NAMES[] = {"manhattan", "chebyshev", "euclidean", NULL};
 
 /* Reads the rules of options table a, raw, into the stack slots the rules
- * were given (query_rules_init_at), and opts.diagonal (checked after the
- * rules); unknown names are errors. */
-static void read_rule(lua_State *L, Arg a, QueryRules *rule, int first, AstarDiagonal *diagonal)
+ * were given (query_rules_init_at), opts.diagonal and opts.size (checked
+ * after the rules, in that order; size as findPath's); unknown names are
+ * errors. */
+static void read_rule(lua_State *L, Arg a, QueryRules *rule, int first, AstarDiagonal *diagonal,
+                      uint32_t *size)
 {
     const AstarGrid *grid = rule->g->grid;
     int i;
 
     *diagonal = ASTAR_DIAGONAL_NEVER;
+    *size = 1;
     if (lua_isnoneornil(L, a.index))
         return;
     if (lua_type(L, a.index) != LUA_TTABLE)
@@ -57,6 +61,20 @@ static void read_rule(lua_State *L, Arg a, QueryRules *rule, int first, AstarDia
             arg_error(L, a.number, a.fname, NULL, "opts.diagonal: not supported on hex grids");
         d.index = first + R_DIAGONAL;
         *diagonal = check_diagonal(L, d, "opts.diagonal: ");
+    }
+    if (!lua_isnil(L, first + R_SIZE)) {
+        Arg v = a;
+        double n;
+        char buf[32];
+        v.index = first + R_SIZE;
+        n = check_number(L, v, "opts.size: ");
+        if (!(n >= 1 && n <= (double)ASTAR_MAX_SIDE) || n != floor(n))
+            arg_error(L, a.number, a.fname, NULL,
+                      "opts.size must be a whole number from 1 to 65535, got %s",
+                      number_text(buf, sizeof buf, n));
+        *size = (uint32_t)n;
+        if (*size > 1 && lua_grid_is_hex(rule->g))
+            arg_error(L, a.number, a.fname, NULL, "opts.size: large units need a square grid");
     }
 }
 
@@ -92,6 +110,7 @@ typedef struct {
     uint32_t bx, by, bw, bh;           /* bounding box of the cells */
     size_t n;                          /* cells; cells[0] is the start */
     size_t stops;                      /* cells a move may end on */
+    uint32_t size;                     /* the unit's (cells are top-left positions) */
 } RangeHeader;
 
 #define CELLS_OFFSET ((sizeof(RangeHeader) + 15) / 16 * 16)
@@ -354,7 +373,8 @@ static const luaL_Reg RANGE_METHODS[] = {
 /* Copies the result in lease's scratch into a new astar.Range on the stack;
  * 0 (nothing pushed) when the scratch was used by someone else or the grid
  * closed while the block was allocated. */
-static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t height)
+static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t height,
+                      uint32_t size)
 {
     const AstarRange *r = lease->range;
     size_t n = astar_range_count(r), k;
@@ -385,6 +405,7 @@ static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t
     h->bh = y1 - y0 + 1;
     h->n = n;
     h->stops = 0;
+    h->size = size;
     cells = range_cells(h);
     lookup = range_lookup(h);
     memset(lookup, 0, (size_t)h->bw * h->bh * sizeof *lookup);
@@ -419,6 +440,7 @@ typedef struct RangeQuery {
     uint32_t x, y;
     double move;
     AstarDiagonal diagonal;
+    uint32_t size;             /* the unit's (movement), the range's (attack) */
     AstarMetric metric;
     const AstarRangeCell *from;
     size_t nfrom;
@@ -475,7 +497,12 @@ static int run_query(lua_State *L, RangeQuery *q)
 static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
 {
     int aborted;
-    AstarError e = lua_grid_is_hex(q->g)
+    AstarError e = q->size > 1
+                       ? astar_range_run_large(scratch, q->g->grid, q->x, q->y, q->size, q->move,
+                                               q->diagonal,
+                                               q->callbacks ? query_rules_cell : NULL,
+                                               &q->rule, &aborted)
+                   : lua_grid_is_hex(q->g)
                        ? astar_range_run_hex(scratch, q->g->grid, q->x, q->y, q->move,
                                              q->callbacks ? query_rules_cell : NULL, &q->rule,
                                              &aborted)
@@ -490,7 +517,8 @@ static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
 
 static int push_movement(lua_State *L, RangeQuery *q, const Lease *lease)
 {
-    return push_range(L, lease, astar_grid_width(q->g->grid), astar_grid_height(q->g->grid));
+    return push_range(L, lease, astar_grid_width(q->g->grid), astar_grid_height(q->g->grid),
+                      q->size);
 }
 
 /* movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range.
@@ -513,9 +541,10 @@ int astar_lua_movement_range(lua_State *L)
     lua_settop(L, 7);
     query_rules_init(L, &q.rule, "movementRange", 4);   /* slots 8 .. 8 + QR_COUNT - 1 */
     lua_pushnil(L);                                    /* and opts.diagonal's */
+    lua_pushnil(L);                                    /* and opts.size's */
     read_names(L, &q.rule, 6, 7);
     q.rule.g = g;
-    read_rule(L, method_arg(fname, 4), &q.rule, 8, &q.diagonal);
+    read_rule(L, method_arg(fname, 4), &q.rule, 8, &q.diagonal, &q.size);
     query_rules_finish(&q.rule, g->grid);
     q.callbacks = q.rule.used;
     check_open(L, g);                  /* reading the options may have run finalizers */
@@ -554,7 +583,11 @@ static int lua_sight(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t
 static AstarError run_attack(RangeQuery *q, AstarRange *scratch)
 {
     int aborted;
-    AstarError e = lua_grid_is_hex(q->g)
+    AstarError e = q->size > 1
+                       ? astar_range_attack_large(scratch, q->g->grid, q->from, q->nfrom, q->size,
+                                                  q->lo, q->hi, q->metric,
+                                                  q->has_sight ? lua_sight : NULL, q, &aborted)
+                   : lua_grid_is_hex(q->g)
                        ? astar_range_attack_hex(scratch, q->g->grid, q->from, q->nfrom, q->lo,
                                                 q->hi, q->has_sight ? lua_sight : NULL, q,
                                                 &aborted)
@@ -630,6 +663,7 @@ int astar_lua_attack_cells(lua_State *L)
     q.rule.width = w;
     q.g = g;
     q.from = from;
+    q.size = h->size;
     q.lo = clamp_distance(lo, far);
     q.hi = clamp_distance(hi, far);
     q.has_sight = lua_toboolean(L, 5);

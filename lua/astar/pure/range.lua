@@ -17,6 +17,12 @@ local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local Q = require "astar.pure.query_rules"
 local HX = require "astar.pure.hex"
+-- large units (clearance.lua), loaded on first use: it requires search.lua
+local clearance_module
+local function clearance()
+  clearance_module = clearance_module or require "astar.pure.clearance"
+  return clearance_module
+end
 
 local M = {}
 
@@ -29,7 +35,8 @@ local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
 
 local NO_STOP, ENDS_MOVE = 1, 2   -- ASTAR_RANGE_NO_STOP, ASTAR_RANGE_ENDS_MOVE
 local RULE_NAMES = { "blocked", "cost", "occupied", "zoc" }
-local RULE_KNOWN = { blocked = true, cost = true, occupied = true, zoc = true, diagonal = true }
+local RULE_KNOWN = { blocked = true, cost = true, occupied = true, zoc = true, diagonal = true,
+  size = true }
 local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
 local SQRT2 = 1.41421356237309504880   -- range.c's (findPath's) diagonal step
 -- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
@@ -253,17 +260,17 @@ end
 
 -- Reads opts (argument 4 of fname): nil, or {blocked, cost, occupied, zoc,
 -- diagonal} as given, read raw (next, rawget). Checks names first (lua_next
--- order), then types in rule order, then diagonal. Returns the rule (nil
--- when empty) and the diagonal mode (1-based: 1 never .. 4 no-obstacles).
+-- order), then types in rule order, then diagonal, then size. Returns the
+-- rule (nil when empty), the diagonal mode (1-based: 1 never .. 4
+-- no-obstacles) and the unit's size (large units, as findPath's opts.size).
 local function read_rule(opts, present, fname, where, width, height, hex)
-  if opts == nil then return nil, 1 end
+  if opts == nil then return nil, 1, 1 end
   if type(opts) ~= "table" then type_error(4, fname, nil, "table", opts, present) end
   for key in next, opts do
     if type(key) ~= "string" then
       arg_error(4, fname, nil, "option names must be strings, got " .. type(key))
     end
     if not RULE_KNOWN[key] then
-      if key == "size" then arg_error(4, fname, nil, "opts.size: not supported here yet") end
       arg_error(4, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
     end
   end
@@ -303,7 +310,17 @@ local function read_rule(opts, present, fname, where, width, height, hex)
   if diagonal ~= nil then
     diagonal = A.check_diagonal(diagonal, true, 4, fname, "opts.diagonal: ")
   end
-  return used and rule or nil, diagonal or 1
+  local size = rawget(opts, "size")
+  if size ~= nil then
+    A.check_number(size, true, 4, fname, "opts.size: ")
+    if not (size >= 1 and size <= 65535) or size ~= floor(size) then -- luacheck: ignore 581 (nan)
+      arg_error(4, fname, nil, "opts.size must be a whole number from 1 to 65535, got "
+        .. A.number_text(size))
+    end
+    if size > 1 and hex then arg_error(4, fname, nil, "opts.size: large units need a square grid") end
+    size = toint(size)
+  end
+  return used and rule or nil, diagonal or 1, size or 1
 end
 
 -- What rule r (a table or a function) says about cell (x, y) with key k;
@@ -600,6 +617,147 @@ local function run_range_hex(q, x, y, move, rule)
     _stop = stop, _parent = parents, _slot = keys }, RANGE)
 end
 
+-- ---- large units (range.c astar_range_run_large) ------------------------------
+
+-- The range of a unit of size k > 1 from top-left position (x, y): the
+-- positions it reaches, each step priced by the highest entry cost among
+-- the cells it newly covers (clearance.lua fits for where it fits). Every
+-- cell of an entered position is looked up (row by row, each cell once a
+-- query): a position's zone of control is any covered cell's, its "occupied"
+-- its top-left cell's. Returns the Range, or nil when the grid changed.
+local function run_range_large(q, x, y, move, rule, diagonal, k)
+  local grid = q.grid
+  q.version = grid._version
+  local w, h = grid._w, grid._h
+  local stride, grid_costs = grid._stride, grid._cost
+  local fits = clearance().fits
+  local offset = { 1, -1, stride, -stride, stride + 1, stride - 1, 1 - stride, -1 - stride }
+  local CX, CY = { 0, 0, 0, 0, 1, 2, 1, 2 }, { 0, 0, 0, 0, 3, 3, 4, 4 }
+  local ndir = diagonal > 1 and 8 or 4
+  local start = y * stride + x + 1
+  local entry, cflags, zoc = {}, {}, {}        -- per cell; zoc per position
+  local g, parent, slot = { [start] = 0.0 }, {}, {}
+  local order, count = {}, 0
+  local hf, hc, n = { 0.0 }, { start }, 1
+  local p = {}
+
+  -- range.c large_step: the cost from position c to position nb (huge: not
+  -- allowed), whether a covered cell ends the move; nil when the grid changed
+  local function step(c, nb)
+    if not fits(grid, nb, k) then return huge, false end
+    local cx = (c - 1) % stride
+    local cy = (c - 1 - cx) / stride
+    local nx = (nb - 1) % stride
+    local ny = (nb - 1 - nx) / stride
+    local worst, ends = 0.0, false
+    for ty = ny, ny + k - 1 do
+      for tx = nx, nx + k - 1 do
+        local cell = ty * stride + tx + 1
+        local v = entry[cell]
+        if v == nil then
+          local grid_cost = grid_costs and grid_costs[cell] or 1.0
+          if rule then
+            local f
+            v, f = apply_rule(q, rule, (ty - 1) * w + tx, toint(tx), toint(ty), grid_cost)
+            if v == nil then return nil end
+            cflags[cell] = f
+          else
+            v, cflags[cell] = grid_cost, 0
+          end
+          entry[cell] = v
+        end
+        if v == huge then return huge, false end
+        if cflags[cell] >= ENDS_MOVE then ends = true end
+        if not (tx >= cx and tx < cx + k and ty >= cy and ty < cy + k) and v > worst then
+          worst = v
+        end
+      end
+    end
+    return worst, ends
+  end
+
+  while n > 0 do
+    local cell = hc[1]
+    local lf, lc = hf[n], hc[n]
+    n = n - 1
+    local i = 1
+    while true do
+      local first = 4 * i - 2
+      if first > n then break end
+      local best, bf = first, hf[first]
+      local last = first + 3
+      if last > n then last = n end
+      for j = first + 1, last do
+        if hf[j] < bf then best, bf = j, hf[j] end
+      end
+      if bf < lf then
+        hf[i], hc[i] = bf, hc[best]
+        i = best
+      else
+        break
+      end
+    end
+    if n > 0 then hf[i], hc[i] = lf, lc end
+
+    if not slot[cell] then                      -- else a stale duplicate
+      count = count + 1
+      slot[cell], order[count] = count, cell
+      if cell == start or not zoc[cell] then     -- a zone of control ends the move
+        local gc = g[cell]
+        for d = 1, ndir do
+          local pass = true
+          if d > 4 then
+            local a, b = p[CX[d]], p[CY[d]]
+            if diagonal == 3 then pass = a or b
+            elseif diagonal == 4 then pass = a and b end
+          end
+          if pass then
+            local nb = cell + offset[d]
+            local c, ends = step(cell, nb)
+            if c == nil then return nil end
+            if d <= 4 then p[d] = c ~= huge end
+            local ng = d > 4 and gc + SQRT2 * c or gc + c
+            if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
+              g[nb], parent[nb], zoc[nb] = ng, cell, ends
+              n = n + 1
+              local j = n
+              while j > 1 do
+                local pp = (j + 2 - (j + 2) % 4) / 4
+                local pf = hf[pp]
+                if ng < pf then
+                  hf[j], hc[j] = pf, hc[pp]
+                  j = pp
+                else
+                  break
+                end
+              end
+              hf[j], hc[j] = ng, nb
+            end
+          end
+        end
+      end
+    end
+  end
+  check_grid_after(q)
+  if q.changed then return nil end
+
+  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
+  local stops = 0
+  for j = 1, count do
+    local cell = order[j]
+    local cx = (cell - 1) % stride
+    local cy = floor((cell - 1) / stride)
+    xs[j], ys[j] = toint(cx), toint(cy)
+    costs[j] = g[cell]
+    stop[j] = j == 1 or cflags[cell] % 2 == 0
+    if stop[j] then stops = stops + 1 end
+    parents[j] = j == 1 and 1 or slot[parent[cell]]
+    keys[(cy - 1) * w + cx] = j
+  end
+  return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
+    _stop = stop, _parent = parents, _slot = keys, _size = k }, RANGE)
+end
+
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
 -- fname (default "movementRange") names the caller in every message; where
 -- gives per rule the argument number and label for messages (rule_label).
@@ -615,14 +773,16 @@ function M.movement_range(...)
   if not (move >= 0) then
     arg_error(3, fname, nil, "move must be a number >= 0, got " .. A.number_text(move))
   end
-  local rule, diagonal = read_rule(opts, nargs > 4, fname, where, w, h, grid._hex)
+  local rule, diagonal, size = read_rule(opts, nargs > 4, fname, where, w, h, grid._hex)
   local q = { grid = grid, fname = fname, version = 0, changed = false, restarts = 0,
     call = rule and rule.calls and rule_caller() }
   while true do
     -- read_rule and the last run allocate: a finalizer may have closed the grid
     if not grid._open then error("grid closed during " .. fname, 0) end
     local range
-    if grid._hex then
+    if size > 1 then
+      range = run_range_large(q, x, y, move, rule, diagonal, size)
+    elseif grid._hex then
       range = run_range_hex(q, x, y, move, rule)
     else
       range = run_range(q, x, y, move, rule, diagonal)
@@ -747,6 +907,63 @@ local function run_attack(q, range, lo, hi, sight, metric)
   return out
 end
 
+-- range.c astar_range_attack_large: the area of a unit of size k on each
+-- stop position of the range: a target's distance is the one from the
+-- position's nearest covered cell (the target clamped into the square),
+-- sight is asked from that cell.
+local function run_attack_large(q, range, lo, hi, sight, metric, k)
+  local grid = q.grid
+  q.version = grid._version
+  local w, h = grid._w, grid._h
+  local open, stride = grid._open, grid._stride
+  local call = q.call
+  local xs, ys, stop = range._x, range._y, range._stop
+  local marked, out, count = {}, {}, 0
+  for i = 1, range._n do
+    if stop[i] then
+      local px, py = xs[i], ys[i]
+      local qx, qy = px + k - 1, py + k - 1
+      local y0 = py - hi < 1 and 1 or py - hi
+      local y1 = qy + hi > h and h or qy + hi
+      for ty = y0, y1 do
+        local ady = ty < py and py - ty or ty > qy and ty - qy or 0
+        local rem, gap = attack_row(metric, lo, hi, ady)
+        local x0 = px - rem < 1 and 1 or px - rem
+        local x1 = qx + rem > w and w or qx + rem
+        local sy = ty < py and py or ty > qy and qy or ty
+        local tx = x0
+        while tx <= x1 do
+          if gap > 0 and tx > px - gap and tx < qx + gap then
+            tx = qx + gap                      -- skip the inner part
+          else
+            local key = (ty - 1) * w + tx
+            if not marked[key] then
+              local sx = tx < px and px or tx > qx and qx or tx
+              local seen = true
+              if sight == true then
+                seen = sees(open, stride, sx, sy, tx, ty)
+              elseif sight then
+                seen = call(sight, toint(sx), toint(sy), toint(tx), toint(ty))
+                check_grid_after(q)
+                if q.changed then return nil end
+              end
+              if seen then
+                marked[key] = true
+                count = count + 1
+                out[count] = key
+              end
+            end
+            tx = tx + 1
+          end
+        end
+      end
+    end
+  end
+  check_grid_after(q)
+  if q.changed then return nil end
+  return out
+end
+
 -- range.c astar_range_attack_hex: the cells at hex distance lo..hi of each
 -- stop cell, each source's bounding box scanned row by row.
 local function run_attack_hex(q, range, lo, hi, sight)
@@ -830,7 +1047,9 @@ function M.attack_cells(...)
   while true do
     if not grid._open then error("grid closed during " .. fname, 0) end
     local out
-    if grid._hex then
+    if (range._size or 1) > 1 then
+      out = run_attack_large(q, range, lo, hi, sight, metric or 1, range._size)
+    elseif grid._hex then
       out = run_attack_hex(q, range, lo, hi, sight)
     else
       out = run_attack(q, range, lo, hi, sight, metric or 1)
