@@ -138,8 +138,6 @@ int check_option_name(lua_State *L, Arg a, int key, const char *const names[])
     if ((i = find_name(L, key, names)) >= 0)
         return i;
     s = lua_tolstring(L, key, &len);
-    if (len == 4 && memcmp(s, "size", 4) == 0)   /* large units: findPath and newSearch */
-        return arg_error(L, a.number, a.fname, NULL, "opts.size: not supported here yet");
     return arg_error(L, a.number, a.fname, NULL, "unknown option '%s'",
                      quoted(buf, sizeof buf, s, len));
 }

@@ -147,7 +147,6 @@ local function read_path_options(opts, present)
       if type(v) ~= "table" then type_error(3, "pathFrom", "opts.into: ", "table", v, true) end
       into = v
     else
-      if key == "size" then arg_error(3, "pathFrom", nil, "opts.size: not supported here yet") end
       arg_error(3, "pathFrom", nil, "unknown option '" .. A.quoted(key) .. "'")
     end
   end
@@ -946,7 +945,6 @@ function M.blend(...)
       if type(key) ~= "string" then
         arg_error(2, "blend", nil, "option names must be strings, got " .. type(key))
       end
-      if key == "size" then arg_error(2, "blend", nil, "opts.size: not supported here yet") end
       if key ~= "rescan" then arg_error(2, "blend", nil, "unknown option '" .. A.quoted(key) .. "'") end
       rescanned = A.check_boolean(v, true, 2, "blend", "opts.rescan: ")
     end

@@ -118,7 +118,6 @@ local function read_path_options(opts, present)
       if type(v) ~= "table" then type_error(3, "pathTo", "opts.into: ", "table", v, true) end
       into = v
     else
-      if key == "size" then arg_error(3, "pathTo", nil, "opts.size: not supported here yet") end
       arg_error(3, "pathTo", nil, "unknown option '" .. A.quoted(key) .. "'")
     end
   end
