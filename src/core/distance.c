@@ -100,6 +100,49 @@ static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
     return c;
 }
 
+/* May a flood enter v? 1 yes, 0 no, -1 a rule stopped it (the map is left
+ * empty). A rescan (grid NULL) stays on the map's own cells. */
+static inline int may_enter(AstarDistanceMap *m, Heap *open, const AstarGrid *grid, uint32_t v,
+                            unsigned sv, AstarCellRule rule, void *user)
+{
+    double ev;
+
+    if (!grid)
+        return (sv & ASTAR_STEP_MEMBER) != 0;
+    ev = m->cost[v];
+    if (ev != ev) {
+        ev = entry(m, grid, v, rule, user);
+        if (ev != ev) {
+            heap_clear(open);
+            empty(m);
+            return -1;
+        }
+    }
+    return ev != INFINITY;
+}
+
+/* Offers v (step bits sv) the walk through u at ng, stepping in direction s.
+ * A lower value wins: 1, the caller queues v. An equal one takes the lower
+ * direction (the tie order nextStep documents), unless v is a source. The
+ * map's arrays come as arguments: through m, every byte stored to step
+ * would make the compiler load them again. */
+static inline int offer(double *dist, uint8_t *step, uint32_t *origin, uint32_t u,
+                        uint32_t v, unsigned sv, double ng, unsigned s)
+{
+    if (ng < dist[v]) {
+        dist[v] = ng;
+        step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+        origin[v] = origin[u];
+        return 1;
+    }
+    if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
+        && s < (sv & ASTAR_STEP_MASK)) {
+        step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+        origin[v] = origin[u];
+    }
+    return 0;
+}
+
 /* The flood from what is in the open list. grid NULL: a rescan, over the
  * cells already in the map (ASTAR_STEP_MEMBER), with their known costs. */
 static AstarError flood(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
@@ -127,28 +170,19 @@ static AstarError flood(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
         cu = cost[u];
         for (d = 0; d < ndir; d++) {
             uint32_t v = (uint32_t)((long)u + off[d]);
-            unsigned sv = step[v], s;
+            unsigned sv = step[v];
             double ng;
+            int enter;
 
             if (sv & ST_CLOSED)
                 continue;
-            if (!grid) {
-                if (!(sv & ASTAR_STEP_MEMBER))
-                    continue;
-            } else {
-                double ev = cost[v];
-                if (ev != ev) {
-                    ev = entry(m, grid, v, rule, user);
-                    if (ev != ev) {
-                        heap_clear(open);
-                        empty(m);
-                        *aborted = 1;
-                        return ASTAR_OK;
-                    }
-                }
-                if (ev == INFINITY)
-                    continue;
+            enter = may_enter(m, open, grid, v, sv, rule, user);
+            if (enter < 0) {
+                *aborted = 1;
+                return ASTAR_OK;
             }
+            if (!enter)
+                continue;
             if (d >= 4 && mode != ASTAR_DIAGONAL_ALWAYS) {
                 int walls = (cost[(long)u + off[CORNER_X[d]]] == INFINITY)
                             + (cost[(long)u + off[CORNER_Y[d]]] == INFINITY);
@@ -158,18 +192,9 @@ static AstarError flood(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
             ng = gu + (d < 4 ? cu : SQRT2 * cu);
             if (!(ng <= max_cost))
                 continue;
-            s = OPPOSITE[d];
-            if (ng < dist[v]) {
-                dist[v] = ng;
-                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
-                origin[v] = origin[u];
-                if (heap_push(open, ng, v) != ASTAR_OK)
-                    return ASTAR_ENOMEM;
-            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
-                       && s < (sv & ASTAR_STEP_MASK)) {
-                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
-                origin[v] = origin[u];
-            }
+            if (offer(dist, step, origin, u, v, sv, ng, OPPOSITE[d])
+                && heap_push(open, ng, v) != ASTAR_OK)
+                return ASTAR_ENOMEM;
         }
     }
     return ASTAR_OK;
@@ -261,43 +286,25 @@ static AstarError flood_hex(Heap *open, AstarDistanceMap *m, const AstarGrid *gr
         for (k = 0; k < 6; k++) {
             unsigned dk = dirs[k];
             uint32_t v = (uint32_t)((long)u + off[dk]);
-            unsigned sv = step[v], s;
+            unsigned sv = step[v];
             double ng;
+            int enter;
 
             if (sv & ST_CLOSED)
                 continue;
-            if (!grid) {
-                if (!(sv & ASTAR_STEP_MEMBER))
-                    continue;
-            } else {
-                double ev = cost[v];
-                if (ev != ev) {
-                    ev = entry(m, grid, v, rule, user);
-                    if (ev != ev) {
-                        heap_clear(open);
-                        empty(m);
-                        *aborted = 1;
-                        return ASTAR_OK;
-                    }
-                }
-                if (ev == INFINITY)
-                    continue;
+            enter = may_enter(m, open, grid, v, sv, rule, user);
+            if (enter < 0) {
+                *aborted = 1;
+                return ASTAR_OK;
             }
+            if (!enter)
+                continue;
             ng = gu + cu;
             if (!(ng <= max_cost))
                 continue;
-            s = OPPOSITE[dk];
-            if (ng < dist[v]) {
-                dist[v] = ng;
-                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
-                origin[v] = origin[u];
-                if (heap_push(open, ng, v) != ASTAR_OK)
-                    return ASTAR_ENOMEM;
-            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
-                       && s < (sv & ASTAR_STEP_MASK)) {
-                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
-                origin[v] = origin[u];
-            }
+            if (offer(dist, step, origin, u, v, sv, ng, OPPOSITE[dk])
+                && heap_push(open, ng, v) != ASTAR_OK)
+                return ASTAR_ENOMEM;
         }
     }
     return ASTAR_OK;
@@ -379,7 +386,7 @@ static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, doub
             cu = cost[u];
             for (d = 0; d < ndir; d++) {
                 uint32_t v = (uint32_t)((long)u + off[d]);
-                unsigned sv = step[v], s;
+                unsigned sv = step[v];
                 double ng;
 
                 if ((sv & ST_CLOSED) || cost[v] == INFINITY)
@@ -393,21 +400,13 @@ static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, doub
                 ng = gu + (d < 4 ? cu : SQRT2 * cu);
                 if (!(ng <= max_cost))
                     continue;
-                s = OPPOSITE[d];
-                if (ng < dist[v]) {
+                if (offer(dist, step, origin, u, v, sv, ng, OPPOSITE[d])) {
                     size_t k = (size_t)((ng - base) / width);
                     if (k <= b)
                         k = b + 1;                     /* cannot happen; stay ahead */
-                    dist[v] = ng;
-                    step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
-                    origin[v] = origin[u];
                     if (astar_cell_list_push(&bucket[k % (size_t)nb], v) != ASTAR_OK)
                         return ASTAR_ENOMEM;
                     pending++;
-                } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
-                           && s < (sv & ASTAR_STEP_MASK)) {
-                    step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
-                    origin[v] = origin[u];
                 }
             }
         }
@@ -551,7 +550,7 @@ static AstarError flood_sized(Heap *open, AstarDistanceMap *m, const AstarGrid *
         gu = dist[u];
         for (d = 0; d < ndir; d++) {
             uint32_t v = (uint32_t)((long)u + off[d]);
-            unsigned sv = step[v], s;
+            unsigned sv = step[v];
             double ng;
             int ok;
 
@@ -582,18 +581,9 @@ static AstarError flood_sized(Heap *open, AstarDistanceMap *m, const AstarGrid *
             ng = gu + (d < 4 ? ng : SQRT2 * ng);
             if (!(ng <= max_cost))
                 continue;
-            s = OPPOSITE[d];
-            if (ng < dist[v]) {
-                dist[v] = ng;
-                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
-                origin[v] = origin[u];
-                if (heap_push(open, ng, v) != ASTAR_OK)
-                    return ASTAR_ENOMEM;
-            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
-                       && s < (sv & ASTAR_STEP_MASK)) {
-                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);   /* the tie order */
-                origin[v] = origin[u];
-            }
+            if (offer(dist, step, origin, u, v, sv, ng, OPPOSITE[d])
+                && heap_push(open, ng, v) != ASTAR_OK)
+                return ASTAR_ENOMEM;
         }
     }
     return ASTAR_OK;
