@@ -528,37 +528,8 @@ AstarError astar_range_attack_metric(AstarRange *r, const AstarGrid *grid,
                                      AstarMetric metric, AstarSightRule sight, void *user,
                                      int *aborted)
 {
-    long w = (long)grid->width, h = (long)grid->height;
-    long hi = (long)max_distance;
-    size_t i;
-
-    *aborted = 0;
-    if (begin(r, grid) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    for (i = 0; i < n; i++) {
-        long cx = (long)from[i].x, cy = (long)from[i].y, dy;
-        long y0 = cy - hi < 0 ? -cy : -hi, y1 = cy + hi >= h ? h - 1 - cy : hi;
-
-        for (dy = y0; dy <= y1; dy++) {
-            long rem, gap, dx, x0, x1;
-
-            attack_row(metric, min_distance, max_distance, dy < 0 ? -dy : dy, &rem, &gap);
-            x0 = cx - rem < 0 ? -cx : -rem;
-            x1 = cx + rem >= w ? w - 1 - cx : rem;
-            for (dx = x0; dx <= x1; dx++) {
-                if (gap > 0 && dx > -gap && dx < gap) {
-                    dx = gap - 1;                      /* skip the inner part */
-                    continue;
-                }
-                if (try_mark(r, &from[i], i, cx + dx, cy + dy, sight, user) < 0) {
-                    r->count = 0;
-                    *aborted = 1;
-                    return ASTAR_OK;
-                }
-            }
-        }
-    }
-    return ASTAR_OK;
+    return astar_range_attack_large(r, grid, from, n, 1, min_distance, max_distance, metric,
+                                    sight, user, aborted);
 }
 
 AstarError astar_range_attack(AstarRange *r, const AstarGrid *grid, const AstarRangeCell *from,
@@ -573,7 +544,7 @@ AstarError astar_range_attack(AstarRange *r, const AstarGrid *grid, const AstarR
  * from[] (top-left cells): a target's distance from a position is its
  * distance from the nearest covered cell (the target clamped into the
  * square), sight is asked from that cell. Row by row over the square grown
- * by max_distance, as astar_range_attack_metric around one cell. */
+ * by max_distance; size 1 is astar_range_attack_metric. */
 AstarError astar_range_attack_large(AstarRange *r, const AstarGrid *grid,
                                     const AstarRangeCell *from, size_t n, uint32_t size,
                                     uint32_t min_distance, uint32_t max_distance,

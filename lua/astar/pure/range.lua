@@ -854,63 +854,13 @@ local function attack_row(metric, lo, hi, ady)
   return hi - ady, lo - ady
 end
 
--- One run of astar_range_attack; returns the list, or nil when the grid
--- changed under it. sight: nil, the built-in rule (true) or a function.
-local function run_attack(q, range, lo, hi, sight, metric)
-  local grid = q.grid
-  q.version = grid._version
-  local w, h = grid._w, grid._h
-  local open, stride = grid._open, grid._stride
-  local call = q.call
-  local xs, ys, stop = range._x, range._y, range._stop
-  local marked, out, count = {}, {}, 0
-  for i = 1, range._n do
-    if stop[i] then
-      local cx, cy = xs[i], ys[i]              -- 1-based: cells cx + dx, cy + dy
-      local y0 = cy - 1 - hi < 0 and 1 - cy or -hi
-      local y1 = cy - 1 + hi >= h and h - cy or hi
-      for dy = y0, y1 do
-        local rem, gap = attack_row(metric, lo, hi, dy < 0 and -dy or dy)
-        local x0 = cx - 1 - rem < 0 and 1 - cx or -rem
-        local x1 = cx - 1 + rem >= w and w - cx or rem
-        local dx = x0
-        while dx <= x1 do
-          if gap > 0 and dx > -gap and dx < gap then
-            dx = gap                           -- skip the inner part
-          else
-            local tx, ty = cx + dx, cy + dy
-            local key = (ty - 1) * w + tx
-            if not marked[key] then
-              local seen = true
-              if sight == true then
-                seen = sees(open, stride, cx, cy, tx, ty)
-              elseif sight then
-                seen = call(sight, cx, cy, tx, ty)
-                check_grid_after(q)
-                if q.changed then return nil end
-              end
-              if seen then
-                marked[key] = true
-                count = count + 1
-                out[count] = key
-              end
-            end
-            dx = dx + 1
-          end
-        end
-      end
-    end
-  end
-  check_grid_after(q)                          -- a finalizer, while the tables grew
-  if q.changed then return nil end
-  return out
-end
-
--- range.c astar_range_attack_large: the area of a unit of size k on each
--- stop position of the range: a target's distance is the one from the
--- position's nearest covered cell (the target clamped into the square),
--- sight is asked from that cell.
-local function run_attack_large(q, range, lo, hi, sight, metric, k)
+-- One run of range.c astar_range_attack_large (astar_range_attack_metric is
+-- its size 1); returns the list, or nil when the grid changed under it. The
+-- area of a unit of size k on each stop position of the range: a target's
+-- distance is the one from the position's nearest covered cell (the target
+-- clamped into the square), sight is asked from that cell. sight: nil, the
+-- built-in rule (true) or a function.
+local function run_attack(q, range, lo, hi, sight, metric, k)
   local grid = q.grid
   q.version = grid._version
   local w, h = grid._w, grid._h
@@ -1046,12 +996,10 @@ function M.attack_cells(...)
   while true do
     if not grid._open then error("grid closed during " .. fname, 0) end
     local out
-    if (range._size or 1) > 1 then
-      out = run_attack_large(q, range, lo, hi, sight, metric or 1, range._size)
-    elseif grid._hex then
+    if grid._hex then
       out = run_attack_hex(q, range, lo, hi, sight)
     else
-      out = run_attack(q, range, lo, hi, sight, metric or 1)
+      out = run_attack(q, range, lo, hi, sight, metric or 1, range._size or 1)
     end
     if out then return out end
     restart(q)
