@@ -391,6 +391,27 @@ end
 
 -- Is orthogonal neighbour o of an expanded cell a wall for the corner rule?
 -- Looked up already by the expansion (range.c corner_wall): no rule is asked.
+-- The Range of a finished run: the cells in the order settled (order[1] the
+-- start), their costs and parents, which of them a move may end on (flags:
+-- an even value; the start of a unit of size > 1 always), by bordered cell.
+local function new_range(w, h, stride, order, count, g, parent, slot, flags, size)
+  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
+  local stops = 0
+  for k = 1, count do
+    local cell = order[k]
+    local cx = (cell - 1) % stride
+    local cy = floor((cell - 1) / stride)
+    xs[k], ys[k] = toint(cx), toint(cy)
+    costs[k] = g[cell]
+    stop[k] = (k == 1 and size > 1) or flags[cell] % 2 == 0
+    if stop[k] then stops = stops + 1 end
+    parents[k] = k == 1 and 1 or slot[parent[cell]]
+    keys[(cy - 1) * w + cx] = k
+  end
+  return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
+    _stop = stop, _parent = parents, _slot = keys, _size = size > 1 and size or nil }, RANGE)
+end
+
 local function corner_wall(open, entry, o, start)
   return not open[o] or (o ~= start and entry[o] == huge)
 end
@@ -496,21 +517,7 @@ local function run_range(q, x, y, move, rule, diagonal)
   check_grid_after(q)
   if q.changed then return nil end
 
-  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
-  local stops = 0
-  for k = 1, count do
-    local cell = order[k]
-    local cx = (cell - 1) % stride
-    local cy = floor((cell - 1) / stride)
-    xs[k], ys[k] = toint(cx), toint(cy)
-    costs[k] = g[cell]
-    stop[k] = flags[cell] % 2 == 0
-    if stop[k] then stops = stops + 1 end
-    parents[k] = k == 1 and 1 or slot[parent[cell]]
-    keys[(cy - 1) * w + cx] = k
-  end
-  return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
-    _stop = stop, _parent = parents, _slot = keys }, RANGE)
+  return new_range(w, h, stride, order, count, g, parent, slot, flags, 1)
 end
 
 -- range.c astar_range_run_hex: run_range with the six hex neighbours
@@ -599,21 +606,7 @@ local function run_range_hex(q, x, y, move, rule)
   check_grid_after(q)
   if q.changed then return nil end
 
-  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
-  local stops = 0
-  for k = 1, count do
-    local cell = order[k]
-    local cx = (cell - 1) % stride
-    local cy = floor((cell - 1) / stride)
-    xs[k], ys[k] = toint(cx), toint(cy)
-    costs[k] = g[cell]
-    stop[k] = flags[cell] % 2 == 0
-    if stop[k] then stops = stops + 1 end
-    parents[k] = k == 1 and 1 or slot[parent[cell]]
-    keys[(cy - 1) * w + cx] = k
-  end
-  return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
-    _stop = stop, _parent = parents, _slot = keys }, RANGE)
+  return new_range(w, h, stride, order, count, g, parent, slot, flags, 1)
 end
 
 -- ---- large units (range.c astar_range_run_large) ------------------------------
@@ -740,21 +733,7 @@ local function run_range_large(q, x, y, move, rule, diagonal, k)
   check_grid_after(q)
   if q.changed then return nil end
 
-  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
-  local stops = 0
-  for j = 1, count do
-    local cell = order[j]
-    local cx = (cell - 1) % stride
-    local cy = floor((cell - 1) / stride)
-    xs[j], ys[j] = toint(cx), toint(cy)
-    costs[j] = g[cell]
-    stop[j] = j == 1 or cflags[cell] % 2 == 0
-    if stop[j] then stops = stops + 1 end
-    parents[j] = j == 1 and 1 or slot[parent[cell]]
-    keys[(cy - 1) * w + cx] = j
-  end
-  return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
-    _stop = stop, _parent = parents, _slot = keys, _size = k }, RANGE)
+  return new_range(w, h, stride, order, count, g, parent, slot, cflags, k)
 end
 
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
