@@ -2,8 +2,11 @@
 #
 #   make sanitize      the whole spec suite on Lua 5.4 with the module built with
 #                      AddressSanitizer + UndefinedBehaviorSanitizer (zero reports)
-#   make valgrind      the whole spec suite under memcheck (zero errors, zero
-#                      definitely-lost bytes); specs tagged #slow are skipped
+#   make valgrind      the spec suite under memcheck (zero errors, zero
+#                      definitely-lost bytes), less the tests tagged #slow: the
+#                      long generated sweeps against the references (they run
+#                      in every other suite, sanitize included; the code they
+#                      drive is met by the smaller tests of the same files)
 #                      (sanitize and valgrind skip HARDEN_SKIP, see below)
 #   make fuzz          every libFuzzer target for FUZZ_SECONDS each (default 300)
 #   make fuzz-short    the same for FUZZ_SHORT_SECONDS each (default 30): CI

@@ -186,7 +186,7 @@ local function check_rescanned(c, map, r, start)
 end
 
 describe("distance maps", function()
-  it("match a plain multi-source Dijkstra on generated boards", function()
+  it("match a plain multi-source Dijkstra on generated boards #slow", function()
     for seed = 1, 120 do
       local c = generate(seed)
       local map = c.grid:distanceMap(c.sources, c.opts)
@@ -195,7 +195,7 @@ describe("distance maps", function()
     end
   end)
 
-  it("give the same map on unit costs in 4 directions (a breadth-first flood in C)", function()
+  it("give the same map on unit costs in 4 directions (a breadth-first flood in C) #slow", function()
     for seed = 1, 40 do
       local rnd = R.rng(seed + 1000)
       local w, h = rnd.int(3, 14), rnd.int(3, 12)

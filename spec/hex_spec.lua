@@ -417,7 +417,7 @@ describe("hex boards: tactics against the reference", function()
     end
   end)
 
-  it("draws lines of sight through the centres, the same both ways", function()
+  it("draws lines of sight through the centres, the same both ways #slow", function()
     for li, layout in ipairs(HR.LAYOUTS) do
       local rand = rng(5000 + li)
       local blocked, clear = 0, 0

@@ -206,7 +206,7 @@ local function check_derived(c, map, r, rescanned)
 end
 
 describe("distance maps of large units", function()
-  it("match a Dijkstra over top-left positions, sizes 1 to 4, every mode and rule form", function()
+  it("match a Dijkstra over top-left positions, sizes 1 to 4, every mode and rule form #slow", function()
     local total = 0
     for seed = 1, 128 do
       local c = generate(seed)
@@ -281,7 +281,7 @@ describe("distance maps of large units", function()
     assert.are.equal("astar.DistanceMap (1 cells of 3x3)", tostring(map))
   end)
 
-  it("flee is -k times the map, rescanned over whole positions", function()
+  it("flee is -k times the map, rescanned over whole positions #slow", function()
     for seed = 1, 64 do
       local c = generate(seed)
       local map = c.grid:distanceMap(c.sources, c.opts)
@@ -293,7 +293,7 @@ describe("distance maps of large units", function()
     end
   end)
 
-  it("blend is the weighted sum, rescanned on request; maps of other sizes are refused", function()
+  it("blend is the weighted sum, rescanned on request; maps of other sizes are refused #slow", function()
     for seed = 1, 64 do
       local c = generate(seed)
       local a = c.grid:distanceMap(c.sources, c.opts)
@@ -356,7 +356,7 @@ local function rebuild(mod, c)
 end
 
 describe("encoded distance maps of large units", function()
-  it("decode to the same map and encode again to the same bytes", function()
+  it("decode to the same map and encode again to the same bytes #slow", function()
     for seed = 1, 48 do
       local c = generate(seed)
       local map = c.grid:distanceMap(c.sources, c.opts)

@@ -123,7 +123,7 @@ local function merge(a, b)
 end
 
 describe("findPath with size on generated boards", function()
-  it("agrees with the reference for k = 1..4, every diagonal mode, costs and rules", function()
+  it("agrees with the reference for k = 1..4, every diagonal mode, costs and rules #slow", function()
     local queries, found = 0, 0
     for seed = 1, 24 do
       local board = make_board(seed)
@@ -214,7 +214,7 @@ describe("findPath with size on generated boards", function()
     end
   end)
 
-  it("runs a 2x2 query on a uniform 64x64 board as fast as the grid allows, and exactly", function()
+  it("runs a 2x2 query on a uniform 64x64 board as fast as the grid allows, and exactly #slow", function()
     local grid = astar.new(64, 64)
     local rng = R.rng(7)
     for _ = 1, 700 do grid:setWalkable(rng.int(1, 64), rng.int(1, 64), false) end

@@ -66,7 +66,7 @@ local function walled_grid()
 end
 
 describe("findPath opts.flat and opts.into", function()
-  it("give the default form's cells and cost on generated maps, every diagonal mode", function()
+  it("give the default form's cells and cost on generated maps, every diagonal mode #slow", function()
     local buffer, flat_buffer = {}, {}   -- reused across every query
     local checked, unreachable = 0, 0
     for seed = 1, 6 do

@@ -638,7 +638,7 @@ describe("findPath rules on generated boards", function()
   -- are on varies), a dozen queries each
   local BOARDS = 9
 
-  it("agrees with the reference in every diagonal mode, the three forms giving one answer", function()
+  it("agrees with the reference in every diagonal mode, the three forms giving one answer #slow", function()
     local counts = { path = 0, partial = 0, none = 0, forms = 0, stepped = 0, index = 0 }
     local into = {}
     for b = 1, BOARDS do
@@ -995,7 +995,7 @@ describe("units as walls of the query, and short goal lists (jump point search)"
     return { x = rng.int(1, BW), y = rng.int(1, BH) }
   end
 
-  it("agrees with the reference, in every mode, and leaves the grid as it was", function()
+  it("agrees with the reference, in every mode, and leaves the grid as it was #slow", function()
     local counts = { path = 0, none = 0, index = 0, long = 0 }
     for b = 1, 6 do
       local rng = R.rng(4200 + b)
@@ -1050,7 +1050,7 @@ describe("units as walls of the query, and short goal lists (jump point search)"
     assert(counts.long > 20, "too few long goal lists: " .. counts.long)
   end)
 
-  it("a stepped search with units: the grid edited between steps, units' cells too", function()
+  it("a stepped search with units: the grid edited between steps, units' cells too #slow", function()
     local rng = R.rng(4300)
     local checked = 0
     for round = 1, 24 do

@@ -88,7 +88,7 @@ describe("grid:newSearch() on the Moving AI maps", function()
 end)
 
 describe("grid:newSearch() on generated maps", function()
-  it("matches findPath for every diagonal mode, heuristic, weight and partial", function()
+  it("matches findPath for every diagonal mode, heuristic, weight and partial #slow", function()
     local rng = R.rng(4242)
     for round = 1, 6 do
       local desc = R.random_map(rng, 24 + round, 18, 0.28)
@@ -390,7 +390,7 @@ describe("search:getExpanded()", function()
     assert(checked >= 40 and strict > 500, "too few cells checked")
   end)
 
-  it("grows exactly one cell per step(1), and equals getStats().expanded", function()
+  it("grows exactly one cell per step(1), and equals getStats().expanded #slow", function()
     local rng = R.rng(31)
     for _, mode in ipairs(R.MODES) do
       local desc

@@ -474,7 +474,7 @@ describe("tactics against the reference on generated maps", function()
     return m, marks, rnd
   end
 
-  it("agrees on costs, stop cells, paths and attack areas", function()
+  it("agrees on costs, stop cells, paths and attack areas #slow", function()
     for seed = 1, 60 do
       local m, marks, rnd = generate(seed)
       local sx, sy = rnd(m.w), rnd(m.h)
