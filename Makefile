@@ -79,7 +79,7 @@ check:
 # built: each lane runs its targets in order, and no target of one lane writes
 # what the other reads (their own build/ folders). Lane 2 prints into
 # build/lane2.log, shown when both are done; any failure fails the run.
-TEST_LANE2 = valgrind rss-check threads-test love-test love-screenshot-test windows-test
+TEST_LANE2 = valgrind fuzz-short rss-check threads-test love-test love-screenshot-test windows-test
 LANE2 = $(filter $(TEST_LANE2),$(TEST_TARGETS))
 LANE1 = $(filter-out $(TEST_LANE2),$(TEST_TARGETS))
 

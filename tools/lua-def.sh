@@ -24,8 +24,12 @@ fi
 nm=$1 dll=$2 inc=$3
 shift 3
 
-symbols=$("$nm" -u "$@" | awk 'NF >= 2 { print $NF }' \
-    | sed -n 's/^_\{0,1\}\(luaL\{0,1\}_[A-Za-z0-9_]*\)$/\1/p' | sort -u)
+# lua_* / luaL_* names: the undefined ones, less those an object itself defines
+# (a function of the module's own that wears the prefix is no import).
+lua_names() { sed -n 's/^_\{0,1\}\(luaL\{0,1\}_[A-Za-z0-9_]*\)$/\1/p' | sort -u; }
+defined=$("$nm" --defined-only "$@" | awk 'NF >= 3 { print $NF }' | lua_names)
+symbols=$("$nm" -u "$@" | awk 'NF >= 2 { print $NF }' | lua_names \
+    | { if [ -n "$defined" ]; then grep -vxF "$defined" || true; else cat; fi; })
 if [ -z "$symbols" ]; then
     echo "$0: the objects call no Lua API function (wrong objects?)" >&2
     exit 1

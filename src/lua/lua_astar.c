@@ -170,7 +170,7 @@ static int grid_get_cost(lua_State *L)
 static int grid_set_diagonal(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "setDiagonal");
-    if (lua_grid_is_hex(g))
+    if (grid_is_hex(g))
         arg_error(L, 1, "setDiagonal", NULL, "not supported on hex grids");
     g->diagonal = check_diagonal(L, method_arg("setDiagonal", 1), NULL);
     return 0;
@@ -179,7 +179,7 @@ static int grid_set_diagonal(lua_State *L)
 static int grid_get_diagonal(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "getDiagonal");
-    if (lua_grid_is_hex(g))
+    if (grid_is_hex(g))
         return raise_error(L, "getDiagonal: hex grids have no diagonal mode");
     lua_pushstring(L, DIAGONAL_NAMES[g->diagonal]);
     return 1;
@@ -209,7 +209,7 @@ static int grid_get_heuristic(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "getHeuristic");
     AstarHeuristic h = effective_heuristic(g, g->diagonal);
-    if (lua_grid_is_hex(g) && h != ASTAR_HEURISTIC_ZERO)
+    if (grid_is_hex(g) && h != ASTAR_HEURISTIC_ZERO)
         lua_pushliteral(L, "hex");            /* hex distance, whatever the name set */
     else
         lua_pushstring(L, HEURISTIC_NAMES[h]);
@@ -276,7 +276,7 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
             v.index = lua_gettop(L);
             switch (which) {
             case 0:
-                if (lua_grid_is_hex(g))
+                if (grid_is_hex(g))
                     arg_error(L, v.number, v.fname, NULL, "opts.diagonal: not supported on hex grids");
                 o->diagonal = check_diagonal(L, v, "opts.diagonal: ");
                 break;
@@ -332,9 +332,9 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
     if (!has_heuristic)
         o->heuristic = effective_heuristic(g, o->diagonal);
     o->weight = has_weight ? weight : has_heuristic ? 1.0 : g->weight;
-    if (o->algorithm == ASTAR_ALGORITHM_JPS && lua_grid_is_hex(g))
+    if (o->algorithm == ASTAR_ALGORITHM_JPS && grid_is_hex(g))
         arg_error(L, a.number, a.fname, NULL, "opts.algorithm: jps does not run on hex grids");
-    if (o->size > 1 && lua_grid_is_hex(g))
+    if (o->size > 1 && grid_is_hex(g))
         arg_error(L, a.number, a.fname, NULL, "opts.size: large units need a square grid");
     if (o->algorithm == ASTAR_ALGORITHM_JPS && !astar_jps_supported(g->grid, o->diagonal))
         arg_error(L, a.number, a.fname, NULL,
@@ -648,7 +648,7 @@ static int grid_tostring(lua_State *L)
     LuaGrid *g = (LuaGrid *)luaL_checkudata(L, 1, GRID_TYPE);
     if (g->closed)
         lua_pushliteral(L, GRID_TYPE " (closed)");
-    else if (lua_grid_is_hex(g))
+    else if (grid_is_hex(g))
         lua_pushfstring(L, GRID_TYPE " (%dx%d hex)", (int)astar_grid_width(g->grid),
                         (int)astar_grid_height(g->grid));
     else

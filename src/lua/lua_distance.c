@@ -453,7 +453,7 @@ static int grid_distance_map(lua_State *L)
                                  astar_grid_height(g->grid));
         if (!lua_isnil(L, 8)) {
             Arg d = ao;
-            if (lua_grid_is_hex(g))
+            if (grid_is_hex(g))
                 arg_error(L, 2, "distanceMap", NULL, "opts.diagonal: not supported on hex grids");
             d.index = 8;
             diagonal = check_diagonal(L, d, "opts.diagonal: ");
@@ -476,14 +476,14 @@ static int grid_distance_map(lua_State *L)
                           "opts.size must be a whole number from 1 to 65535, got %s",
                           number_text(buf, sizeof buf, k));
             size = (uint32_t)k;
-            if (size > 1 && lua_grid_is_hex(g))
+            if (size > 1 && grid_is_hex(g))
                 arg_error(L, 2, "distanceMap", NULL, "opts.size: large units need a square grid");
         }
     }
     query_rules_finish(&rule, g->grid);
     check_open(L, g);
     h = push_map(L, astar_grid_width(g->grid), astar_grid_height(g->grid), diagonal, n);
-    h->m.hex = lua_grid_hex_code(g);   /* a hex board's map: hex steps */
+    h->m.hex = grid_hex_code(g);   /* a hex board's map: hex steps */
     h->m.size = size;                  /* large units: positions of size x size */
     map = lua_gettop(L);
     check_open(L, g);                  /* the allocation may have run finalizers */
@@ -527,7 +527,7 @@ static int map_update(lua_State *L)
         arg_error(L, 1, "update", NULL, "grid is %ux%u, the map %ux%u",
                   (unsigned)astar_grid_width(g->grid), (unsigned)astar_grid_height(g->grid),
                   (unsigned)h->m.width, (unsigned)h->m.height);
-    if (lua_grid_hex_code(g) != h->m.hex)
+    if (grid_hex_code(g) != h->m.hex)
         arg_error(L, 1, "update", NULL, "the grid is not of the map's board shape");
     lua_settop(L, 2);
     rules_from_map(L, h, 1, &rule, "update", g);

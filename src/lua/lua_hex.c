@@ -10,13 +10,13 @@
 /* By AstarHexLayout. */
 static const char *const LAYOUT_NAMES[] = {"odd-r", "even-r", "odd-q", "even-q", NULL};
 
-unsigned lua_grid_hex_code(const LuaGrid *g)
+unsigned grid_hex_code(const LuaGrid *g)
 {
     AstarHexLayout layout;
     return astar_grid_hex(g->grid, &layout) ? 1u + (unsigned)layout : 0u;
 }
 
-int lua_grid_is_hex(const LuaGrid *g)
+int grid_is_hex(const LuaGrid *g)
 {
     return astar_grid_hex(g->grid, NULL);
 }
@@ -46,7 +46,7 @@ int astar_lua_new_hex(lua_State *L)
 int astar_lua_get_shape(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "getShape");
-    lua_pushstring(L, lua_grid_is_hex(g) ? "hex" : "square");
+    lua_pushstring(L, grid_is_hex(g) ? "hex" : "square");
     return 1;
 }
 

@@ -10,8 +10,8 @@ int astar_lua_new_hex(lua_State *L);
 int astar_lua_get_shape(lua_State *L);
 int astar_lua_get_layout(lua_State *L);
 /* 0 for a square grid, 1 + AstarHexLayout for a hex board. */
-unsigned lua_grid_hex_code(const LuaGrid *g);
+unsigned grid_hex_code(const LuaGrid *g);
 /* Nonzero when g is a hex board. */
-int lua_grid_is_hex(const LuaGrid *g);
+int grid_is_hex(const LuaGrid *g);
 
 #endif

@@ -57,7 +57,7 @@ static void read_rule(lua_State *L, Arg a, QueryRules *rule, int first, AstarDia
                              astar_grid_height(grid));
     if (!lua_isnil(L, first + R_DIAGONAL)) {
         Arg d = a;
-        if (lua_grid_is_hex(rule->g))
+        if (grid_is_hex(rule->g))
             arg_error(L, a.number, a.fname, NULL, "opts.diagonal: not supported on hex grids");
         d.index = first + R_DIAGONAL;
         *diagonal = check_diagonal(L, d, "opts.diagonal: ");
@@ -73,7 +73,7 @@ static void read_rule(lua_State *L, Arg a, QueryRules *rule, int first, AstarDia
                       "opts.size must be a whole number from 1 to 65535, got %s",
                       number_text(buf, sizeof buf, n));
         *size = (uint32_t)n;
-        if (*size > 1 && lua_grid_is_hex(rule->g))
+        if (*size > 1 && grid_is_hex(rule->g))
             arg_error(L, a.number, a.fname, NULL, "opts.size: large units need a square grid");
     }
 }
@@ -502,7 +502,7 @@ static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
                                                q->diagonal,
                                                q->callbacks ? query_rules_cell : NULL,
                                                &q->rule, &aborted)
-                   : lua_grid_is_hex(q->g)
+                   : grid_is_hex(q->g)
                        ? astar_range_run_hex(scratch, q->g->grid, q->x, q->y, q->move,
                                              q->callbacks ? query_rules_cell : NULL, &q->rule,
                                              &aborted)
@@ -564,7 +564,7 @@ static int lua_sight(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t
     int ok;
 
     if (!q->sight)
-        return lua_grid_is_hex(q->g) ? astar_hex_line_of_sight(q->g->grid, fx, fy, tx, ty)
+        return grid_is_hex(q->g) ? astar_hex_line_of_sight(q->g->grid, fx, fy, tx, ty)
                                      : astar_line_of_sight(q->g->grid, fx, fy, tx, ty);
     lua_pushvalue(L, q->sight);
     lua_pushinteger(L, (lua_Integer)fx + 1);
@@ -587,7 +587,7 @@ static AstarError run_attack(RangeQuery *q, AstarRange *scratch)
                        ? astar_range_attack_large(scratch, q->g->grid, q->from, q->nfrom, q->size,
                                                   q->lo, q->hi, q->metric,
                                                   q->has_sight ? lua_sight : NULL, q, &aborted)
-                   : lua_grid_is_hex(q->g)
+                   : grid_is_hex(q->g)
                        ? astar_range_attack_hex(scratch, q->g->grid, q->from, q->nfrom, q->lo,
                                                 q->hi, q->has_sight ? lua_sight : NULL, q,
                                                 &aborted)
@@ -646,7 +646,7 @@ int astar_lua_attack_cells(lua_State *L)
         return arg_error(L, 1, fname, NULL, "range was made on another grid");
     memset(&q, 0, sizeof q);
     lua_settop(L, 7);
-    if (!lua_isnil(L, 7) && lua_grid_is_hex(g))
+    if (!lua_isnil(L, 7) && grid_is_hex(g))
         arg_error(L, 4, fname, NULL, "opts.metric: not supported on hex grids");
     if (!lua_isnil(L, 7))
         q.metric = (AstarMetric)check_name(L, method_arg(fname, 6), "opts.metric: ", "metric",
@@ -683,7 +683,7 @@ int astar_lua_line_of_sight(lua_State *L)
     uint32_t y0 = check_index(L, method_arg("lineOfSight", 2), "y1", h);
     uint32_t x1 = check_index(L, method_arg("lineOfSight", 3), "x2", w);
     uint32_t y1 = check_index(L, method_arg("lineOfSight", 4), "y2", h);
-    lua_pushboolean(L, lua_grid_is_hex(g) ? astar_hex_line_of_sight(g->grid, x0, y0, x1, y1)
+    lua_pushboolean(L, grid_is_hex(g) ? astar_hex_line_of_sight(g->grid, x0, y0, x1, y1)
                                           : astar_line_of_sight(g->grid, x0, y0, x1, y1));
     return 1;
 }
