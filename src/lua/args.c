@@ -165,3 +165,13 @@ double check_weight(lua_State *L, Arg a, const char *prefix)
     return w;
 }
 
+uint32_t check_unit_size(lua_State *L, Arg a)
+{
+    double n = check_number(L, a, "opts.size: ");
+    char buf[32];
+    if (!(n >= 1 && n <= (double)ASTAR_MAX_SIDE) || n != floor(n))
+        arg_error(L, a.number, a.fname, NULL,
+                  "opts.size must be a whole number from 1 to 65535, got %s",
+                  number_text(buf, sizeof buf, n));
+    return (uint32_t)n;
+}

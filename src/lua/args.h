@@ -51,5 +51,7 @@ int check_name(lua_State *L, Arg a, const char *prefix, const char *what,
 AstarDiagonal check_diagonal(lua_State *L, Arg a, const char *prefix);
 AstarHeuristic check_heuristic(lua_State *L, Arg a, const char *prefix);
 double check_weight(lua_State *L, Arg a, const char *prefix);
+/* opts.size (large units): a whole number from 1 to 65535. */
+uint32_t check_unit_size(lua_State *L, Arg a);
 
 #endif

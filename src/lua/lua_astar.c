@@ -226,18 +226,6 @@ static const char *const SEARCH_OPTIONS[] = {
     "near", "maxCost", "cost", "blocked", "occupied", "size", NULL};
 enum { OPT_SIZE = 12 };
 
-/* opts.size: a whole number from 1 to 65535 (large units, clearance.c). */
-static uint32_t check_size(lua_State *L, Arg v)
-{
-    double n = check_number(L, v, "opts.size: ");
-    char buf[32];
-    if (!(n >= 1 && n <= (double)ASTAR_MAX_SIDE) || n != floor(n))
-        arg_error(L, v.number, v.fname, NULL,
-                  "opts.size must be a whole number from 1 to 65535, got %s",
-                  number_text(buf, sizeof buf, n));
-    return (uint32_t)n;
-}
-
 /* opts.near: a whole number >= 0 (math.huge: anywhere), as far as a cell can be. */
 static uint32_t check_near(lua_State *L, Arg v, uint32_t far)
 {
@@ -321,7 +309,7 @@ static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
                 o->max_cost = max_cost;
                 break;
             case OPT_SIZE:
-                o->size = check_size(L, v);
+                o->size = check_unit_size(L, v);
                 break;
             default:
                 query_rules_read(L, rules, query_rules_which(SEARCH_OPTIONS[which]), v.index, w, h);

@@ -467,15 +467,8 @@ static int grid_distance_map(lua_State *L)
         }
         if (!lua_isnil(L, 10)) {   /* large units: findPath's checks and messages */
             Arg d = ao;
-            double k;
-            char buf[32];
             d.index = 10;
-            k = check_number(L, d, "opts.size: ");
-            if (!(k >= 1 && k <= (double)ASTAR_MAX_SIDE) || k != floor(k))
-                arg_error(L, 2, "distanceMap", NULL,
-                          "opts.size must be a whole number from 1 to 65535, got %s",
-                          number_text(buf, sizeof buf, k));
-            size = (uint32_t)k;
+            size = check_unit_size(L, d);
             if (size > 1 && grid_is_hex(g))
                 arg_error(L, 2, "distanceMap", NULL, "opts.size: large units need a square grid");
         }

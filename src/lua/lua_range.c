@@ -64,15 +64,8 @@ static void read_rule(lua_State *L, Arg a, QueryRules *rule, int first, AstarDia
     }
     if (!lua_isnil(L, first + R_SIZE)) {
         Arg v = a;
-        double n;
-        char buf[32];
         v.index = first + R_SIZE;
-        n = check_number(L, v, "opts.size: ");
-        if (!(n >= 1 && n <= (double)ASTAR_MAX_SIDE) || n != floor(n))
-            arg_error(L, a.number, a.fname, NULL,
-                      "opts.size must be a whole number from 1 to 65535, got %s",
-                      number_text(buf, sizeof buf, n));
-        *size = (uint32_t)n;
+        *size = check_unit_size(L, v);
         if (*size > 1 && grid_is_hex(rule->g))
             arg_error(L, a.number, a.fname, NULL, "opts.size: large units need a square grid");
     }

@@ -65,6 +65,16 @@ function M.check_number(v, present, num, fname, prefix)
   return v
 end
 
+-- opts.size (large units, args.c check_unit_size): a whole number from 1 to 65535.
+function M.check_unit_size(v, num, fname)
+  if type(v) ~= "number" then type_error(num, fname, "opts.size: ", "number", v, true) end
+  if not (v >= 1 and v <= 65535) or v ~= math.floor(v) then -- luacheck: ignore 581 (nan)
+    arg_error(num, fname, nil, "opts.size must be a whole number from 1 to 65535, got "
+      .. number_text(v))
+  end
+  return v
+end
+
 -- A whole number in 1..max (args.c check_index); `v % 1 ~= 0` also catches
 -- nan and +-inf.
 function M.check_index(v, present, num, fname, name, max)

@@ -851,12 +851,7 @@ function M.distance_map(...)
     end
     local k = rawget(opts, "size")
     if k ~= nil then   -- large units: findPath's checks and messages
-      A.check_number(k, true, 2, "distanceMap", "opts.size: ")
-      if not (k >= 1 and k <= 65535) or k ~= floor(k) then -- luacheck: ignore 581 (nan)
-        arg_error(2, "distanceMap", nil, "opts.size must be a whole number from 1 to 65535, got "
-          .. A.number_text(k))
-      end
-      size = toint(k)
+      size = toint(A.check_unit_size(k, 2, "distanceMap"))
       if size > 1 and grid._hex then
         arg_error(2, "distanceMap", nil, "opts.size: large units need a square grid")
       end

@@ -220,13 +220,7 @@ local function read_options(self, fname, num, opts, present)
         end
         o.bounded, o.max_cost = v ~= huge, v * 1.0
       elseif key == "size" then
-        -- large units (clearance.lua): a whole number from 1 to 65535
-        check_number(v, true, num, fname, "opts.size: ")
-        if not (v >= 1 and v <= 65535) or v ~= floor(v) then -- luacheck: ignore 581 (nan)
-          arg_error(num, fname, nil, "opts.size must be a whole number from 1 to 65535, got "
-            .. A.number_text(v))
-        end
-        o.size = toint(v)
+        o.size = toint(A.check_unit_size(v, num, fname))   -- large units (clearance.lua)
       elseif Q.which(key) then
         local rules = o.rules
         if not rules then

@@ -311,11 +311,7 @@ local function read_rule(opts, present, fname, where, width, height, hex)
   end
   local size = rawget(opts, "size")
   if size ~= nil then
-    A.check_number(size, true, 4, fname, "opts.size: ")
-    if not (size >= 1 and size <= 65535) or size ~= floor(size) then -- luacheck: ignore 581 (nan)
-      arg_error(4, fname, nil, "opts.size must be a whole number from 1 to 65535, got "
-        .. A.number_text(size))
-    end
+    A.check_unit_size(size, 4, fname)
     if size > 1 and hex then arg_error(4, fname, nil, "opts.size: large units need a square grid") end
     size = toint(size)
   end
