@@ -534,6 +534,8 @@ size_t astar_distance_bytes(uint32_t width, uint32_t height);
  * empties the map. */
 void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, uint32_t height,
                            AstarDiagonal diagonal);
+/* Empties the map, its costs too, keeping its layout, shape and size. */
+void astar_distance_clear(AstarDistanceMap *m);
 /* Fills m (made for grid's size) from the n sources, in m->diagonal's mode,
  * up to max_cost (cells whose value is above it are left out). Cells that
  * cannot be entered (walls, rule INFINITY) are never in the map; sources on

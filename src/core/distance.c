@@ -45,8 +45,6 @@ size_t astar_distance_bytes(uint32_t width, uint32_t height)
 void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, uint32_t height,
                            AstarDiagonal diagonal)
 {
-    size_t i;
-
     m->width = width;
     m->height = height;
     m->stride = width + 2;
@@ -56,9 +54,16 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
     m->cost = m->dist + m->cells;
     m->origin = (uint32_t *)(void *)(m->cost + m->cells);
     m->step = (uint8_t *)(m->origin + m->cells);
-    m->reached = 0;
     m->hex = 0;
     m->size = 1;
+    astar_distance_clear(m);
+}
+
+void astar_distance_clear(AstarDistanceMap *m)
+{
+    size_t i;
+
+    m->reached = 0;
     for (i = 0; i < m->cells; i++) {
         m->dist[i] = INFINITY;
         m->cost[i] = INFINITY;

@@ -314,12 +314,7 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const
         if (rule->stop == QR_STOP_CHANGED && !g->closed && ++restarts <= MAX_RESTARTS)
             continue;
         if (rule->stop != QR_STOP_NONE) {
-            unsigned hex = h->m.hex;
-            uint32_t size = h->m.size;
-            astar_distance_layout(&h->m, map_sources(h) + h->nsources, h->m.width,
-                                  h->m.height, h->m.diagonal);
-            h->m.hex = hex;
-            h->m.size = size;
+            astar_distance_clear(&h->m);   /* empty, never half filled */
             query_rules_raise(L, rule, fname);
         }
         if (g->closed)
