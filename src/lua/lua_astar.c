@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "lua_hex.h"
-#include "query_rules.h"
+#include "../core/astar_hex.h"
+#include "query_options.h"
 
 /* ---- the Grid userdata ------------------------------------------------- */
 
@@ -53,6 +54,15 @@ LuaGrid *push_grid(lua_State *L)
     return g;
 }
 
+int grid_created(lua_State *L, LuaGrid *g)
+{
+    AstarHexLayout layout;
+    g->width = astar_grid_width(g->grid);
+    g->height = astar_grid_height(g->grid);
+    g->hex = astar_grid_hex(g->grid, &layout) ? 1u + (unsigned)layout : 0u;
+    return gc_note_growth(L, g, 0, 1);
+}
+
 static int grid_new(lua_State *L)
 {
     Arg aw = {1, 1, "new"}, ah = {2, 2, "new"};
@@ -66,7 +76,7 @@ static int grid_new(lua_State *L)
     g = push_grid(L);
     if (astar_grid_new(&g->grid, w, h) != ASTAR_OK)
         return raise_error(L, "not enough memory for a %ux%u grid", (unsigned)w, (unsigned)h);
-    return gc_note_growth(L, g, 0, 1);
+    return grid_created(L, g);
 }
 
 typedef AstarError (*TextLoader)(AstarGrid **, const char *, size_t, char *, size_t);
@@ -90,7 +100,7 @@ static int load_text(lua_State *L, const char *fname, TextLoader load)
         return arg_error(L, 1, fname, NULL, "%s", message);
     if (e != ASTAR_OK)
         return raise_error(L, "not enough memory");
-    return gc_note_growth(L, g, 0, 1);
+    return grid_created(L, g);
 }
 
 static int grid_from_string(lua_State *L) { return load_text(L, "fromString", astar_grid_from_text); }
@@ -98,21 +108,21 @@ static int grid_from_movingai(lua_State *L) { return load_text(L, "fromMovingAI"
 
 static int grid_get_width(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)astar_grid_width(check_grid(L, "getWidth")->grid));
+    lua_pushinteger(L, (lua_Integer)check_grid(L, "getWidth")->width);
     return 1;
 }
 
 static int grid_get_height(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)astar_grid_height(check_grid(L, "getHeight")->grid));
+    lua_pushinteger(L, (lua_Integer)check_grid(L, "getHeight")->height);
     return 1;
 }
 
 static int grid_get_dimensions(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "getDimensions");
-    lua_pushinteger(L, (lua_Integer)astar_grid_width(g->grid));
-    lua_pushinteger(L, (lua_Integer)astar_grid_height(g->grid));
+    lua_pushinteger(L, (lua_Integer)g->width);
+    lua_pushinteger(L, (lua_Integer)g->height);
     return 2;
 }
 
@@ -120,8 +130,8 @@ static int grid_get_dimensions(lua_State *L)
 static LuaGrid *check_cell(lua_State *L, const char *fname, uint32_t *x, uint32_t *y)
 {
     LuaGrid *g = check_grid(L, fname);
-    *x = check_index(L, method_arg(fname, 1), "x", astar_grid_width(g->grid));
-    *y = check_index(L, method_arg(fname, 2), "y", astar_grid_height(g->grid));
+    *x = check_index(L, method_arg(fname, 1), "x", g->width);
+    *y = check_index(L, method_arg(fname, 2), "y", g->height);
     return g;
 }
 
@@ -215,118 +225,6 @@ static int grid_get_heuristic(lua_State *L)
         lua_pushstring(L, HEURISTIC_NAMES[h]);
     lua_pushnumber(L, (lua_Number)g->weight);
     return 2;
-}
-
-/* By AstarAlgorithm. */
-static const char *const ALGORITHM_NAMES[] = {"auto", "astar", "jps", NULL};
-
-/* The options read_options knows, in the order of its switch. */
-static const char *const SEARCH_OPTIONS[] = {
-    "diagonal", "heuristic", "weight", "partial", "flat", "into", "algorithm",
-    "near", "maxCost", "cost", "blocked", "occupied", "size", NULL};
-enum { OPT_SIZE = 12 };
-
-/* opts.near: a whole number >= 0 (math.huge: anywhere), as far as a cell can be. */
-static uint32_t check_near(lua_State *L, Arg v, uint32_t far)
-{
-    double n = check_number(L, v, "opts.near: ");
-    char buf[32];
-    if (!(n >= 0) || (n != floor(n) && !isinf(n)))
-        arg_error(L, v.number, v.fname, NULL, "opts.near must be a whole number >= 0, got %s",
-                  number_text(buf, sizeof buf, n));
-    return n >= (double)far ? far : (uint32_t)n;
-}
-
-/* Reads an options table (findPath's and newSearch's argument a) over the
- * grid's settings, raw (metatables are not consulted) and without running
- * any Lua code but finalizers (a list of points is copied into a table).
- * opts.into is kept in a stack slot pushed here; the rules go to `rules`. */
-static void read_options(lua_State *L, const LuaGrid *g, Arg a, AstarOptions *o,
-                         PathOutput *out, QueryRules *rules)
-{
-    int has_heuristic = 0, has_weight = 0, slot;
-    double weight = 1.0, max_cost;
-    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
-    char buf[32];
-
-    o->diagonal = g->diagonal;
-    o->partial = 0;
-    o->algorithm = ASTAR_ALGORITHM_AUTO;
-    if (!lua_isnoneornil(L, a.index) && lua_type(L, a.index) != LUA_TTABLE)
-        type_error(L, a, NULL, "table");
-    lua_pushnil(L);
-    slot = lua_gettop(L);
-    if (lua_istable(L, a.index)) {
-        lua_pushnil(L);
-        while (lua_next(L, a.index)) {
-            Arg v = a;
-            int which = check_option_name(L, a, lua_gettop(L) - 1, SEARCH_OPTIONS);
-            v.index = lua_gettop(L);
-            switch (which) {
-            case 0:
-                if (grid_is_hex(g))
-                    arg_error(L, v.number, v.fname, NULL, "opts.diagonal: not supported on hex grids");
-                o->diagonal = check_diagonal(L, v, "opts.diagonal: ");
-                break;
-            case 1:
-                o->heuristic = check_heuristic(L, v, "opts.heuristic: ");
-                has_heuristic = 1;
-                break;
-            case 2:
-                weight = check_weight(L, v, "opts.weight: ");
-                has_weight = 1;
-                break;
-            case 3:
-                o->partial = check_boolean(L, v, "opts.partial: ");
-                break;
-            case 4:
-                out->flat = check_boolean(L, v, "opts.flat: ");
-                break;
-            case 5:
-                /* a stepped search returns its path frames later: no table to hold */
-                if (strcmp(a.fname, "findPath") != 0)
-                    arg_error(L, a.number, a.fname, NULL, "opts.into: only findPath fills a table");
-                if (!lua_istable(L, v.index))
-                    type_error(L, v, "opts.into: ", "table");
-                lua_pushvalue(L, v.index);
-                lua_replace(L, slot);
-                out->into = slot;
-                break;
-            case 6:
-                o->algorithm = (AstarAlgorithm)check_name(L, v, "opts.algorithm: ", "algorithm",
-                                                          ALGORITHM_NAMES, "auto, astar or jps");
-                break;
-            case 7:
-                o->near = check_near(L, v, w + h);
-                break;
-            case 8:
-                max_cost = check_number(L, v, "opts.maxCost: ");
-                if (!(max_cost >= 0))
-                    arg_error(L, v.number, v.fname, NULL,
-                              "opts.maxCost must be a number >= 0, got %s",
-                              number_text(buf, sizeof buf, max_cost));
-                o->bounded = !isinf(max_cost);
-                o->max_cost = max_cost;
-                break;
-            case OPT_SIZE:
-                o->size = check_unit_size(L, v);
-                break;
-            default:
-                query_rules_read(L, rules, query_rules_which(SEARCH_OPTIONS[which]), v.index, w, h);
-            }
-            lua_pop(L, 1);
-        }
-    }
-    if (!has_heuristic)
-        o->heuristic = effective_heuristic(g, o->diagonal);
-    o->weight = has_weight ? weight : has_heuristic ? 1.0 : g->weight;
-    if (o->algorithm == ASTAR_ALGORITHM_JPS && grid_is_hex(g))
-        arg_error(L, a.number, a.fname, NULL, "opts.algorithm: jps does not run on hex grids");
-    if (o->size > 1 && grid_is_hex(g))
-        arg_error(L, a.number, a.fname, NULL, "opts.size: large units need a square grid");
-    if (o->algorithm == ASTAR_ALGORITHM_JPS && !astar_jps_supported(g->grid, o->diagonal))
-        arg_error(L, a.number, a.fname, NULL,
-                  "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'");
 }
 
 /* Clears entries first.. of t (a caller's table being reused), up to #t. */
@@ -523,12 +421,16 @@ static void read_goals(lua_State *L, const char *fname, Query *q, uint32_t w, ui
     q->gy = pairs[1];
 }
 
+/* Reads findPath's and newSearch's arguments, every one before the grid's
+ * cells are touched (reading may run finalizers: docs/robustness.md). */
 LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rules)
 {
     LuaGrid *g = check_grid(L, fname);
-    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
+    uint32_t w = g->width, h = g->height;
+    QueryOptions o;
+    Arg a;
 
-    memset(&q->options, 0, sizeof q->options);   /* fields read_options may not set */
+    memset(&q->options, 0, sizeof q->options);   /* fields the options may not set */
     memset(&q->output, 0, sizeof q->output);
     q->sx = check_index(L, method_arg(fname, 1), "sx", w);
     q->sy = check_index(L, method_arg(fname, 2), "sy", h);
@@ -539,19 +441,42 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rule
         q->gy = check_index(L, method_arg(fname, 4), "gy", h);
     }
     lua_settop(L, q->opts_arg + 1);
-    /* component labels (unreachable goals at once) and the exact lowest cost */
-    astar_grid_prepare(g->grid);
     query_rules_init(L, rules, fname, q->opts_arg);
     if (q->goal_list)
         read_goals(L, fname, q, w, h);
-    read_options(L, g, method_arg(fname, q->opts_arg), &q->options, &q->output, rules);
-    check_open(L, g);
+    memset(&o, 0, sizeof o);
+    o.diagonal = g->diagonal;
+    o.max_cost = INFINITY;
+    o.size = 1;
+    a = method_arg(fname, q->opts_arg);
+    read_query_options(L, a, OPTS_PATH, g, &o, rules);
+    q->options.diagonal = o.diagonal;
+    q->options.heuristic = o.given & OPT(OPT_HEURISTIC) ? o.heuristic
+                                                         : effective_heuristic(g, o.diagonal);
+    q->options.weight = o.given & OPT(OPT_WEIGHT) ? o.weight
+                        : o.given & OPT(OPT_HEURISTIC) ? 1.0 : g->weight;
+    q->options.partial = o.partial;
+    q->options.algorithm = o.algorithm;
+    q->options.near = o.near;
+    q->options.bounded = !isinf(o.max_cost);
+    q->options.max_cost = o.max_cost;
+    q->options.size = o.size;
+    q->output.flat = o.flat;
+    q->output.into = o.into;
+    if (o.algorithm == ASTAR_ALGORITHM_JPS && grid_is_hex(g))
+        arg_error(L, a.number, fname, NULL, "opts.algorithm: jps does not run on hex grids");
+    check_open(L, g);                 /* reading may have run finalizers */
+    /* component labels (unreachable goals at once) and the exact lowest cost */
+    astar_grid_prepare(g->grid);
+    if (o.algorithm == ASTAR_ALGORITHM_JPS && !astar_jps_supported(g->grid, o.diagonal))
+        arg_error(L, a.number, fname, NULL,
+                  "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'");
     query_rules_finish(rules, g->grid);
-    if (rules->used && q->options.algorithm == ASTAR_ALGORITHM_JPS)
-        arg_error(L, q->opts_arg, fname, NULL,
+    if (rules->used && o.algorithm == ASTAR_ALGORITHM_JPS)
+        arg_error(L, a.number, fname, NULL,
                   "opts.algorithm: jps does not run with rules (cost, blocked, occupied)");
     query_rules_take_walls(rules, &q->options, w, h);
-    check_open(L, g);                 /* the allocations may have run finalizers */
+    check_open(L, g);                 /* the allocation may have run finalizers */
     query_rules_apply(rules, &q->options);
     rules->g = g;
     return g;
@@ -637,11 +562,11 @@ static int grid_tostring(lua_State *L)
     if (g->closed)
         lua_pushliteral(L, GRID_TYPE " (closed)");
     else if (grid_is_hex(g))
-        lua_pushfstring(L, GRID_TYPE " (%dx%d hex)", (int)astar_grid_width(g->grid),
-                        (int)astar_grid_height(g->grid));
+        lua_pushfstring(L, GRID_TYPE " (%dx%d hex)", (int)g->width,
+                        (int)g->height);
     else
-        lua_pushfstring(L, GRID_TYPE " (%dx%d)", (int)astar_grid_width(g->grid),
-                        (int)astar_grid_height(g->grid));
+        lua_pushfstring(L, GRID_TYPE " (%dx%d)", (int)g->width,
+                        (int)g->height);
     return 1;
 }
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "lua_hex.h"
-#include "query_rules.h"
+#include "query_options.h"
 
 #define MAP_TYPE "astar.DistanceMap"
 #define MAX_RESTARTS 3
@@ -47,9 +47,6 @@ static AstarDistanceSource *map_sources(MapHeader *h)
     return (AstarDistanceSource *)(void *)((char *)h + SOURCES_OFFSET);
 }
 
-static const char *const MAP_OPTIONS[] = {"blocked", "cost", "diagonal", "maxCost", "size",
-                                          NULL};
-enum { O_DIAGONAL = 2, O_MAXCOST = 3, O_SIZE = 4 };
 
 /* ---- the userdata ---------------------------------------------------------- */
 
@@ -355,17 +352,20 @@ static void rules_from_map(lua_State *L, MapHeader *h, int map, QueryRules *rule
     query_rules_finish(rule, g->grid);
 }
 
-/* Reads the sources (argument 1, a list of {x =, y = [, value =]}) into
- * out (n of them, out may be NULL to only check). */
-static size_t read_sources(lua_State *L, int t, const AstarGrid *grid, AstarDistanceSource *out)
+/* Checks sources[1..n] (argument 1 at stack index t, a list of
+ * {x =, y = [, value =]}) on g and, when out is not NULL, copies them there
+ * (room for n). n is counted once by the caller: a finalizer that changes the
+ * list between two reads cannot make the second overrun out. */
+static void read_sources(lua_State *L, int t, const LuaGrid *g, AstarDistanceSource *out,
+                         size_t n)
 {
-    size_t n = (size_t)compat_rawlen(L, t), i;
+    size_t i;
     uint32_t max[2];
     static const char *const XY[2] = {"x", "y"};
     char buf[32];
 
-    max[0] = astar_grid_width(grid);
-    max[1] = astar_grid_height(grid);
+    max[0] = g->width;
+    max[1] = g->height;
     for (i = 1; i <= n; i++) {
         uint32_t c[2];
         double value = 0;
@@ -409,17 +409,14 @@ static size_t read_sources(lua_State *L, int t, const AstarGrid *grid, AstarDist
             out[i - 1].value = value;
         }
     }
-    return n;
 }
 
 /* grid:distanceMap(sources [, opts]) -> astar.DistanceMap */
 static int grid_distance_map(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "distanceMap");
-    Arg as = method_arg("distanceMap", 1), ao = method_arg("distanceMap", 2);
-    AstarDiagonal diagonal = g->diagonal;
-    double max_cost = INFINITY;
-    uint32_t size = 1;
+    Arg as = method_arg("distanceMap", 1);
+    QueryOptions o;
     QueryRules rule;
     MapHeader *h;
     size_t n;
@@ -428,66 +425,38 @@ static int grid_distance_map(lua_State *L)
     if (!lua_istable(L, 2))
         type_error(L, as, NULL, "table");
     lua_settop(L, 3);
-    n = read_sources(L, 2, g->grid, NULL);
-    query_rules_init(L, &rule, "distanceMap", 2);      /* slots 4 .. 7 */
-    lua_pushnil(L);                                     /* 8: diagonal */
-    lua_pushnil(L);                                     /* 9: maxCost */
-    lua_pushnil(L);                                     /* 10: size */
-    rule.g = g;
-    if (!lua_isnil(L, 3)) {
-        if (!lua_istable(L, 3))
-            type_error(L, ao, NULL, "table");
-        lua_pushnil(L);
-        while (lua_next(L, 3)) {
-            i = check_option_name(L, ao, lua_gettop(L) - 1, MAP_OPTIONS);
-            lua_replace(L, i < 2 ? 4 + i : 8 + (i - O_DIAGONAL));   /* 8, 9, 10 */
-        }
-        for (i = 0; i < 2; i++)
-            if (!lua_isnil(L, 4 + i))
-                query_rules_read(L, &rule, i, 4 + i, astar_grid_width(g->grid),
-                                 astar_grid_height(g->grid));
-        if (!lua_isnil(L, 8)) {
-            Arg d = ao;
-            if (grid_is_hex(g))
-                arg_error(L, 2, "distanceMap", NULL, "opts.diagonal: not supported on hex grids");
-            d.index = 8;
-            diagonal = check_diagonal(L, d, "opts.diagonal: ");
-        }
-        if (!lua_isnil(L, 9)) {
-            Arg d = ao;
-            d.index = 9;
-            max_cost = check_number(L, d, "opts.maxCost: ");
-            if (max_cost != max_cost)
-                arg_error(L, 2, "distanceMap", "opts.maxCost: ", "number expected, got nan");
-        }
-        if (!lua_isnil(L, 10)) {   /* large units: findPath's checks and messages */
-            Arg d = ao;
-            d.index = 10;
-            size = check_unit_size(L, d);
-            if (size > 1 && grid_is_hex(g))
-                arg_error(L, 2, "distanceMap", NULL, "opts.size: large units need a square grid");
-        }
-    }
-    query_rules_finish(&rule, g->grid);
-    check_open(L, g);
-    h = push_map(L, astar_grid_width(g->grid), astar_grid_height(g->grid), diagonal, n);
-    h->m.hex = grid_hex_code(g);   /* a hex board's map: hex steps */
-    h->m.size = size;                  /* large units: positions of size x size */
+    n = (size_t)compat_rawlen(L, 2);
+    read_sources(L, 2, g, NULL, n);
+    query_rules_init(L, &rule, "distanceMap", 2);
+    memset(&o, 0, sizeof o);
+    o.diagonal = g->diagonal;
+    o.max_cost = INFINITY;
+    o.any_max_cost = 1;                /* sources may hold values below 0 */
+    o.size = 1;
+    read_query_options(L, method_arg("distanceMap", 2), OPTS_MAP, g, &o, &rule);
+    h = push_map(L, g->width, g->height, o.diagonal, n);
     map = lua_gettop(L);
-    check_open(L, g);                  /* the allocation may have run finalizers */
-    read_sources(L, 2, g->grid, map_sources(h));
-    h->max_cost = max_cost;
+    h->m.hex = grid_hex_code(g);       /* a hex board's map: hex steps */
+    h->m.size = o.size;                /* large units: positions of size x size */
+    read_sources(L, 2, g, map_sources(h), n);   /* again: a finalizer may have changed them */
+    h->max_cost = o.max_cost;
     h->points[0] = rule.points[QR_BLOCKED];
     h->points[1] = rule.points[QR_COST];
+    check_open(L, g);                  /* reading and allocating may have run finalizers */
+    query_rules_finish(&rule, g->grid);
     h->ruled = rule.used;
     if (rule.used) {
         lua_createtable(L, 2, 0);
         for (i = 0; i < 2; i++) {
-            lua_pushvalue(L, rule.index[i] ? rule.index[i] : 4 + i);
+            if (rule.index[i])
+                lua_pushvalue(L, rule.index[i]);
+            else
+                lua_pushnil(L);
             lua_rawseti(L, -2, i + 1);
         }
         set_rules_ref(L, map);
     }
+    rule.g = g;
     check_open(L, g);
     fill(L, g, h, &rule, "distanceMap");
     lua_settop(L, map);
@@ -511,9 +480,9 @@ static int map_update(lua_State *L)
         type_error(L, method_arg("update", 1), NULL, GRID_TYPE);
     if (g->closed)
         raise_error(L, "attempt to use a closed " GRID_TYPE);
-    if (astar_grid_width(g->grid) != h->m.width || astar_grid_height(g->grid) != h->m.height)
+    if (g->width != h->m.width || g->height != h->m.height)
         arg_error(L, 1, "update", NULL, "grid is %ux%u, the map %ux%u",
-                  (unsigned)astar_grid_width(g->grid), (unsigned)astar_grid_height(g->grid),
+                  (unsigned)g->width, (unsigned)g->height,
                   (unsigned)h->m.width, (unsigned)h->m.height);
     if (grid_hex_code(g) != h->m.hex)
         arg_error(L, 1, "update", NULL, "the grid is not of the map's board shape");

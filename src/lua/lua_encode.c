@@ -71,5 +71,5 @@ int grid_decode(lua_State *L)
     g->heuristic = settings.heuristic;
     g->heuristic_chosen = settings.heuristic_chosen;
     g->weight = settings.weight;
-    return gc_note_growth(L, g, 0, 1);
+    return grid_created(L, g);
 }

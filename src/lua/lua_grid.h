@@ -26,6 +26,11 @@
  */
 typedef struct {
     AstarGrid *grid;          /* the cells; NULL once freed */
+    /* The shape, copied when the cells are made (a grid never changes
+     * shape): readable at any time, after a close too, so that reading a
+     * query's arguments never needs the cells (docs/robustness.md). */
+    uint32_t width, height;
+    unsigned hex;             /* 0: square; 1 + AstarHexLayout: a hex board */
     int closed;               /* __close or __gc ran: every method raises */
     unsigned running;         /* queries inside a callback, still reading grid */
     unsigned lent;            /* LENT_* bits: scratch held by a query in a callback */
@@ -101,6 +106,9 @@ void register_scratch(lua_State *L);
 
 /* Pushes an empty Grid userdata (owning nothing yet). */
 LuaGrid *push_grid(lua_State *L);
+/* After the cells of a pushed grid were made: records its shape and tells
+ * the collector; returns 1 (the grid, on the stack). */
+int grid_created(lua_State *L, LuaGrid *g);
 /* How a path is handed back: a new array of {x =, y =} by default; flat
  * gives {x1, y1, x2, y2, ...}; into (a stack index, 0 for none) is a table
  * the caller owns, filled in place (findPath's opts.into). */

@@ -12,13 +12,12 @@ static const char *const LAYOUT_NAMES[] = {"odd-r", "even-r", "odd-q", "even-q",
 
 unsigned grid_hex_code(const LuaGrid *g)
 {
-    AstarHexLayout layout;
-    return astar_grid_hex(g->grid, &layout) ? 1u + (unsigned)layout : 0u;
+    return g->hex;
 }
 
 int grid_is_hex(const LuaGrid *g)
 {
-    return astar_grid_hex(g->grid, NULL);
+    return g->hex != 0;
 }
 
 int astar_lua_new_hex(lua_State *L)
@@ -40,7 +39,7 @@ int astar_lua_new_hex(lua_State *L)
     g->diagonal = ASTAR_DIAGONAL_NEVER;   /* the sides: what the rules' messages assume */
     if (astar_grid_new_hex(&g->grid, w, h, layout) != ASTAR_OK)
         return raise_error(L, "not enough memory for a %ux%u grid", (unsigned)w, (unsigned)h);
-    return gc_note_growth(L, g, 0, 1);
+    return grid_created(L, g);
 }
 
 int astar_lua_get_shape(lua_State *L)
@@ -53,9 +52,8 @@ int astar_lua_get_shape(lua_State *L)
 int astar_lua_get_layout(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "getLayout");
-    AstarHexLayout layout;
-    if (astar_grid_hex(g->grid, &layout))
-        lua_pushstring(L, LAYOUT_NAMES[layout]);
+    if (g->hex)
+        lua_pushstring(L, LAYOUT_NAMES[g->hex - 1]);
     else
         lua_pushnil(L);
     return 1;

@@ -17,59 +17,14 @@
 
 #include "lua_hex.h"
 #include "../core/astar_hex.h"
-#include "query_rules.h"
+#include "query_options.h"
 
 #define RANGE_TYPE "astar.Range"
 #define MAX_RESTARTS 3
 
 /* ---- the rules: query_rules.c, in every form ------------------------------ */
 
-/* movementRange's options: the rules in QR_* order, then R_DIAGONAL, R_SIZE */
-enum { R_DIAGONAL = QR_COUNT, R_SIZE };
-static const char *const RANGE_OPTIONS[] = {"blocked", "cost", "occupied", "zoc", "diagonal",
-                                            "size", NULL};
 static const char *const METRIC_NAMES[] = {"manhattan", "chebyshev", "euclidean", NULL};
-
-/* Reads the rules of options table a, raw, into the stack slots the rules
- * were given (query_rules_init_at), opts.diagonal and opts.size (checked
- * after the rules, in that order; size as findPath's); unknown names are
- * errors. */
-static void read_rule(lua_State *L, Arg a, QueryRules *rule, int first, AstarDiagonal *diagonal,
-                      uint32_t *size)
-{
-    const AstarGrid *grid = rule->g->grid;
-    int i;
-
-    *diagonal = ASTAR_DIAGONAL_NEVER;
-    *size = 1;
-    if (lua_isnoneornil(L, a.index))
-        return;
-    if (lua_type(L, a.index) != LUA_TTABLE)
-        type_error(L, a, NULL, "table");
-    lua_pushnil(L);
-    while (lua_next(L, a.index)) {
-        i = check_option_name(L, a, lua_gettop(L) - 1, RANGE_OPTIONS);
-        lua_replace(L, first + i);             /* the value, kept for the query */
-    }
-    for (i = 0; i < QR_COUNT; i++)
-        if (!lua_isnil(L, first + i))
-            query_rules_read(L, rule, i, first + i, astar_grid_width(grid),
-                             astar_grid_height(grid));
-    if (!lua_isnil(L, first + R_DIAGONAL)) {
-        Arg d = a;
-        if (grid_is_hex(rule->g))
-            arg_error(L, a.number, a.fname, NULL, "opts.diagonal: not supported on hex grids");
-        d.index = first + R_DIAGONAL;
-        *diagonal = check_diagonal(L, d, "opts.diagonal: ");
-    }
-    if (!lua_isnil(L, first + R_SIZE)) {
-        Arg v = a;
-        v.index = first + R_SIZE;
-        *size = check_unit_size(L, v);
-        if (*size > 1 && grid_is_hex(rule->g))
-            arg_error(L, a.number, a.fname, NULL, "opts.size: large units need a square grid");
-    }
-}
 
 /* Names for messages: fname (default `fallback`) and, from the optional
  * `where` table at stack index w ({cost = {argn, label}, ...}), per rule. */
@@ -81,7 +36,7 @@ static void read_names(lua_State *L, QueryRules *names, int fname_index, int w)
     if (lua_type(L, w) != LUA_TTABLE)
         return;
     for (i = 0; i < QR_COUNT; i++) {
-        lua_pushstring(L, RANGE_OPTIONS[i]);
+        lua_pushstring(L, RULE_NAMES[i]);
         lua_rawget(L, w);
         if (lua_type(L, -1) == LUA_TTABLE) {
             lua_rawgeti(L, -1, 1);
@@ -510,7 +465,7 @@ static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
 
 static int push_movement(lua_State *L, RangeQuery *q, const Lease *lease)
 {
-    return push_range(L, lease, astar_grid_width(q->g->grid), astar_grid_height(q->g->grid),
+    return push_range(L, lease, q->g->width, q->g->height,
                       q->size);
 }
 
@@ -520,11 +475,12 @@ int astar_lua_movement_range(lua_State *L)
 {
     const char *fname = lua_type(L, 6) == LUA_TSTRING ? lua_tostring(L, 6) : "movementRange";
     LuaGrid *g = check_grid(L, fname);
-    uint32_t x = check_index(L, method_arg(fname, 1), "x", astar_grid_width(g->grid));
-    uint32_t y = check_index(L, method_arg(fname, 2), "y", astar_grid_height(g->grid));
+    uint32_t x = check_index(L, method_arg(fname, 1), "x", g->width);
+    uint32_t y = check_index(L, method_arg(fname, 2), "y", g->height);
     Arg am = method_arg(fname, 3);
     double move = check_number(L, am, NULL);
     RangeQuery q;
+    QueryOptions o;
     char buf[32];
 
     if (!(move >= 0))
@@ -532,15 +488,18 @@ int astar_lua_movement_range(lua_State *L)
                   number_text(buf, sizeof buf, move));
     memset(&q, 0, sizeof q);
     lua_settop(L, 7);
-    query_rules_init(L, &q.rule, "movementRange", 4);   /* slots 8 .. 8 + QR_COUNT - 1 */
-    lua_pushnil(L);                                    /* and opts.diagonal's */
-    lua_pushnil(L);                                    /* and opts.size's */
+    query_rules_init(L, &q.rule, "movementRange", 4);
     read_names(L, &q.rule, 6, 7);
-    q.rule.g = g;
-    read_rule(L, method_arg(fname, 4), &q.rule, 8, &q.diagonal, &q.size);
+    memset(&o, 0, sizeof o);
+    o.diagonal = ASTAR_DIAGONAL_NEVER;    /* tactics: 4 directions unless asked */
+    o.size = 1;
+    read_query_options(L, method_arg(fname, 4), OPTS_RANGE, g, &o, &q.rule);
+    check_open(L, g);                  /* reading may have run finalizers */
     query_rules_finish(&q.rule, g->grid);
+    q.rule.g = g;
     q.callbacks = q.rule.used;
-    check_open(L, g);                  /* reading the options may have run finalizers */
+    q.diagonal = o.diagonal;
+    q.size = o.size;
     q.g = g;
     q.x = x;
     q.y = y;
@@ -629,13 +588,13 @@ int astar_lua_attack_cells(lua_State *L)
     const char *fname = luaL_checkstring(L, 6);
     LuaGrid *g = check_grid(L, fname);
     RangeHeader *h = check_range(L, method_arg(fname, 1));
-    uint32_t w = astar_grid_width(g->grid), far = w + astar_grid_height(g->grid);
+    uint32_t w = g->width, far = w + g->height;
     double lo = luaL_checknumber(L, 3), hi = luaL_checknumber(L, 4);
     AstarRangeCell *cells = range_cells(h), *from;
     RangeQuery q;
     size_t k;
 
-    if (h->width != w || h->height != astar_grid_height(g->grid))
+    if (h->width != w || h->height != g->height)
         return arg_error(L, 1, fname, NULL, "range was made on another grid");
     memset(&q, 0, sizeof q);
     lua_settop(L, 7);
@@ -671,7 +630,7 @@ int astar_lua_attack_cells(lua_State *L)
 int astar_lua_line_of_sight(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "lineOfSight");
-    uint32_t w = astar_grid_width(g->grid), h = astar_grid_height(g->grid);
+    uint32_t w = g->width, h = g->height;
     uint32_t x0 = check_index(L, method_arg("lineOfSight", 1), "x1", w);
     uint32_t y0 = check_index(L, method_arg("lineOfSight", 2), "y1", h);
     uint32_t x1 = check_index(L, method_arg("lineOfSight", 3), "x2", w);

@@ -230,7 +230,7 @@ int grid_new_search(lua_State *L)
     else if (!(scratch = astar_search_new()))
         return raise_error(L, "not enough memory");
     s->search = scratch;               /* owned by s from here: its __gc gives it back */
-    s->width = astar_grid_width(g->grid);
+    s->width = g->width;
     s->partial = q.options.partial;
     s->flat = q.output.flat;
     astar_search_record(scratch, 1);

@@ -270,7 +270,7 @@ int astar_lua_from_tiles(lua_State *L)
                            (unsigned)p.h);
     if (write_answers(g->grid, &p, answers) != ASTAR_OK)
         return raise_error(L, "not enough memory");
-    return gc_note_growth(L, g, 0, 1);
+    return grid_created(L, g);
 }
 
 /* grid:setTiles(tiles, rule [, x, y]) */
@@ -278,7 +278,7 @@ int astar_lua_set_tiles(lua_State *L)
 {
     Paint p;
     LuaGrid *g = check_grid(L, "setTiles");
-    uint32_t gw = astar_grid_width(g->grid), gh = astar_grid_height(g->grid);
+    uint32_t gw = g->width, gh = g->height;
     size_t before;
     double *answers;
 

@@ -11,7 +11,7 @@
 
 #include "query_rules.h"
 
-static const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied", "zoc"};
+const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied", "zoc"};
 
 void query_rules_init_at(lua_State *L, QueryRules *r, const char *fname, int argn, int first)
 {

@@ -8,6 +8,7 @@
 #include "lua_grid.h"
 
 enum { QR_BLOCKED, QR_COST, QR_OCCUPIED, QR_ZOC, QR_COUNT };
+extern const char *const RULE_NAMES[QR_COUNT];   /* the options' names, by QR_* */
 
 /* Why a query with rules stopped early; the error is raised after the core
  * returned (query_rules_raise). */

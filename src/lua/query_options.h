@@ -1,0 +1,74 @@
+/*
+ * One reader for the options table of every query: findPath, newSearch,
+ * movementRange (and dangerZone through it) and distanceMap.
+ *
+ * It follows the binding's rule for reading arguments (docs/robustness.md):
+ * options are read into C memory and stack slots from the grid's shape (the
+ * LuaGrid's copy, readable even after a close), never from its cells. Reading
+ * can allocate (a list of points becomes a table by cell number), so it can
+ * run finalizers that close or change the grid: the caller checks the grid
+ * open after read_query_options returns, and only then takes g->grid.
+ */
+#ifndef ASTAR_LUA_QUERY_OPTIONS_H
+#define ASTAR_LUA_QUERY_OPTIONS_H
+
+#include "query_rules.h"
+
+/* Every option a query may take. The rules come first, in QR_* order, so
+ * that their slots are the QueryRules' slots. Values are checked in this
+ * order, after every name was checked, so errors come in a fixed order. */
+enum {
+    OPT_BLOCKED = QR_BLOCKED,
+    OPT_COST = QR_COST,
+    OPT_OCCUPIED = QR_OCCUPIED,
+    OPT_ZOC = QR_ZOC,
+    OPT_DIAGONAL = QR_COUNT,
+    OPT_MAXCOST,
+    OPT_SIZE,
+    OPT_HEURISTIC,
+    OPT_WEIGHT,
+    OPT_PARTIAL,
+    OPT_FLAT,
+    OPT_INTO,
+    OPT_ALGORITHM,
+    OPT_NEAR,
+    OPT_COUNT
+};
+
+#define OPT(id) (1u << (id))
+/* What each entry point takes; any other name is "unknown option". */
+#define OPTS_PATH                                                                          \
+    (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_OCCUPIED) | OPT(OPT_DIAGONAL) |            \
+     OPT(OPT_MAXCOST) | OPT(OPT_SIZE) | OPT(OPT_HEURISTIC) | OPT(OPT_WEIGHT) |             \
+     OPT(OPT_PARTIAL) | OPT(OPT_FLAT) | OPT(OPT_INTO) | OPT(OPT_ALGORITHM) | OPT(OPT_NEAR))
+#define OPTS_RANGE                                                                         \
+    (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_OCCUPIED) | OPT(OPT_ZOC) |                 \
+     OPT(OPT_DIAGONAL) | OPT(OPT_SIZE))
+#define OPTS_MAP                                                                           \
+    (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_DIAGONAL) | OPT(OPT_MAXCOST) | OPT(OPT_SIZE))
+
+/* The values read. The caller sets each field to its default first; the
+ * reader overwrites the ones given. */
+typedef struct {
+    unsigned given;            /* OPT(id) of every option present */
+    AstarDiagonal diagonal;
+    AstarHeuristic heuristic;
+    double weight;
+    int partial, flat;
+    int into;                  /* stack slot holding opts.into; 0: none */
+    AstarAlgorithm algorithm;
+    uint32_t near;
+    double max_cost;           /* INFINITY: no bound */
+    int any_max_cost;          /* maxCost may be any number but nan (a map's) */
+    uint32_t size;
+} QueryOptions;
+
+/* Reads options table a (nil or absent: none) of a query on g, taking the
+ * options in `accepted` (OPTS_*). The rules go into the slots of `rules`
+ * (query_rules_init: their messages name what it was given); the other
+ * values are kept in OPT_COUNT - QR_COUNT slots pushed here. Raw reads: no
+ * metamethod runs, only finalizers. Errors name a.fname and a.number. */
+void read_query_options(lua_State *L, Arg a, unsigned accepted, const LuaGrid *g,
+                        QueryOptions *o, QueryRules *rules);
+
+#endif
