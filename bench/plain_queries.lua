@@ -3,7 +3,9 @@
 -- repeatable whatever the machine's load, instruction counts under callgrind
 -- one row at a time (subtract a run with ROW=none, which only sets up):
 --   PASSES=1 NQ=40 ROW="astar flat" valgrind --tool=callgrind lua5.4 bench/plain_queries.lua
--- Maps: AR0011SR from maps/ (Sturtevant 2012) and a 64x64 board with costs.
+-- tools/compare-instructions.sh BASE does that for every row (make bench-instructions).
+-- Maps: AR0011SR from maps/ (Sturtevant 2012), a 64x64 board and a 64x64 hex board
+-- with costs.
 package.path = "bench/?.lua;" .. package.path
 local astar = require "astar"
 require "astar.tactics"
@@ -82,6 +84,36 @@ row("AR0011SR newSearch+step+result", function()
     search:step(math.huge)
     local _, cost = search:result()
     use(cost)
+  end
+end)
+local hex = astar.newHex(64, 64, "odd-r")
+for y = 1, 64 do
+  for x = 1, 64 do
+    if (x * 5 + y * 11) % 13 == 0 then
+      hex:setWalkable(x, y, false)
+    elseif (x + 2 * y) % 7 == 0 then
+      hex:setCost(x, y, 2)
+    end
+  end
+end
+row("64x64 hex costs findPath", function()
+  for i = 1, #queries do
+    local _, cost = hex:findPath(2, 2 + i % 50, 60, 60 - i % 40, { flat = true })
+    use(cost)
+  end
+end)
+row("AR0011SR findPath size 2 astar", function()
+  for _, s in ipairs(queries) do
+    local _, cost = grid:findPath(s.sx + 1, s.sy + 1, s.gx + 1, s.gy + 1,
+      { diagonal = "no-obstacles", algorithm = "astar", size = 2, flat = true })
+    use(cost)
+  end
+end)
+row("AR0011SR distanceMap 8-dir", function()
+  for i = 1, #queries, 8 do
+    local s = queries[i]
+    local map = grid:distanceMap({ { x = s.gx + 1, y = s.gy + 1 } }, { diagonal = "no-obstacles" })
+    use(map:get(s.sx + 1, s.sy + 1))
   end
 end)
 io.stderr:write(("checksum %.6f\n"):format(sum))

@@ -29,3 +29,12 @@ bench-maps:
 	@$(MAKE) --no-print-directory LUA=luajit all
 	@$(MAKE) --no-print-directory $(BENCH_DRIVER)
 	lua5.4 bench/maps_bench.lua --maps "$(MAPS)" $(BENCH_ARGS)
+
+# Instruction counts of the plain queries (bench/plain_queries.lua) under
+# callgrind, the module of revision BASE against the working tree, row by row:
+#   make bench-instructions BASE=062c5b5
+BASE ?= HEAD
+.PHONY: bench-instructions
+bench-instructions:
+	@tools/install-deps.sh valgrind lua5.4 liblua5.4-dev
+	tools/compare-instructions.sh $(BASE)

@@ -1,8 +1,9 @@
 /*
  * The one reader of query options (query_options.h). Two passes: the first
- * checks every name and parks each value in a stack slot, allocating nothing
- * (so no finalizer can run while lua_next walks the table); the second
- * checks the values in OPT_* order, and only it may allocate.
+ * walks the table with lua_next, checking every name and every value that
+ * needs no allocation, and parks each rule in its slot: nothing allocates, so
+ * no finalizer can run while lua_next walks the table. The second reads the
+ * rules, in QR_* order: only it allocates (a list of points becomes a table).
  */
 #include <math.h>
 #include <string.h>
@@ -57,9 +58,9 @@ static double check_max_cost(lua_State *L, Arg v, int any)
     return m;
 }
 
-/* Checks the value of option id, at stack index v.index, into o. */
-static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOptions *o,
-                        QueryRules *rules)
+/* Checks the value of option id (not a rule), at stack index v.index, into
+ * o. Allocates nothing (but the message of an error). */
+static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOptions *o)
 {
     switch (id) {
     case OPT_DIAGONAL:
@@ -99,43 +100,47 @@ static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOpti
         o->algorithm = (AstarAlgorithm)check_name(L, v, "opts.algorithm: ", "algorithm",
                                                   ALGORITHM_NAMES, "auto, astar or jps");
         break;
-    case OPT_NEAR:
+    default:
         o->near = check_near(L, v, g->width + g->height);
-        break;
-    default:                           /* a rule: may allocate */
-        query_rules_read(L, rules, id, v.index, g->width, g->height);
     }
+}
+
+/* The stack slot of rule `id` (query_rules_init: negative while unused). */
+static int rule_slot(const QueryRules *rules, int id)
+{
+    return rules->index[id] < 0 ? -rules->index[id] : rules->index[id];
 }
 
 void read_query_options(lua_State *L, Arg a, unsigned accepted, const LuaGrid *g,
                         QueryOptions *o, QueryRules *rules)
 {
-    int slot[OPT_COUNT], id;
+    int id, into;
 
-    for (id = 0; id < OPT_COUNT; id++) {
-        if (id < QR_COUNT) {
-            slot[id] = rules->index[id] < 0 ? -rules->index[id] : rules->index[id];
-        } else {
-            lua_pushnil(L);
-            slot[id] = lua_gettop(L);
-        }
-    }
     o->given = 0;
     if (lua_isnoneornil(L, a.index))
         return;
     if (lua_type(L, a.index) != LUA_TTABLE)
         type_error(L, a, NULL, "table");
     lua_pushnil(L);
+    into = lua_gettop(L);              /* opts.into's slot */
+    lua_pushnil(L);
     while (lua_next(L, a.index)) {
+        Arg v = a;
         id = option_id(L, a, lua_gettop(L) - 1, accepted);
         o->given |= OPT(id);
-        lua_replace(L, slot[id]);      /* the value, kept for the query */
-    }
-    for (id = 0; id < OPT_COUNT; id++) {
-        Arg v = a;
-        if (!(o->given & OPT(id)))
+        if (id < QR_COUNT) {
+            lua_replace(L, rule_slot(rules, id));   /* read below */
             continue;
-        v.index = slot[id];
-        check_value(L, v, id, g, o, rules);
+        }
+        if (id == OPT_INTO) {
+            lua_pushvalue(L, -1);
+            lua_replace(L, into);
+        }
+        v.index = id == OPT_INTO ? into : lua_gettop(L);
+        check_value(L, v, id, g, o);
+        lua_pop(L, 1);
     }
+    for (id = 0; id < QR_COUNT; id++)
+        if (o->given & OPT(id))
+            query_rules_read(L, rules, id, rule_slot(rules, id), g->width, g->height);
 }

@@ -14,9 +14,7 @@
 
 #include "query_rules.h"
 
-/* Every option a query may take. The rules come first, in QR_* order, so
- * that their slots are the QueryRules' slots. Values are checked in this
- * order, after every name was checked, so errors come in a fixed order. */
+/* Every option a query may take; the rules first, in QR_* order. */
 enum {
     OPT_BLOCKED = QR_BLOCKED,
     OPT_COST = QR_COST,
@@ -65,9 +63,10 @@ typedef struct {
 
 /* Reads options table a (nil or absent: none) of a query on g, taking the
  * options in `accepted` (OPTS_*). The rules go into the slots of `rules`
- * (query_rules_init: their messages name what it was given); the other
- * values are kept in OPT_COUNT - QR_COUNT slots pushed here. Raw reads: no
- * metamethod runs, only finalizers. Errors name a.fname and a.number. */
+ * (query_rules_init: their messages name what it was given), and are read
+ * after every other option was checked; opts.into is kept in a slot pushed
+ * here (when a is a table). Raw reads: no metamethod runs, only finalizers.
+ * Errors name a.fname and a.number. */
 void read_query_options(lua_State *L, Arg a, unsigned accepted, const LuaGrid *g,
                         QueryOptions *o, QueryRules *rules);
 
