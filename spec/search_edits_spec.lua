@@ -10,38 +10,11 @@ local R = require "helpers.reference"
 
 local pack = table.pack or function(...) return { n = select("#", ...), ... } end
 
--- A grid and its description, changed together.
-local function board(desc)
-  return { desc = desc, grid = R.build_grid(astar, desc) }
-end
+local E = require "helpers.edited_board"
+local set_walkable, set_cost, uniform, step_to_end = E.set_walkable, E.set_cost, E.uniform,
+  E.step_to_end
 
-local function set_walkable(b, x, y, v)
-  b.desc.walkable[x][y] = v
-  b.grid:setWalkable(x, y, v)
-end
-
-local function set_cost(b, x, y, c)
-  b.desc.cost[x][y] = c
-  b.grid:setCost(x, y, c)
-end
-
-local function uniform(w, h)
-  local walkable, cost = {}, {}
-  for x = 1, w do
-    walkable[x], cost[x] = {}, {}
-    for y = 1, h do walkable[x][y], cost[x][y] = true, 1 end
-  end
-  return { w = w, h = h, walkable = walkable, cost = cost }
-end
-
-local function step_to_end(search, n)
-  local status, calls = search:step(n), 1
-  while status == "searching" do
-    status, calls = search:step(n), calls + 1
-    assert(calls < 1e6, "the search does not end")
-  end
-  return status
-end
+local function board(desc) return E.board(astar, desc) end
 
 -- The search's answer is the reference's on the grid as it is now (weight 1,
 -- the default heuristics are admissible), and findPath's: exactly for A*; with

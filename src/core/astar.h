@@ -216,7 +216,9 @@ AstarError astar_search_begin(AstarSearch *search, const AstarGrid *grid,
  *   cell is reached when it or one of its 8 neighbours has been touched
  *   (given a cost so far) by the query: a wall opened or closed beside an
  *   expanded cell, the side cell of a diagonal move, a cost changed on a
- *   touched cell;
+ *   touched cell. A query with one goal cell (no near, no partial result)
+ *   has also read its goal when it began (whether it is blocked, the rule's
+ *   answer there): a change of the goal cell reaches it, however far;
  * - otherwise, or when the grid's lowest cost (which scales the heuristic)
  *   changed, or when the query runs jump point search (which reads whole
  *   lines: any change), or when more than 64 changes happened since the last
@@ -226,7 +228,10 @@ AstarError astar_search_begin(AstarSearch *search, const AstarGrid *grid,
  *   chosen again, except that a query that ran jump point search runs A*
  *   from then on (the same optimal cost, perhaps another of the equally
  *   cheap paths), so that changes every step cannot keep it from finishing.
- *   The counters and recorded cells are then those of the new run.
+ *   The counters and recorded cells are then those of the new run;
+ * - a query with one goal cell whose goal the component labels prove cut off
+ *   from its start (see astar_search_prepare_step) also starts again, which
+ *   answers ASTAR_NO_PATH at once, as astar_search_begin does.
  * A query whose reached cells change more often than it can finish never
  * finishes. Checking costs O(changes since the last step), at most 64 x 9
  * stamps, and allocates nothing. A query that has finished keeps its result whatever
@@ -234,6 +239,17 @@ AstarError astar_search_begin(AstarSearch *search, const AstarGrid *grid,
  * ASTAR_EGRIDCHANGED is no longer returned. */
 AstarStatus astar_search_step(AstarSearch *search, size_t max_expansions,
                               AstarError *error);
+
+/* Call before each astar_search_step of a query spread over frames, as
+ * astar_grid_prepare before a query (not concurrently with searches of the
+ * grid): makes the lowest cost exact, and counts the expansions the query did
+ * while the grid's component labels were stale (a wall closed since they were
+ * built) and could have answered its goal as failed queries' expansions
+ * (astar_grid_note_no_path), which rebuilds the labels once they reach about
+ * cells / 16. A step whose goal the labels then prove cut off (a goal walled
+ * off while the query ran) starts it again, which answers ASTAR_NO_PATH at
+ * once as a new query would. */
+void astar_search_prepare_step(AstarSearch *search, AstarGrid *grid);
 
 /* Runs a whole query: begin + step until done. */
 AstarStatus astar_search_run(AstarSearch *search, const AstarGrid *grid,

@@ -254,13 +254,11 @@ int astar_grid_components_fresh(const AstarGrid *grid)
     return c && c->valid && !c->stale;
 }
 
-void astar_grid_note_no_path(AstarGrid *grid, const AstarSearch *search)
+void astar_components_note_waste(AstarGrid *grid, size_t work)
 {
     struct AstarComponents *c = grid->components;
-    size_t expanded = astar_search_expanded(search);
 
-    if (astar_search_status(search) != ASTAR_NO_PATH || expanded == 0
-        || astar_grid_components_fresh(grid))
+    if (astar_grid_components_fresh(grid))
         return;
     if (!c) {
         c = calloc(1, sizeof *c);
@@ -268,12 +266,27 @@ void astar_grid_note_no_path(AstarGrid *grid, const AstarSearch *search)
             return;
         grid->components = c;
     }
-    /* A jump point expansion scans whole lines, an A* one a cell. */
-    if (astar_search_algorithm(search) == ASTAR_ALGORITHM_JPS)
-        expanded *= ((size_t)grid->width + grid->height) / 2;
-    c->wasted += expanded;
+    c->wasted += work;
     if (c->wasted >= grid->cells / 16)
         astar_grid_label_components(grid);   /* on ENOMEM the search just runs */
+}
+
+size_t astar_components_work(const AstarGrid *grid, AstarAlgorithm ran, size_t expanded)
+{
+    /* A jump point expansion scans whole lines, an A* one a cell. */
+    if (ran == ASTAR_ALGORITHM_JPS)
+        expanded *= ((size_t)grid->width + grid->height) / 2;
+    return expanded;
+}
+
+void astar_grid_note_no_path(AstarGrid *grid, const AstarSearch *search)
+{
+    size_t expanded = astar_search_expanded(search);
+
+    if (astar_search_status(search) != ASTAR_NO_PATH || expanded == 0)
+        return;
+    astar_components_note_waste(
+        grid, astar_components_work(grid, astar_search_algorithm(search), expanded));
 }
 
 int astar_components_maybe_reachable(const AstarGrid *grid, size_t start, size_t goal,

@@ -436,10 +436,45 @@ static double heuristic_scale(const AstarGrid *grid, const AstarOptions *o)
     return scale < ASTAR_MAX_H_SCALE ? scale : ASTAR_MAX_H_SCALE;
 }
 
+/* Would the component labels, when they prove it, answer this query's goal
+ * unreachable without a search? Only a query whose start checks its one goal
+ * cell (check_goal), in a mode the labels serve, on a square grid. */
+static int labels_answer(const AstarSearch *s)
+{
+    return s->goal_checked && s->size == 1 && !s->grid->hex
+           && s->options.diagonal != ASTAR_DIAGONAL_ALWAYS;
+}
+
+static int labels_cut_off(const AstarSearch *s)
+{
+    return labels_answer(s)
+           && !astar_components_maybe_reachable(s->grid, s->start, s->goal, s->options.diagonal);
+}
+
+/* The start-of-query checks of a query with one goal cell (no near, no
+ * partial result), the same for findPath, a stepped search's start and its
+ * restarts: the goal blocked (a wall, one of the query's walls, impassable or
+ * not to be ended on by its rule, no room for a large unit), else cut off
+ * from the start by the component labels, else searching. ASTAR_EABORTED
+ * when the rule stopped the query. */
+static AstarError check_goal(AstarSearch *s, AstarStatus *verdict)
+{
+    double e = INFINITY;
+    if (s->grid->open[s->goal] && !wall_listed(s, s->goal))
+        e = s->large ? astar_large_goal(s)
+            : s->options.rule ? astar_search_ask_rule(s, s->goal) : 1.0;
+    if (e != e)
+        return ASTAR_EABORTED;
+    *verdict = e == INFINITY || e < 0 ? ASTAR_GOAL_BLOCKED
+               : labels_cut_off(s)   ? ASTAR_NO_PATH     /* known without a search */
+                                     : ASTAR_SEARCHING;
+    return ASTAR_OK;
+}
+
 /* The rest of astar_search_begin for a query of the general loop. */
 static AstarError begin_general(AstarSearch *s)
 {
-    const AstarGrid *grid = s->grid;
+    AstarStatus verdict = ASTAR_SEARCHING;
     set_boxes(s);
     if (restart(s, s->ran) != ASTAR_OK)   /* JPS for a short goal list on a plain grid */
         return ASTAR_ENOMEM;
@@ -447,22 +482,9 @@ static AstarError begin_general(AstarSearch *s)
         astar_search_finish(s, ASTAR_FOUND, s->start);
         return ASTAR_OK;
     }
-    if (s->ngoals == 1 && s->options.near == 0 && !s->options.partial) {
-        double e = INFINITY;
-        if (grid->open[s->goal] && !wall_listed(s, s->goal))
-            e = s->large ? astar_large_goal(s)
-                : s->options.rule ? astar_search_ask_rule(s, s->goal) : 1.0;
-        if (e != e)
-            return ASTAR_EABORTED;
-        if (e == INFINITY || e < 0) {
-            s->status = ASTAR_GOAL_BLOCKED;
-            return ASTAR_OK;
-        }
-        if (!grid->hex
-            && !astar_components_maybe_reachable(grid, s->start, s->goal, s->options.diagonal))
-            return ASTAR_OK;                  /* ASTAR_NO_PATH, known without a search */
-    }
-    s->status = ASTAR_SEARCHING;
+    if (s->goal_checked && check_goal(s, &verdict) != ASTAR_OK)
+        return ASTAR_EABORTED;
+    s->status = verdict;
     return ASTAR_OK;
 }
 
@@ -475,6 +497,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->status = ASTAR_NO_PATH;
     s->expanded = s->touched = 0;
     s->restarts = 0;
+    s->stale_work = 0;
     s->recording = s->record_next;
     s->recorded_size = 0;
     if (reserve_scratch(s, grid->cells) != ASTAR_OK)
@@ -525,6 +548,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->end = s->start;
     s->length = 1;
     s->touched = 1;                            /* the start */
+    s->goal_checked = s->ngoals == 1 && s->options.near == 0 && !options->partial;
 
     if (s->general)
         return begin_general(s);
@@ -533,13 +557,14 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
         s->status = ASTAR_FOUND;
         return ASTAR_OK;
     }
-    if ((!grid->open[s->goal] || wall_listed(s, s->goal)) && !options->partial) {
-        s->status = ASTAR_GOAL_BLOCKED;
-        return ASTAR_OK;
+    if (s->goal_checked) {
+        AstarStatus verdict = ASTAR_SEARCHING;
+        check_goal(s, &verdict);               /* no rule here: never aborted */
+        if (verdict != ASTAR_SEARCHING) {
+            s->status = verdict;
+            return ASTAR_OK;
+        }
     }
-    if (!options->partial
-        && !astar_components_maybe_reachable(grid, s->start, s->goal, options->diagonal))
-        return ASTAR_OK;                       /* ASTAR_NO_PATH, known without a search */
     if (restart(s, s->ran) != ASTAR_OK)
         return ASTAR_ENOMEM;
     s->status = ASTAR_SEARCHING;
@@ -564,9 +589,11 @@ static AstarStatus fail(AstarSearch *s, AstarError reason, AstarError *error)
  * touched cell among itself and its 8 neighbours was never read, and the
  * search is exactly the one a new query would have run so far on the grid as
  * it is now. The heuristic reads the lowest cost, through h_scale. Jump point
- * search reads whole lines without touching the cells: any change. When more
- * changes happened than the grid remembers, they cannot be checked. O(changes),
- * 9 stamps per change, at most ASTAR_CHANGE_LOG changes. */
+ * search reads whole lines without touching the cells: any change. The start
+ * of a query with one goal cell also read that cell (check_goal), and kept
+ * its rule's answer: a change there, however far. When more changes happened
+ * than the grid remembers, they cannot be checked. O(changes), 9 stamps per
+ * change, at most ASTAR_CHANGE_LOG changes. */
 static int disturbed(const AstarSearch *s)
 {
     const AstarGrid *grid = s->grid;
@@ -581,6 +608,8 @@ static int disturbed(const AstarSearch *s)
         return 1;
     for (v = s->grid_version + 1; v <= now; v++) {
         long cell = (long)grid->changes[v % ASTAR_CHANGE_LOG];
+        if (cell == (long)s->goal && s->goal_checked)
+            return 1;   /* the start's checks read it (check_goal), the rule's answer too */
         for (dy = -w; dy <= w; dy += w)
             for (dx = -1; dx <= 1; dx++)
                 if ((s->stamp[cell + dy + dx] & STAMP_GEN_MASK) == gen)
@@ -600,7 +629,7 @@ static AstarError restart_query(AstarSearch *s)
 {
     AstarOptions options = s->options;
     const AstarGrid *grid = s->base;    /* not a large unit's layer */
-    size_t restarts = s->restarts;
+    size_t restarts = s->restarts, stale_work = s->stale_work;
     int record_next = s->record_next;
     AstarError e;
 
@@ -611,28 +640,31 @@ static AstarError restart_query(AstarSearch *s)
                            astar_cell_x(s, s->goal), astar_cell_y(s, s->goal), &options);
     s->record_next = record_next;
     s->restarts = restarts + 1;
+    s->stale_work = stale_work;
     return e;
 }
 
-AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError *error)
+/* Must a stepped query start again before it goes on? When a change since
+ * its last step reached what it read (disturbed), and when the component
+ * labels now prove its goal cut off (a wall closed since, once the labels
+ * were rebuilt: astar_search_prepare_step), so that a restart answers at once
+ * as a new query would (check_goal). */
+static int must_start_again(AstarSearch *s)
+{
+    if (s->grid->version != s->grid_version) {
+        if (disturbed(s))
+            return 1;
+        s->grid_version = s->grid->version;   /* nothing it read changed */
+    }
+    return labels_cut_off(s);
+}
+
+/* Expands up to max_expansions nodes of a searching query, with the query's
+ * walls written into the grid meanwhile, and sets the status when it ends. */
+static AstarStatus expand(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
     AstarError e = ASTAR_OK;
     AstarStatus status;
-
-    if (error)
-        *error = ASTAR_OK;
-    if (s->status != ASTAR_SEARCHING)
-        return s->status;
-    if (s->grid->version != s->grid_version) {
-        if (!disturbed(s)) {
-            s->grid_version = s->grid->version;   /* nothing it read changed */
-        } else {
-            if ((e = restart_query(s)) != ASTAR_OK)
-                return fail(s, e, error);   /* ENOMEM, or a rule stopped it */
-            if (s->status != ASTAR_SEARCHING)
-                return s->status;
-        }
-    }
 
     walls_on(s);
     for (;;) {
@@ -659,17 +691,50 @@ AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError 
     return s->status;
 }
 
+AstarStatus astar_search_step(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    AstarError e;
+    AstarStatus status;
+    size_t before;
+
+    if (error)
+        *error = ASTAR_OK;
+    if (s->status != ASTAR_SEARCHING)
+        return s->status;
+    if (must_start_again(s)) {
+        if ((e = restart_query(s)) != ASTAR_OK)
+            return fail(s, e, error);   /* ENOMEM, or a rule stopped it */
+        if (s->status != ASTAR_SEARCHING)
+            return s->status;
+    }
+    before = s->expanded;
+    status = expand(s, max_expansions, error);
+    if (labels_answer(s) && !astar_grid_components_fresh(s->grid))
+        s->stale_work += astar_components_work(s->grid, s->ran, s->expanded - before);
+    return status;
+}
+
+void astar_search_prepare_step(AstarSearch *s, AstarGrid *grid)
+{
+    astar_grid_refresh_min_cost(grid);
+    if (s->stale_work > 0 && s->status == ASTAR_SEARCHING && s->grid == grid) {
+        astar_components_note_waste(grid, s->stale_work);
+        s->stale_work = 0;
+    }
+}
+
 AstarStatus astar_search_run(AstarSearch *search, const AstarGrid *grid,
                              uint32_t sx, uint32_t sy, uint32_t gx, uint32_t gy,
                              const AstarOptions *options, AstarError *error)
 {
     AstarError e = astar_search_begin(search, grid, sx, sy, gx, gy, options);
-    if (e != ASTAR_OK) {
-        if (error)
-            *error = e;
+    if (error)
+        *error = e;
+    if (e != ASTAR_OK)
         return ASTAR_NO_PATH;
-    }
-    return astar_search_step(search, 0, error);
+    if (search->status != ASTAR_SEARCHING)
+        return search->status;
+    return expand(search, 0, error);   /* just begun: nothing to check */
 }
 
 AstarStatus astar_search_status(const AstarSearch *s) { return s->status; }

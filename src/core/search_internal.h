@@ -93,6 +93,8 @@ struct AstarSearch {
     const AstarGrid *grid;
     uint64_t grid_version;   /* the grid's version it was last checked against */
     size_t restarts;         /* started again after a change reached it (search.c) */
+    int goal_checked;        /* the query's start checked its one goal (check_goal) */
+    size_t stale_work;       /* expansions while stale labels could have answered it */
     AstarOptions options;
     AstarAlgorithm ran;      /* ASTAR or JPS */
     long offset[8];

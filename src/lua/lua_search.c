@@ -272,8 +272,10 @@ static int search_step(lua_State *L)
         s->steps++;
         /* the exact lowest cost, as newSearch and findPath use (O(1) unless
          * the writes since made it a bound): a restart scales the heuristic
-         * as a new query would */
-        astar_grid_refresh_min_cost(s->owner->grid);
+         * as a new query would; and component labels rebuilt once the search
+         * has done about a rebuild's work since they went stale, so that a
+         * goal walled off meanwhile ends it at once */
+        astar_search_prepare_step(s->search, s->owner->grid);
         push_rules(L, s, 1);
         enter_core(s);
         s->status = astar_search_step(s->search, budget, &error);

@@ -185,30 +185,8 @@ function M.begin(S, s, grid, start, gx, gy, o, rule)
     s.n = 0
     return finish(s, S.FOUND, start)
   end
-  if ngoals == 1 and n == 0 and not o.partial then
-    local e = huge
-    local open = grid._open
-    if open and open[goal] then   -- (nil: closed by a finalizer; the caller sees it)
-      if rule then
-        local cost = grid._cost
-        local c, flags = Q.cell(rule, gx[1], gy[1], cost and cost[goal] or 1.0)
-        if c == nil then
-          s.n = 0
-          return S.STOPPED
-        end
-        if flags == Q.NO_STOP and c ~= huge then c = -c end
-        s.rc[goal], s.rs[goal] = c, generation
-        e = c
-      else
-        e = 1.0
-      end
-    end
-    if e == huge or e < 0 then
-      s.n = 0
-      s.status = S.GOAL_BLOCKED
-      return s.status
-    end
-  end
+  s.goal_checked = ngoals == 1 and n == 0 and not o.partial
+  if s.goal_checked then return S.checked_goal(s, grid, goal, gx[1], gy[1], rule) end
   s.status = S.SEARCHING
   return s.status
 end

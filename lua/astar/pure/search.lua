@@ -99,6 +99,8 @@ local function finish(s, status, cell)
   return status
 end
 
+local check_goal
+
 -- Prepares a query on grid from cell index start to cell index goal.
 -- heuristic and diagonal are numbers; weight >= 1.
 function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
@@ -106,6 +108,7 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   s.generation = generation
   s.general = false
   s.runner, s.hex = nil, nil
+  s.size, s.goal_checked = 1, not partial
   s.grid, s.version = grid, grid._version
   s.diagonal, s.heuristic, s.partial = diagonal, heuristic, partial
   s.start, s.goal = start, goal
@@ -123,8 +126,7 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   s.best, s.best_g = start, 0.0
   s.best_distance = closeness(s, start)
   if start == goal then return finish(s, M.FOUND, start) end
-  local open = grid._open   -- nil: closed by a finalizer (the caller sees it)
-  if not (open and open[goal]) and not partial then
+  if not partial and check_goal(s, grid, goal) ~= M.SEARCHING then
     s.status = M.GOAL_BLOCKED
     return s.status
   end
@@ -177,7 +179,8 @@ end
 -- may alter what it has read, as disturbed() in src/core/search.c: for A*, a
 -- changed cell with a touched cell (stamp of this generation) among itself
 -- and its 8 neighbours, a change of the heuristic's scale (the lowest cost
--- times weight), or more changes than the grid remembers; `jps` (a query the
+-- times weight), a change of the goal of a query whose start checked it
+-- (check_goal), or more changes than the grid remembers; `jps` (a query the
 -- C backend runs with jump point search): any change. O(changes).
 function M.disturbed(s, jps, weight)
   local grid = s.grid
@@ -190,8 +193,11 @@ function M.disturbed(s, jps, weight)
   if h_scale > H_SCALE_MAX then h_scale = H_SCALE_MAX end
   if h_scale ~= s.h_scale then return true end
   local changes, stamp, stride, seen = grid._changes, s.stamp, grid._stride, 2 * s.generation
+  local goal = s.goal_checked and s.goal
   for k = v + 1, now do
     local cell = changes[k % log + 1]
+    -- the start's checks read the goal (check_goal), the rule's answer too
+    if cell == goal then return true end
     for row = cell - stride, cell + stride, stride do
       if stamp[row - 1] >= seen or stamp[row] >= seen or stamp[row + 1] >= seen then
         return true
@@ -510,39 +516,47 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
     s.n = 0
     return finish(s, M.FOUND, start)
   end
-  if ngoals == 1 and n == 0 and not o.partial then
-    local e = huge
-    local open = grid._open
-    if s.size > 1 then
-      if open then e = clearance().goal_value(s, grid, goal) end
-      if e == nil then
-        s.n = 0
-        return M.STOPPED
-      end
-    elseif open and open[goal] then   -- (nil: closed by a finalizer; the caller sees it)
-      if rule then
-        local x = gx[1]
-        local cost = grid._cost
-        local c, flags = Q.cell(rule, x, gy[1], cost and cost[goal] or 1.0)
-        if c == nil then
-          s.n = 0
-          return M.STOPPED
-        end
-        if flags == Q.NO_STOP and c ~= huge then c = -c end
-        s.rc[goal], s.rs[goal] = c, generation
-        e = c
-      else
-        e = 1.0
-      end
-    end
-    if e == huge or e < 0 then
-      s.n = 0
-      s.status = M.GOAL_BLOCKED
-      return s.status
-    end
-  end
+  s.goal_checked = ngoals == 1 and n == 0 and not o.partial
+  if s.goal_checked then return M.checked_goal(s, grid, goal, gx[1], gy[1], rule) end
   s.status = M.SEARCHING
   return s.status
+end
+
+-- The start-of-query checks of a query with one goal cell (no near, no
+-- partial result), the same for findPath, a stepped search's start and its
+-- restarts, on square and hex boards (search.c check_goal): GOAL_BLOCKED
+-- when the goal is a wall, impassable or not to be ended on by the rule
+-- (whose answer it keeps), or no place for a large unit; STOPPED when the
+-- rule stopped the query; else SEARCHING (this backend keeps no component
+-- labels: an unreachable goal is searched).
+function check_goal(s, grid, goal, x, y, rule)
+  local e = huge
+  local open = grid._open
+  if s.size > 1 then
+    if open then e = clearance().goal_value(s, grid, goal) end
+  elseif open and open[goal] then   -- (nil: closed by a finalizer; the caller sees it)
+    e = 1.0
+    if rule then
+      local cost = grid._cost
+      local flags
+      e, flags = Q.cell(rule, x, y, cost and cost[goal] or 1.0)
+      if e ~= nil then
+        if flags == Q.NO_STOP and e ~= huge then e = -e end
+        s.rc[goal], s.rs[goal] = e, s.generation
+      end
+    end
+  end
+  if e == nil then return M.STOPPED end
+  if e == huge or e < 0 then return M.GOAL_BLOCKED end
+  return M.SEARCHING
+end
+
+-- begin_general's end for a query check_goal applies to: the status after it.
+function M.checked_goal(s, grid, goal, x, y, rule)
+  local verdict = check_goal(s, grid, goal, x, y, rule)
+  if verdict ~= M.SEARCHING then s.n = 0 end
+  if verdict ~= M.STOPPED then s.status = verdict end
+  return verdict
 end
 
 -- The index (1-based) of the first goal whose region holds the path's end,
