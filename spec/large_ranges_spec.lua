@@ -165,6 +165,14 @@ local function merge(a, b)
   return c
 end
 
+-- Boards for units of 5 to 11 cells a side: few walls, so that they fit.
+local function make_big_board(seed)
+  local rng = R.rng(seed)
+  local w, h = rng.int(15, 22), rng.int(14, 20)
+  local desc = R.random_map(rng, w, h, 0.006, { 1, 1, 2, 3, 5 })
+  return { rng = rng, w = w, h = h, grid = R.build_grid(astar, desc) }
+end
+
 describe("the large ranges reference", function()
   it("stops a 2x2 unit at a gap of 1 and prices the cells it newly covers", function()
     local grid = astar.fromString("......\n..#...\n......\n......")
@@ -223,6 +231,33 @@ describe("movementRange with size", function()
     end
     assert.equal(1280, queries)
     assert(reached > 400, "too few queries reach anything: " .. reached)
+  end)
+
+  it("agrees with the reference for units of 5, 8 and 11 cells a side, rules in every form", function()
+    -- a step newly covers a row and a column of up to 11 cells: the long runs
+    local queries, reached = 0, 0
+    for seed = 90, 92 do
+      local board = make_big_board(seed)
+      local grid, rng = board.grid, board.rng
+      for form = 1, 4 do
+        local rule_opts, rules = make_rules(board, form)
+        for _, k in ipairs { 5, 8, 11 } do
+          for _, mode in ipairs(MODES) do
+            local b = board_of(grid, k, mode, rules)
+            local sx, sy = rng.int(1, board.w - k + 1), rng.int(1, board.h - k + 1)
+            local move = rng.pick { 4.5, 9.5, INF }
+            local r = grid:movementRange(sx, sy, move, merge(rule_opts, { size = k, diagonal = mode }))
+            local wrong = range_mismatch(r, b, sx, sy, move)
+            assert(not wrong, ("big board %d, rules %d, size %d, %s, from (%d,%d), move %s: %s"):format(
+              seed, form, k, mode, sx, sy, tostring(move), tostring(wrong)))
+            queries = queries + 1
+            if r:size() > 1 then reached = reached + 1 end
+          end
+        end
+      end
+    end
+    assert.equal(144, queries)
+    assert(reached > 48, "too few queries reach anything: " .. reached)
   end)
 
   it("is the one-cell range with size 1", function()
