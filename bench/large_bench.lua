@@ -12,8 +12,15 @@
 --   first query, size k  building the layer (a new grid each time)
 --   setWalkable          toggling a cell with the layers of sizes 2 and 3 kept
 --   movementRange size k a budget of 20 from 40 starts, uniform and costed
+--   growth in k          (issue 17) findPath, movementRange and distanceMap of
+--                        sizes 1, 4, 16 and 64 on a 512x512 board with one cell of
+--                        cost 2 (the loops that price each step by the cells it
+--                        newly covers), time per expanded position: a step
+--                        newly covers k cells (2k - 1 diagonally), so this may
+--                        grow at most linearly in k
 --
--- Usage: lua bench/large_bench.lua [maps dir] [only-size-1]
+-- Usage: lua bench/large_bench.lua [maps dir] [only-size-1 | growth]
+-- (growth: only the growth rows, for the pure-Lua backend: ASTAR_BACKEND=lua)
 package.path = "bench/?.lua;" .. package.path
 local astar = require "astar"
 require "astar.tactics"
@@ -22,6 +29,7 @@ local time = require("timing").time
 
 local dir = arg and arg[1] or "maps"
 local ONLY_ONE = arg and arg[2] == "only-size-1"   -- for a build without opts.size
+local ONLY_GROWTH = arg and arg[2] == "growth"
 local QUERIES = 200
 
 local function rng(seed)
@@ -165,8 +173,67 @@ local function load(file)
   return astar.fromMovingAI(scen.read_all(dir .. "/" .. file))
 end
 
+-- The CPU time of one fn() and what it returns: the median of 3 passes, each
+-- repeating fn for 50 ms or so, or the first call alone when it took 0.5 s.
+local function time_one(fn)
+  local t0 = os.clock()
+  local result = fn()
+  local once = os.clock() - t0
+  if once >= 0.5 then return once, result end
+  local reps = math.max(1, math.ceil(0.05 / math.max(once, 1e-6)))
+  return time(function()
+    for _ = 1, reps do fn() end
+  end, 3) / reps, result
+end
+
+-- Growth in k (see the top of the file): each query's time per position it
+-- expanded (findPath: getSearchStats().expanded; movementRange and
+-- distanceMap: the positions in the result, each settled once), against
+-- size 1's and against the size before (k 4 times as large: at most 4x when
+-- the growth is at most linear).
+local function growth()
+  local grid = astar.new(512, 512)
+  grid:setCost(256, 256, 2)
+  grid:setDiagonal("no-obstacles")
+  print(("growth in k: 512x512, one cell of cost 2, diagonal no-obstacles (%s, %s backend)"):format(
+    _VERSION .. (jit and " / " .. jit.version or ""), astar.backend or "?"))
+  local rows = {
+    { "findPath 100,100 -> 400,300", function(k)
+      local path = grid:findPath(100, 100, 400, 300, { size = k })
+      assert(path, "no path")
+      return grid:getSearchStats().expanded
+    end },
+    { "movementRange 200,200 move 40", function(k)
+      return grid:movementRange(200, 200, 40, { size = k, diagonal = "no-obstacles" }):size()
+    end },
+    { "distanceMap 200,200 maxCost 100", function(k)
+      return grid:distanceMap({ { x = 200, y = 200 } },
+        { size = k, diagonal = "no-obstacles", maxCost = 100 }):size()
+    end },
+  }
+  for _, q in ipairs(rows) do
+    local base, before
+    for _, k in ipairs { 1, 4, 16, 64 } do
+      q[2](k)                           -- the layer for k is built on first use
+      local t, positions = time_one(function() return q[2](k) end)
+      local per = t / positions
+      base = base or per
+      print(("  %-32s size %2d %6d positions %9.3f us/position %6.2fx size 1 %s")
+        :format(q[1], k, positions, per * 1e6, per / base,
+          before and ("%5.2fx size %d"):format(per / before, k / 4) or ""))
+      before = per
+    end
+  end
+end
+
+if ONLY_GROWTH then
+  growth()
+  return
+end
+
 local den = load("den312d.map")
 run("den312d 64x64 cut", copy(den, 64, 64, 1, 9), "never")
 run("den312d 64x64 cut", copy(den, 64, 64, 1, 9), "no-obstacles")
 run("AR0011SR", load("AR0011SR.map"), "never")
 run("AR0011SR", load("AR0011SR.map"), "no-obstacles")
+if not ONLY_ONE then growth() end

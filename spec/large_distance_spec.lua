@@ -18,17 +18,21 @@ local MODES = { "never", "always", "one-obstacle", "no-obstacles" }
 local function cell(w, x, y) return (y - 1) * w + x end
 
 -- A generated case: grid, reference board, sources, options, unit size.
-local function generate(seed)
+-- big: units of 5, 8 or 11 cells a side, on boards with fewer walls and
+-- blocked cells so that they fit.
+local function generate(seed, big)
   local rnd = R.rng(seed + 7000)
-  local k = seed % 4 + 1
-  local w, h = rnd.int(k + 2, 13), rnd.int(k + 2, 11)
+  local k = big and 5 + seed % 3 * 3 or seed % 4 + 1
+  local w, h = rnd.int(k + 2, big and k + 12 or 13), rnd.int(k + 2, big and k + 10 or 11)
+  local wall_p, blocked_p = 0.08, 0.05
+  if big then wall_p, blocked_p = 0.005, 0.002 end
   local walls, costs = {}, {}
   local costly = seed % 3 ~= 0
   local grid = astar.new(w, h)
   for y = 1, h do
     for x = 1, w do
       local i = cell(w, x, y)
-      walls[i] = rnd.next() < 0.08
+      walls[i] = rnd.next() < wall_p
       costs[i] = 1
       if costly then
         costs[i] = rnd.int(1, 4)
@@ -47,7 +51,7 @@ local function generate(seed)
   local kind = math.floor(seed / 16) % 4
   local blockedSet, costSet = {}, {}
   for i = 1, w * h do
-    if rnd.next() < 0.05 then blockedSet[i] = true end
+    if rnd.next() < blocked_p then blockedSet[i] = true end
     if rnd.next() < 0.2 then costSet[i] = rnd.int(1, 6) end
   end
   if kind == 1 then
@@ -214,6 +218,17 @@ describe("distance maps of large units", function()
       total = total + check_map(c, map, LD.distance(c.board, c.sources, c.maxCost))
     end
     assert.is_true(total > 3000, "positions checked: " .. total)
+  end)
+
+  it("match the Dijkstra for units of 5, 8 and 11 cells a side #slow", function()
+    -- a step newly covers a row and a column of up to 11 cells: the long runs
+    local total = 0
+    for seed = 1, 24 do
+      local c = generate(seed, true)
+      local map = c.grid:distanceMap(c.sources, c.opts)
+      total = total + check_map(c, map, LD.distance(c.board, c.sources, c.maxCost))
+    end
+    assert.is_true(total > 600, "positions checked: " .. total)
   end)
 
   it("size 1 is the one-cell map", function()

@@ -98,7 +98,7 @@ local function make_board(seed)
   local w, h = rng.int(5, 10), rng.int(5, 9)
   local costs = seed % 3 == 0 and { 1 } or { 1, 1, 2, 3, 5 }
   local desc = R.random_map(rng, w, h, 0.1 + 0.02 * (seed % 5), costs)
-  return { rng = rng, w = w, h = h, grid = R.build_grid(astar, desc) }
+  return { seed = seed, rng = rng, w = w, h = h, grid = R.build_grid(astar, desc) }
 end
 
 -- The rules of a query in one form: 1 none, 2 tables by cell number (and
@@ -165,6 +165,26 @@ local function merge(a, b)
   return c
 end
 
+-- movementRange against the reference on every board, rule form (1 to 4),
+-- size in sizes and diagonal mode: `per` queries each from a start
+-- pick(board, k) draws from the board's rng, with a budget from moves.
+-- Returns the number of queries and of ranges that reach a position.
+local function sweep(boards, sizes, per, moves, pick)
+  local queries, reached = 0, 0
+  local cases = { boards = boards, forms = 4, make_rules = make_rules, board_of = board_of,
+    sizes = sizes, per = per }
+  L.each_case(cases, function(board, what, opts, b)
+    local sx, sy = pick(board, b.k)
+    local move = board.rng.pick(moves)
+    local r = board.grid:movementRange(sx, sy, move, opts)
+    local wrong = range_mismatch(r, b, sx, sy, move)
+    assert(not wrong, ("%s, from (%d,%d), move %s: %s"):format(what, sx, sy, tostring(move), tostring(wrong)))
+    queries = queries + 1
+    if r:size() > 1 then reached = reached + 1 end
+  end)
+  return queries, reached
+end
+
 describe("the large ranges reference", function()
   it("stops a 2x2 unit at a gap of 1 and prices the cells it newly covers", function()
     local grid = astar.fromString("......\n..#...\n......\n......")
@@ -198,31 +218,24 @@ describe("movementRange with size", function()
   end)
 
   it("agrees with the reference for k = 1..4, every diagonal mode, costs and rules in every form", function()
-    local queries, reached = 0, 0
-    for seed = 1, 10 do
-      local board = make_board(seed)
-      local grid, rng = board.grid, board.rng
-      for form = 1, 4 do
-        local rule_opts, rules = make_rules(board, form)
-        for k = 1, 4 do
-          for _, mode in ipairs(MODES) do
-            local b = board_of(grid, k, mode, rules)
-            for _ = 1, 2 do
-              local sx, sy = rng.int(1, board.w), rng.int(1, board.h)
-              local move = rng.pick { 2.5, 4.5, 7.5, INF }
-              local r = grid:movementRange(sx, sy, move, merge(rule_opts, { size = k, diagonal = mode }))
-              local wrong = range_mismatch(r, b, sx, sy, move)
-              assert(not wrong, ("board %d, rules %d, size %d, %s, from (%d,%d), move %s: %s"):format(
-                seed, form, k, mode, sx, sy, tostring(move), tostring(wrong)))
-              queries = queries + 1
-              if r:size() > 1 then reached = reached + 1 end
-            end
-          end
-        end
-      end
-    end
+    local boards = {}
+    for seed = 1, 10 do boards[seed] = make_board(seed) end
+    local queries, reached = sweep(boards, { 1, 2, 3, 4 }, 2, { 2.5, 4.5, 7.5, INF }, function(board)
+      return board.rng.int(1, board.w), board.rng.int(1, board.h)
+    end)
     assert.equal(1280, queries)
     assert(reached > 400, "too few queries reach anything: " .. reached)
+  end)
+
+  it("agrees with the reference for units of 5, 8 and 11 cells a side, rules in every form", function()
+    -- a step newly covers a row and a column of up to 11 cells: the long runs
+    local boards = {}
+    for seed = 90, 92 do boards[#boards + 1] = L.big_board(astar, seed) end
+    local queries, reached = sweep(boards, { 5, 8, 11 }, 1, { 4.5, 9.5, INF }, function(board, k)
+      return board.rng.int(1, board.w - k + 1), board.rng.int(1, board.h - k + 1)
+    end)
+    assert.equal(144, queries)
+    assert(reached > 48, "too few queries reach anything: " .. reached)
   end)
 
   it("is the one-cell range with size 1", function()

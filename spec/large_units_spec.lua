@@ -122,35 +122,46 @@ local function merge(a, b)
   return c
 end
 
+-- findPath against the reference on every board, rule form (1 to 3), size in
+-- sizes and diagonal mode: `per` queries each between two points pick(board,
+-- k) draws from the board's rng. Returns the number of queries and of paths.
+local function sweep(boards, sizes, per, pick)
+  local queries, found = 0, 0
+  local cases = { boards = boards, forms = 3, make_rules = make_rules, board_of = board_of,
+    sizes = sizes, per = per }
+  L.each_case(cases, function(board, what, opts, b)
+    local sx, sy = pick(board, b.k)
+    local gx, gy = pick(board, b.k)
+    what = ("%s, (%d,%d) to (%d,%d)"):format(what, sx, sy, gx, gy)
+    local want = L.cost(b, sx, sy, { { gx, gy } })
+    local got = checked_find(board.grid, b, sx, sy, gx, gy, opts, what)
+    assert(close(want, got), ("%s: cost %s, the reference %s"):format(what, got, want))
+    queries = queries + 1
+    if got < INF then found = found + 1 end
+  end)
+  return queries, found
+end
+
 describe("findPath with size on generated boards", function()
   it("agrees with the reference for k = 1..4, every diagonal mode, costs and rules #slow", function()
-    local queries, found = 0, 0
-    for seed = 1, 24 do
-      local board = make_board(seed)
-      local grid, rng = board.grid, board.rng
-      for form = 1, 3 do
-        local rule_opts, rules = make_rules(board, form)
-        for k = 1, 4 do
-          for _, mode in ipairs(MODES) do
-            local b = board_of(grid, k, mode, rules)
-            for _ = 1, 2 do
-              local sx, sy = rng.int(1, board.w), rng.int(1, board.h)
-              local gx, gy = rng.int(1, board.w), rng.int(1, board.h)
-              local opts = merge(rule_opts, { size = k, diagonal = mode })
-              local what = ("board %d, rules %d, size %d, %s, (%d,%d) to (%d,%d)"):format(
-                seed, form, k, mode, sx, sy, gx, gy)
-              local want = L.cost(b, sx, sy, { { gx, gy } })
-              local got = checked_find(grid, b, sx, sy, gx, gy, opts, what)
-              assert(close(want, got), ("%s: cost %s, the reference %s"):format(what, got, want))
-              queries = queries + 1
-              if got < INF then found = found + 1 end
-            end
-          end
-        end
-      end
-    end
+    local boards = {}
+    for seed = 1, 24 do boards[seed] = make_board(seed) end
+    local queries, found = sweep(boards, { 1, 2, 3, 4 }, 2, function(board)
+      return board.rng.int(1, board.w), board.rng.int(1, board.h)
+    end)
     -- the boards are not all blocked nor all open
     assert.is_true(found > queries / 6 and found < queries, ("%d of %d found"):format(found, queries))
+  end)
+
+  it("agrees with the reference for units of 5, 8 and 11 cells a side #slow", function()
+    -- a step newly covers a row and a column of up to 11 cells: the long runs
+    local boards = {}
+    for seed = 90, 93 do boards[#boards + 1] = L.big_board(astar, seed) end
+    local queries, found = sweep(boards, { 5, 8, 11 }, 1, function(board, k)
+      return board.rng.int(1, board.w - k + 1), board.rng.int(1, board.h - k + 1)
+    end)
+    assert.equal(144, queries)
+    assert.is_true(found > queries / 4 and found < queries, ("%d of %d found"):format(found, queries))
   end)
 
   it("takes goal lists, near, partial and maxCost with a size", function()

@@ -1,7 +1,8 @@
 -- Independent reference for large units (opts.size, issue 14), used by
--- spec/large_units_spec.lua. Nothing here uses the astar module: a plain
--- Dijkstra by linear scan over top-left positions that checks every covered
--- cell itself. Works on Lua 5.1 (LuaJIT) to 5.4.
+-- spec/large_units_spec.lua. Nothing here uses the astar module (but
+-- big_board, which builds a generated board's grid with the module it is
+-- given): a plain Dijkstra by linear scan over top-left positions that checks
+-- every covered cell itself. Works on Lua 5.1 (LuaJIT) to 5.4.
 --
 -- A board: { w =, h =, k =, diagonal = "never" | "always" | "one-obstacle" |
 -- "no-obstacles", value = function(x, y) -> the cell's entry cost for the
@@ -13,6 +14,8 @@
 -- covered at p, times sqrt(2) for a diagonal; a diagonal step needs both
 -- positions beside it allowed ("no-obstacles"), one ("one-obstacle") or none
 -- ("always"); the start itself is never checked.
+
+local R = require "helpers.reference"
 
 local M = {}
 
@@ -126,6 +129,39 @@ function M.path_cost(b, path, sx, sy)
     total = total + c
   end
   return total
+end
+
+-- A generated board for units of 5 to 11 cells a side, few walls so that
+-- they fit: { seed =, rng =, w =, h =, grid = } (grid built with astar).
+function M.big_board(astar, seed)
+  local rng = R.rng(seed)
+  local w, h = rng.int(16, 24), rng.int(15, 22)
+  local desc = R.random_map(rng, w, h, 0.006, { 1, 1, 2, 3, 5 })
+  return { seed = seed, rng = rng, w = w, h = h, grid = R.build_grid(astar, desc) }
+end
+
+-- The cases of the specs' sweeps over generated boards: for every board in
+-- sweep.boards, rule form 1 to sweep.forms (sweep.make_rules(board, form)
+-- gives the query's options and the reference's rules), size in sweep.sizes
+-- and diagonal mode, sweep.per times fn(board, what, opts, b): opts the
+-- query's options (size and diagonal set), b the reference's board
+-- (sweep.board_of(grid, k, mode, rules)), what the case's name.
+local MODES = { "never", "always", "one-obstacle", "no-obstacles" }
+function M.each_case(sweep, fn)
+  for _, board in ipairs(sweep.boards) do
+    for form = 1, sweep.forms do
+      local rule_opts, rules = sweep.make_rules(board, form)
+      for _, k in ipairs(sweep.sizes) do
+        for _, mode in ipairs(MODES) do
+          local opts = { size = k, diagonal = mode }
+          for name, v in pairs(rule_opts) do opts[name] = v end
+          local b = sweep.board_of(board.grid, k, mode, rules)
+          local what = ("board %d, rules %d, size %d, %s"):format(board.seed, form, k, mode)
+          for _ = 1, sweep.per do fn(board, what, opts, b) end
+        end
+      end
+    end
+  end
 end
 
 return M

@@ -241,52 +241,58 @@ static double cell_value(AstarSearch *s, uint32_t c, uint16_t gen)
     return astar_search_ask_rule(s, c);
 }
 
-/* The cost of moving the unit from position c to position n (bordered cells
- * of the layer): the highest entry cost among the cells of n not in c,
- * INFINITY when n does not fit or covers an impassable cell (every cell of
- * n is checked when c is the start, whose cells were never checked; else
- * the cells shared with c were checked when c was entered), NAN when the
- * rule stopped the query. */
-static double move_cost(AstarSearch *s, uint32_t c, uint32_t n, uint16_t gen)
+/* Every cell of position p, row by row: NAN when the rule stopped the
+ * query, INFINITY at the first impassable one, else 0. */
+static double check_footprint(AstarSearch *s, uint32_t p, uint16_t gen)
 {
-    const long stride = (long)s->grid->stride, k = (long)s->size;
-    const long cx = (long)c % stride, cy = (long)c / stride;
-    const long nx = (long)n % stride, ny = (long)n / stride;
-    const int all = c == s->start && s->options.rule;
+    const size_t stride = s->grid->stride, k = s->size;
+    size_t row, i;
+    for (row = p; row < p + k * stride; row += stride)
+        for (i = row; i < row + k; i++) {
+            double v = cell_value(s, (uint32_t)i, gen);
+            if (v != v || v == INFINITY)
+                return v;
+        }
+    return 0.0;
+}
+
+/* The cost of moving the unit from position c by direction d (bordered
+ * cells of the layer): the highest entry cost among the cells it newly
+ * covers, INFINITY when the new position does not fit or covers an
+ * impassable cell, NAN when the rule stopped the query. The cells shared
+ * with c were checked when c was entered, but for the start, whose cells a
+ * rule was never asked about: from there every cell is checked. */
+static double move_cost(AstarSearch *s, uint32_t c, int d, uint16_t gen)
+{
+    const uint32_t n = (uint32_t)((long)c + s->offset[d]);
+    AstarNewCells cells;
+    size_t cell;
     double worst = 0.0;
-    long x, y;
 
     if (!s->grid->open[n])
         return INFINITY;
-    for (y = ny; y < ny + k; y++)
-        for (x = nx; x < nx + k; x++) {
-            int shared = x >= cx && x < cx + k && y >= cy && y < cy + k;
-            double v;
-            if (shared && !all)
-                continue;
-            v = cell_value(s, (uint32_t)(y * stride + x), gen);
-            if (v != v || v == INFINITY)
-                return v;
-            v = fabs(v);
-            if (!shared && v > worst)
-                worst = v;
-        }
+    if (c == s->start && s->options.rule) {
+        double v = check_footprint(s, n, gen);
+        if (v != 0.0)
+            return v;
+    }
+    astar_new_cells(&cells, n, ASTAR_DIR_DX[d], ASTAR_DIR_DY[d], s->size, s->grid->stride);
+    while (astar_new_cell(&cells, &cell)) {
+        double v = cell_value(s, (uint32_t)cell, gen);
+        if (v != v || v == INFINITY)
+            return v;
+        v = fabs(v);
+        if (v > worst)
+            worst = v;
+    }
     return worst;
 }
 
 double astar_large_goal(AstarSearch *s)
 {
-    const long stride = (long)s->grid->stride, k = (long)s->size;
-    const long gx = (long)s->goal % stride, gy = (long)s->goal / stride;
     uint16_t gen = (uint16_t)search_gen(s);
-    long x, y;
-    for (y = gy; y < gy + k; y++)
-        for (x = gx; x < gx + k; x++) {
-            double v = cell_value(s, (uint32_t)(y * stride + x), gen);
-            if (v != v || v == INFINITY)
-                return v;
-        }
-    return cell_value(s, s->goal, gen);
+    double v = check_footprint(s, s->goal, gen);
+    return v != 0.0 ? v : cell_value(s, s->goal, gen);
 }
 
 /* Offers position n at cost ng (astar_loop.c RELAX_GENERAL). */
@@ -365,7 +371,7 @@ AstarStatus astar_run_large(AstarSearch *s, size_t max_expansions, AstarError *e
                     : mode == ASTAR_DIAGONAL_NO_OBSTACLES ? !(a && b) : 0)
                     continue;
             }
-            v = move_cost(s, c, n, gen);
+            v = move_cost(s, c, d, gen);
             if (v != v) {
                 *error = ASTAR_EABORTED;
                 return ASTAR_NO_PATH;

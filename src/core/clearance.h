@@ -28,6 +28,68 @@ AstarError astar_grid_layer(AstarGrid *grid, uint32_t size, AstarGrid **layer, u
 /* Recomputes every stop line of a grid from its bit lines (grid.c). */
 void astar_grid_restop(AstarGrid *grid);
 
+/* The cells a unit of size k newly covers when it steps by (dx, dy) (each
+ * -1, 0 or 1, not both 0) onto position q: those of q that q - (dx, dy) does
+ * not cover, k of them, 2k - 1 for a diagonal step. What a step costs and
+ * what it must check, so every loop of a large unit (A*, ranges, distance
+ * maps) walks them with this, in the row-by-row order the rules are asked
+ * in: in row j of q all k cells when j is the new row (dy != 0), else the
+ * one cell of the new column (dx != 0). Two runs, the upper first: the new
+ * row, and the new column less that row. Cells are bordered indices of a
+ * grid of row length stride.
+ *
+ *     AstarNewCells it;
+ *     size_t cell;
+ *     astar_new_cells(&it, q, dx, dy, k, stride);
+ *     while (astar_new_cell(&it, &cell))
+ *         ...
+ */
+typedef struct {
+    size_t cell, step, left;             /* the run being walked */
+    size_t then_cell, then_step, then_left;   /* the run after it */
+} AstarNewCells;
+
+static inline void astar_new_cells(AstarNewCells *it, size_t q, int dx, int dy, size_t k,
+                                   size_t stride)
+{
+    size_t row = q + (dy > 0 ? (k - 1) * stride : 0), row_left = dy ? k : 0;
+    size_t col = q + (dx > 0 ? k - 1 : 0) + (dy < 0 ? stride : 0);
+    size_t col_left = dx ? k - (dy != 0) : 0;
+
+    if (dy > 0) {                        /* the column above the bottom row first */
+        it->cell = col;
+        it->step = stride;
+        it->left = col_left;
+        it->then_cell = row;
+        it->then_step = 1;
+        it->then_left = row_left;
+    } else {                             /* the top row (if any), then the column */
+        it->cell = row;
+        it->step = 1;
+        it->left = row_left;
+        it->then_cell = col;
+        it->then_step = stride;
+        it->then_left = col_left;
+    }
+}
+
+/* The next cell in *cell: 0 when there is none left. */
+static inline int astar_new_cell(AstarNewCells *it, size_t *cell)
+{
+    if (!it->left) {
+        if (!it->then_left)
+            return 0;
+        it->cell = it->then_cell;
+        it->step = it->then_step;
+        it->left = it->then_left;
+        it->then_left = 0;
+    }
+    *cell = it->cell;
+    it->cell += it->step;
+    it->left--;
+    return 1;
+}
+
 struct AstarSearch;
 /* The loop of a large unit's query with costs or a rule (A*). */
 AstarStatus astar_run_large(struct AstarSearch *s, size_t max_expansions, AstarError *error);

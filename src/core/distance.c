@@ -430,27 +430,6 @@ static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, doub
  * past u's: in the grid or on its border (which cannot be entered), never
  * beyond the arrays. */
 
-/* The cells position q = p + direction d covers and p does not, row by row
- * (k of them, 2k - 1 for a diagonal): in row j of q, all k cells when j is
- * the new row (dy != 0), else the one in the new column (dx != 0). Each is
- * given to VISIT(c) as a bordered index; q is the bordered index of q. */
-#define FOR_NEW_CELLS(m, q, d, VISIT)                                            \
-    do {                                                                         \
-        const long fs_ = (long)(m)->stride, fk_ = (long)(m)->size;               \
-        const long frow_ = DY[d] > 0 ? fk_ - 1 : DY[d] < 0 ? 0 : -1;             \
-        const long fcol_ = DX[d] > 0 ? fk_ - 1 : 0;                              \
-        long fj_, fi_;                                                           \
-        for (fj_ = 0; fj_ < fk_; fj_++) {                                        \
-            size_t fbase_ = (size_t)((long)(q) + fj_ * fs_);                     \
-            if (fj_ == frow_) {                                                  \
-                for (fi_ = 0; fi_ < fk_; fi_++)                                  \
-                    VISIT(fbase_ + (size_t)fi_);                                 \
-            } else if (DX[d] != 0) {                                             \
-                VISIT(fbase_ + (size_t)fcol_);                                   \
-            }                                                                    \
-        }                                                                        \
-    } while (0)
-
 /* Position v = u + direction d beside an allowed position u: 1 when the
  * cells of v not covered by u can be entered, asking rule about those not
  * asked yet (row by row, stopping at the first that cannot be entered); 0
@@ -461,25 +440,24 @@ static int sized_open(AstarDistanceMap *m, const AstarGrid *grid, const AstarGri
                       size_t u, int d, AstarCellRule rule, void *user)
 {
     const size_t v = (size_t)((long)u + DY[d] * (long)m->stride + DX[d]);
+    AstarNewCells cells;
+    size_t c;
 
     if (fit)
         return fit->open[v] != 0;
-#define OPEN_VISIT(c)                                                            \
-    do {                                                                         \
-        size_t c_ = (c);                                                         \
-        double e_ = m->cost[c_];                                                 \
-        if (e_ != e_) {                                                          \
-            if (!grid)                                                           \
-                continue;                                                        \
-            e_ = entry(m, grid, c_, rule, user);                                 \
-            if (e_ != e_)                                                        \
-                return -1;                                                       \
-        }                                                                        \
-        if (e_ == INFINITY)                                                      \
-            return 0;                                                            \
-    } while (0)
-    FOR_NEW_CELLS(m, v, d, OPEN_VISIT);
-#undef OPEN_VISIT
+    astar_new_cells(&cells, v, DX[d], DY[d], m->size, m->stride);
+    while (astar_new_cell(&cells, &c)) {
+        double e = m->cost[c];
+        if (e != e) {
+            if (!grid)
+                continue;
+            e = entry(m, grid, c, rule, user);
+            if (e != e)
+                return -1;
+        }
+        if (e == INFINITY)
+            return 0;
+    }
     return 1;
 }
 
@@ -488,16 +466,14 @@ static int sized_open(AstarDistanceMap *m, const AstarGrid *grid, const AstarGri
 static double sized_price(const AstarDistanceMap *m, size_t p, int d)
 {
     const size_t q = (size_t)((long)p + DY[d] * (long)m->stride + DX[d]);
-    const double *cost = m->cost;
+    AstarNewCells cells;
+    size_t c;
     double worst = 0.0;
-#define PRICE_VISIT(c)                                                           \
-    do {                                                                         \
-        double e_ = cost[c];                                                     \
-        if (e_ > worst)                                                          \
-            worst = e_;                                                          \
-    } while (0)
-    FOR_NEW_CELLS(m, q, d, PRICE_VISIT);
-#undef PRICE_VISIT
+
+    astar_new_cells(&cells, q, DX[d], DY[d], m->size, m->stride);
+    while (astar_new_cell(&cells, &c))
+        if (m->cost[c] > worst)
+            worst = m->cost[c];
     return worst;
 }
 

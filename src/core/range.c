@@ -325,34 +325,61 @@ static double large_cell(AstarRange *r, const AstarGrid *grid, uint32_t cell,
     return c;
 }
 
-/* The cost of moving the unit from position c to position n (bordered
- * cells): the highest entry cost among the cells of n not covered at c,
- * INFINITY when n does not fit or covers an impassable cell, NAN when the
- * rule aborted. Every cell of n is looked up (row by row; those seen before
- * are remembered), so *zoc tells whether one of them ends the move. */
-static double large_step(AstarRange *r, const AstarGrid *grid, const AstarGrid *fit, uint32_t c,
-                         uint32_t n, AstarRangeRule rule, void *user, int *zoc)
+/* Looks up every cell of position p, row by row: NAN when the rule
+ * aborted, INFINITY at the first impassable one, else 0; *zoc is set when a
+ * cell looked up ends the move. */
+static double large_footprint(AstarRange *r, const AstarGrid *grid, uint32_t p,
+                              AstarRangeRule rule, void *user, int *zoc)
 {
-    const long stride = (long)grid->stride, k = (long)r->size;
-    const long cx = (long)c % stride, cy = (long)c / stride;
-    const long nx = (long)n % stride, ny = (long)n / stride;
-    double worst = 0.0;
-    long x, y;
-
-    *zoc = 0;
-    if (!fit->open[n])
-        return INFINITY;
-    for (y = ny; y < ny + k; y++)
-        for (x = nx; x < nx + k; x++) {
+    const size_t stride = grid->stride, k = r->size;
+    size_t row, i;
+    for (row = p; row < p + k * stride; row += stride)
+        for (i = row; i < row + k; i++) {
             unsigned flags;
-            double v = large_cell(r, grid, (uint32_t)(y * stride + x), rule, user, &flags);
+            double v = large_cell(r, grid, (uint32_t)i, rule, user, &flags);
             if (v != v || v == INFINITY)
                 return v;
             if (flags & ASTAR_RANGE_ENDS_MOVE)
                 *zoc = 1;
-            if (!(x >= cx && x < cx + k && y >= cy && y < cy + k) && v > worst)
-                worst = v;
         }
+    return 0.0;
+}
+
+/* The cost of moving the unit from position c by direction d (bordered
+ * cells): the highest entry cost among the cells it newly covers, INFINITY
+ * when the new position does not fit or covers an impassable cell, NAN when
+ * the rule aborted; *zoc: one of its cells ends the move. Every cell of an
+ * entered position is looked up (row by row; those seen before are
+ * remembered): from a position c other than the start, c's were looked up
+ * when it was entered, and none of them ends the move (c was expanded), so
+ * the cells it newly covers are all there is to look at. */
+static double large_step(AstarRange *r, const AstarGrid *grid, const AstarGrid *fit, uint32_t c,
+                         int d, int from_start, AstarRangeRule rule, void *user, int *zoc)
+{
+    const uint32_t n = (uint32_t)((long)c + r->offset[d]);
+    AstarNewCells cells;
+    size_t cell;
+    double worst = 0.0;
+
+    *zoc = 0;
+    if (!fit->open[n])
+        return INFINITY;
+    if (from_start) {
+        double v = large_footprint(r, grid, n, rule, user, zoc);
+        if (v != 0.0)
+            return v;
+    }
+    astar_new_cells(&cells, n, DX[d], DY[d], r->size, grid->stride);
+    while (astar_new_cell(&cells, &cell)) {
+        unsigned flags;
+        double v = large_cell(r, grid, (uint32_t)cell, rule, user, &flags);
+        if (v != v || v == INFINITY)
+            return v;
+        if (flags & ASTAR_RANGE_ENDS_MOVE)
+            *zoc = 1;
+        if (v > worst)
+            worst = v;
+    }
     return worst;
 }
 
@@ -389,7 +416,7 @@ static AstarError run_large(AstarRange *r, const AstarGrid *grid, const AstarGri
                     : diagonal == ASTAR_DIAGONAL_NO_OBSTACLES ? !(a && b) : 0)
                     continue;
             }
-            c = large_step(r, grid, fit, cell, next, rule, user, &zoc);
+            c = large_step(r, grid, fit, cell, d, cell == start, rule, user, &zoc);
             if (c != c) {
                 r->count = 0;
                 heap_clear(&r->open);

@@ -35,6 +35,34 @@ local function fits(grid, cell, k)
 end
 M.fits = fits
 
+-- The cells a unit of size k newly covers when it steps by (dx, dy) onto
+-- position q (clearance.h astar_new_cells): those of q that q - (dx, dy) does
+-- not cover, k of them, 2k - 1 for a diagonal step. What a step costs and
+-- what it must check, so search, ranges and distance maps all walk them with
+-- this, in the row-by-row order the rules are asked in: in row j of q all k
+-- cells when j is the new row (dy ~= 0), else the one cell of the new column
+-- (dx ~= 0). Bordered cells (row length stride) into list[1..n]; returns n.
+function M.new_cells(list, q, dx, dy, k, stride)
+  local n = 0
+  local new_row = dy > 0 and k - 1 or dy < 0 and 0 or -1
+  local new_col = dx > 0 and k - 1 or 0
+  local row = q
+  for j = 0, k - 1 do
+    if j == new_row then
+      for c = row, row + k - 1 do
+        n = n + 1
+        list[n] = c
+      end
+    elseif dx ~= 0 then
+      n = n + 1
+      list[n] = row + new_col
+    end
+    row = row + stride
+  end
+  return n
+end
+local new_cells = M.new_cells
+
 -- The entry cost of bordered cell c for the query: the rule's (asked once
 -- per query; negative where the path may not end) or the grid's; nil when
 -- the rule stopped the query.
@@ -55,43 +83,55 @@ local function value(s, grid, c)
   return v
 end
 
--- The goal position's value (search.c begin_general): its top-left cell's
--- entry cost (negative: the path may not end there), huge when it does not
--- fit or covers an impassable cell, nil when the rule stopped the query.
-function M.goal_value(s, grid, goal)
-  local k = s.size
-  if not fits(grid, goal, k) then return huge end
-  local stride = grid._stride
-  for row = goal, goal + (k - 1) * stride, stride do
+-- Every cell of position p, row by row (clearance.c check_footprint): nil
+-- when the rule stopped the query, huge at the first impassable one, else 0.
+local function check_footprint(s, grid, p)
+  local k, stride = s.size, grid._stride
+  for row = p, p + (k - 1) * stride, stride do
     for c = row, row + k - 1 do
       local v = value(s, grid, c)
       if v == nil or v == huge then return v end
     end
   end
+  return 0
+end
+
+-- The goal position's value (search.c begin_general): its top-left cell's
+-- entry cost (negative: the path may not end there), huge when it does not
+-- fit or covers an impassable cell, nil when the rule stopped the query.
+function M.goal_value(s, grid, goal)
+  if not fits(grid, goal, s.size) then return huge end
+  local v = check_footprint(s, grid, goal)
+  if v ~= 0 then return v end
   return value(s, grid, goal)
 end
 
--- The cost of moving from position c to position n (clearance.c move_cost).
-local function move_cost(s, grid, c, n)
-  local k = s.size
-  if not fits(grid, n, k) then return huge end
-  local stride = grid._stride
-  local cx = (c - 1) % stride
-  local cy = (c - 1 - cx) / stride
-  local nx = (n - 1) % stride
-  local ny = (n - 1 - nx) / stride
-  local all = c == s.start and s.rule ~= nil
-  local worst = 0.0
-  for y = ny, ny + k - 1 do
-    for x = nx, nx + k - 1 do
-      local shared = x >= cx and x < cx + k and y >= cy and y < cy + k
-      if all or not shared then
-        local v = value(s, grid, y * stride + x + 1)
-        if v == nil or v == huge then return v end
-        if v < 0 then v = -v end
-        if not shared and v > worst then worst = v end
-      end
+-- The cost of moving from position c by (dx, dy) to position n
+-- (clearance.c move_cost): the highest entry cost among the cells n newly
+-- covers (found in cells, a scratch list). c fits and its cells were checked
+-- when it was entered, so only the new cells are, but from the start, whose
+-- cells were never checked: from there the whole position is.
+local function move_cost(s, grid, c, n, dx, dy, cells)
+  local k, stride = s.size, grid._stride
+  local count = new_cells(cells, n, dx, dy, k, stride)
+  if c == s.start then
+    if not fits(grid, n, k) then return huge end
+    if s.rule then
+      local v = check_footprint(s, grid, n)
+      if v ~= 0 then return v end
     end
+  else
+    local open = grid._open
+    for i = 1, count do
+      if not open[cells[i]] then return huge end
+    end
+  end
+  local worst = 0.0
+  for i = 1, count do
+    local v = value(s, grid, cells[i])
+    if v == nil or v == huge then return v end
+    if v < 0 then v = -v end
+    if v > worst then worst = v end
   end
   return worst
 end
@@ -150,7 +190,7 @@ function M.run_large(s, grid, budget)
   local DY = { 0, 0, 1, -1, 1, 1, -1, -1 }
   local SA = { 0, 0, 0, 0, 1, 2, 1, 2 }
   local SB = { 0, 0, 0, 0, 3, 3, 4, 4 }
-  local p = {}
+  local p, cells = {}, {}
   local last = diagonal == NEVER and 4 or 8
 
   while n > 0 or tn > 0 do
@@ -214,7 +254,7 @@ function M.run_large(s, grid, budget)
         end
         if ok then
           local nb = cell + DY[d] * stride + DX[d]
-          local v = move_cost(s, grid, cell, nb)
+          local v = move_cost(s, grid, cell, nb, DX[d], DY[d], cells)
           if v == nil then return stopped() end
           if d <= 4 then p[d] = v ~= huge end
           if v ~= huge then

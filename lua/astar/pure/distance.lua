@@ -13,6 +13,7 @@ local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local Q = require "astar.pure.query_rules"
 local EN = require "astar.pure.encode"
+local new_cells = require("astar.pure.clearance").new_cells
 
 local M = {}
 
@@ -429,46 +430,36 @@ end
 -- priced by the cells u covers and v does not; v's cells that u does not cover
 -- are the ones to check.
 
--- Position v beside an allowed position u: 1 when the cells of v not covered
--- by u can be entered (asking the rule, row by row, stopping at the first that
--- cannot), 0 when one cannot, -1 when the rule stopped. grid nil: from the
--- known costs only (a cell never asked counts as enterable).
-local function sized_open(m, grid, u, v, r)
-  local cost, stride, k = m._cost, m._stride, m._size
-  local ux, uy = cell_xy(m, u)
-  local vx, vy = cell_xy(m, v)
+-- Position v = u + direction d beside an allowed position u: 1 when the cells
+-- of v not covered by u can be entered (asking the rule, row by row, stopping
+-- at the first that cannot), 0 when one cannot, -1 when the rule stopped.
+-- grid nil: from the known costs only (a cell never asked counts as
+-- enterable). cells: a scratch list for clearance.lua new_cells.
+local function sized_open(m, grid, u, d, r, cells)
+  local cost, stride = m._cost, m._stride
   local grid_costs = grid and grid._cost
-  for y = vy, vy + k - 1 do
-    for x = vx, vx + k - 1 do
-      if not (x >= ux and x < ux + k and y >= uy and y < uy + k) then
-        local c = y * stride + x + 1
-        local e = cost[c]
-        if e == nil and grid then
-          e = Q.cell(r, x, y, grid_costs and grid_costs[c] or 1.0)
-          if e == nil then return -1 end
-          cost[c] = e
-        end
-        if e == huge then return 0 end
-      end
+  for i = 1, new_cells(cells, u + DY[d] * stride + DX[d], DX[d], DY[d], m._size, stride) do
+    local c = cells[i]
+    local e = cost[c]
+    if e == nil and grid then
+      local x, y = cell_xy(m, c)
+      e = Q.cell(r, x, y, grid_costs and grid_costs[c] or 1.0)
+      if e == nil then return -1 end
+      cost[c] = e
     end
+    if e == huge then return 0 end
   end
   return 1
 end
 
--- The price of the step p -> q: the highest entry cost among the cells of q
--- that p does not cover.
-local function sized_price(m, p, q)
-  local cost, stride, k = m._cost, m._stride, m._size
-  local px, py = cell_xy(m, p)
-  local qx, qy = cell_xy(m, q)
+-- The price of the step from p by (dx, dy): the highest entry cost among the
+-- cells the step newly covers.
+local function sized_price(m, p, dx, dy, cells)
+  local cost, stride = m._cost, m._stride
   local worst = 0.0
-  for y = qy, qy + k - 1 do
-    for x = qx, qx + k - 1 do
-      if not (x >= px and x < px + k and y >= py and y < py + k) then
-        local e = cost[y * stride + x + 1]
-        if e > worst then worst = e end
-      end
-    end
+  for i = 1, new_cells(cells, p + dy * stride + dx, dx, dy, m._size, stride) do
+    local e = cost[cells[i]]
+    if e > worst then worst = e end
   end
   return worst
 end
@@ -531,7 +522,7 @@ local function flood_sized(m, hf, hc, n, grid, r, max_cost)
   for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
   local closed = {}
   local reached = 0
-  local side = {}
+  local side, cells = {}, {}
   while n > 0 do
     local u
     u, n = pop_top(hf, hc, n)
@@ -544,7 +535,7 @@ local function flood_sized(m, hf, hc, n, grid, r, max_cost)
         if closed[v] then
           if d <= 4 then side[d] = true end
         else
-          local ok = sized_open(m, grid, u, v, r)
+          local ok = sized_open(m, grid, u, d, r, cells)
           if ok < 0 then return false end
           if d <= 4 then side[d] = ok == 1 end
           local pass
@@ -554,7 +545,7 @@ local function flood_sized(m, hf, hc, n, grid, r, max_cost)
             pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
           end
           if pass then
-            local price = sized_price(m, v, u)
+            local price = sized_price(m, v, -DX[d], -DY[d], cells)
             local ng = d > 4 and gu + SQRT2 * price or gu + price
             if ng <= max_cost then
               local s = OPPOSITE[d]
@@ -583,12 +574,12 @@ local function descend_sized(m)
   local offset = {}
   for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
   local reached = 0
-  local new, side = {}, {}
+  local new, side, cells = {}, {}, {}
   for i = 1, m._cells do
     if step[i] ~= nil then
       reached = reached + 1
       local best, bs = dist[i], END
-      for d = 1, 4 do side[d] = sized_open(m, nil, i, i + offset[d]) == 1 end
+      for d = 1, 4 do side[d] = sized_open(m, nil, i, d, nil, cells) == 1 end
       for d = 1, ndir do
         local u = i + offset[d]
         local pass = step[u] ~= nil
@@ -597,7 +588,7 @@ local function descend_sized(m)
           pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
         end
         if pass then
-          local price = sized_price(m, i, u)
+          local price = sized_price(m, i, DX[d], DY[d], cells)
           local ng = d > 4 and dist[u] + SQRT2 * price or dist[u] + price
           if ng < best then best, bs = ng, d - 1 end
         end

@@ -383,6 +383,28 @@ local function apply_rule(q, rule, k, x, y, grid_cost)
   return cost, flags
 end
 
+-- The entry cost of walkable bordered cell `cell` for query q, the first
+-- time a run needs it: the grid's, or the rule's; kept in entry[cell], the
+-- rule's flags in flags[cell]. nil when a callback changed the grid.
+local function look_up(q, rule, cell, entry, flags)
+  local grid = q.grid
+  local costs = grid._cost
+  local c = costs and costs[cell] or 1.0
+  if rule then
+    local stride = grid._stride
+    local x = (cell - 1) % stride
+    local y = floor((cell - 1) / stride)
+    local f
+    c, f = apply_rule(q, rule, (y - 1) * grid._w + x, x, y, c)
+    if c == nil then return nil end
+    flags[cell] = f
+  else
+    flags[cell] = 0
+  end
+  entry[cell] = c
+  return c
+end
+
 -- ---- movementRange --------------------------------------------------------------
 
 -- Is orthogonal neighbour o of an expanded cell a wall for the corner rule?
@@ -473,18 +495,13 @@ local function run_range(q, x, y, move, rule, diagonal)
           if pass then
             local c = entry[nb]
             if c == nil then
-              local grid_cost = grid_costs and grid_costs[nb] or 1.0
               if rule then
-                local nx = (nb - 1) % stride
-                local ny = floor((nb - 1) / stride)
-                local f
-                c, f = apply_rule(q, rule, (ny - 1) * w + nx, nx, ny, grid_cost)
+                c = look_up(q, rule, nb, entry, flags)
                 if c == nil then return nil end
-                flags[nb] = f
               else
-                c, flags[nb] = grid_cost, 0
+                c = grid_costs and grid_costs[nb] or 1.0
+                entry[nb], flags[nb] = c, 0
               end
-              entry[nb] = c
             end
             local ng = d > 4 and gc + SQRT2 * c or gc + c
             if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
@@ -564,18 +581,13 @@ local function run_range_hex(q, x, y, move, rule)
           if open[nb] and nb ~= start then
             local c = entry[nb]
             if c == nil then
-              local grid_cost = grid_costs and grid_costs[nb] or 1.0
               if rule then
-                local nx = (nb - 1) % stride
-                local ny = floor((nb - 1) / stride)
-                local f
-                c, f = apply_rule(q, rule, (ny - 1) * w + nx, nx, ny, grid_cost)
+                c = look_up(q, rule, nb, entry, flags)
                 if c == nil then return nil end
-                flags[nb] = f
               else
-                c, flags[nb] = grid_cost, 0
+                c = grid_costs and grid_costs[nb] or 1.0
+                entry[nb], flags[nb] = c, 0
               end
-              entry[nb] = c
             end
             local ng = gc + c
             if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
@@ -617,9 +629,10 @@ local function run_range_large(q, x, y, move, rule, diagonal, k)
   local grid = q.grid
   q.version = grid._version
   local w, h = grid._w, grid._h
-  local stride, grid_costs = grid._stride, grid._cost
-  local fits = clearance().fits
+  local stride = grid._stride
+  local fits, new_cells = clearance().fits, clearance().new_cells
   local offset = { 1, -1, stride, -stride, stride + 1, stride - 1, 1 - stride, -1 - stride }
+  local DX, DY = { 1, -1, 0, 0, 1, -1, 1, -1 }, { 0, 0, 1, -1, 1, 1, -1, -1 }
   local CX, CY = { 0, 0, 0, 0, 1, 2, 1, 2 }, { 0, 0, 0, 0, 3, 3, 4, 4 }
   local ndir = diagonal > 1 and 8 or 4
   local start = y * stride + x + 1
@@ -627,39 +640,44 @@ local function run_range_large(q, x, y, move, rule, diagonal, k)
   local g, parent, slot = { [start] = 0.0 }, {}, {}
   local order, count = {}, 0
   local hf, hc, n = { 0.0 }, { start }, 1
-  local p = {}
+  local p, cells = {}, {}
 
-  -- range.c large_step: the cost from position c to position nb (huge: not
-  -- allowed), whether a covered cell ends the move; nil when the grid changed
-  local function step(c, nb)
-    if not fits(grid, nb, k) then return huge, false end
-    local cx = (c - 1) % stride
-    local cy = (c - 1 - cx) / stride
-    local nx = (nb - 1) % stride
-    local ny = (nb - 1 - nx) / stride
+  -- range.c large_cell: covered cell `cell`'s entry cost, looked up the
+  -- first time; nil when the grid changed
+  local function look(cell)
+    return entry[cell] or look_up(q, rule, cell, entry, cflags)
+  end
+
+  -- range.c large_step: the cost from position c by direction d (huge: not
+  -- allowed), whether a covered cell ends the move; nil when the grid
+  -- changed. From the start every cell of the new position is looked up;
+  -- from any other position c, c's were when it was entered (and c fits, and
+  -- none of them ends the move: c was expanded), so only the new ones.
+  local function step(c, d)
+    local nb = c + offset[d]
+    local new = new_cells(cells, nb, DX[d], DY[d], k, stride)
     local worst, ends = 0.0, false
-    for ty = ny, ny + k - 1 do
-      for tx = nx, nx + k - 1 do
-        local cell = ty * stride + tx + 1
-        local v = entry[cell]
-        if v == nil then
-          local grid_cost = grid_costs and grid_costs[cell] or 1.0
-          if rule then
-            local f
-            v, f = apply_rule(q, rule, (ty - 1) * w + tx, toint(tx), toint(ty), grid_cost)
-            if v == nil then return nil end
-            cflags[cell] = f
-          else
-            v, cflags[cell] = grid_cost, 0
-          end
-          entry[cell] = v
-        end
-        if v == huge then return huge, false end
-        if cflags[cell] >= ENDS_MOVE then ends = true end
-        if not (tx >= cx and tx < cx + k and ty >= cy and ty < cy + k) and v > worst then
-          worst = v
+    if c == start then
+      if not fits(grid, nb, k) then return huge, false end
+      for row = nb, nb + (k - 1) * stride, stride do
+        for cell = row, row + k - 1 do
+          local v = look(cell)
+          if v == nil or v == huge then return v, false end
+          if cflags[cell] >= ENDS_MOVE then ends = true end
         end
       end
+    else
+      local open = grid._open
+      for i = 1, new do
+        if not open[cells[i]] then return huge, false end
+      end
+    end
+    for i = 1, new do
+      local cell = cells[i]
+      local v = look(cell)
+      if v == nil or v == huge then return v, false end
+      if cflags[cell] >= ENDS_MOVE then ends = true end
+      if v > worst then worst = v end
     end
     return worst, ends
   end
@@ -701,7 +719,7 @@ local function run_range_large(q, x, y, move, rule, diagonal, k)
           end
           if pass then
             local nb = cell + offset[d]
-            local c, ends = step(cell, nb)
+            local c, ends = step(cell, d)
             if c == nil then return nil end
             if d <= 4 then p[d] = c ~= huge end
             local ng = d > 4 and gc + SQRT2 * c or gc + c
