@@ -202,10 +202,22 @@ function M.decode(input)
 
   local ROLES = { "blocked", "cost", "occupied", "zoc" }
 
+  -- a list of points for a rule (issue 17: long lists, so that finalizers
+  -- run while the call reads them), on the dimensions of grid slot k
+  local function pts_list(role, k)
+    local w, h = dim(k)
+    local v = b()
+    local n = v < 96 and 1 + v % 16 or (v < 248 and 16 + v % 8 * 100 or 3000)
+    return src(format("H.pts(%q, %d, %d, %d, %d)", role, b() * 256 + b(), n, w, h))
+  end
+
   local function rule(role, k, nest)
     local seed, dens = b() * 256 + b(), b() % 16
-    if b() % 3 == 0 then
+    local form = b() % 4
+    if form == 0 then
       return src(format("H.tbl(%q, %d, %d, G[%d])", role, seed, dens, k))
+    elseif form == 1 and role ~= "sight" then
+      return pts_list(role, k)
     end
     local trig = {}
     local nt = b() % 6
@@ -321,7 +333,7 @@ function M.decode(input)
     return { "rangeQuery", rslot(), coord(w), coord(h) }
   end
 
-  local lines = { "local H, G, S, R, V = ...", "H.gc(\"incremental\", " .. b() % 4 * 50 .. ", " ..
+  local lines = { "local H, G, S, R, V, D = ...", "H.gc(\"incremental\", " .. b() % 4 * 50 .. ", " ..
     100 + b() % 4 * 300 .. ", " .. b() % 4 .. ")" }
   do
     local w, h = 1 + b() % 12, 1 + b() % 12
@@ -730,7 +742,7 @@ end
 
 local H = {}
 local A, T, Grid
-local G, S, R, V = {}, {}, {}, {}
+local G, S, R, V, D = {}, {}, {}, {}, {}
 local info = setmetatable({}, { __mode = "k" })    -- grid -> { hist = {snapshots}, closed }
 local sinfo = setmetatable({}, { __mode = "k" })   -- search -> what it was made with
 local rinfo = setmetatable({}, { __mode = "k" })   -- range -> its reference result
@@ -2272,7 +2284,7 @@ function M.run_program(text, flags)
   local chunk, err = load(text, "=program", "t")
   if not chunk then return "api_fuzz: the program does not compile: " .. err end
   collectgarbage()
-  local ok, e = pcall(chunk, H, G, S, R, V)
+  local ok, e = pcall(chunk, H, G, S, R, V, D)
   if not ok and not failure then failure = "api_fuzz: the program raised " .. show(e) end
   closing = true
   for k in pairs(G) do G[k] = nil end

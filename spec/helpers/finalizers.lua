@@ -7,30 +7,34 @@ M.V54 = _VERSION == "Lua 5.4"
 M.GC_MODES = M.V54 and { "incremental", "generational" } or { "incremental" }
 local newproxy = newproxy -- luacheck: ignore 113 (Lua 5.1 and LuaJIT)
 
--- The collector made to run at almost every allocation; returns the undo.
--- New settings apply from the next cycle on: a full collection starts one.
-function M.eagerCollector(mode)
-  local undo
+-- Sets the collector's parameters: eager (it runs at almost every
+-- allocation) in mode "incremental" or "generational", or back to the
+-- defaults (eager = false). No full collection is made: an eager collector
+-- starts its next cycle at once.
+function M.setCollector(eager, mode)
   if M.V54 then
-    if mode == "generational" then
+    if not eager then
+      collectgarbage("generational", 20, 100)       -- the defaults of 5.4
+      collectgarbage("incremental", 200, 100, 13)
+    elseif mode == "generational" then
       collectgarbage("generational", 1, 1)          -- a minor collection every 1% of growth
     else
       collectgarbage("incremental", 1, 1000, 1)     -- no pause, a big step every few bytes
     end
-    undo = function()
-      collectgarbage("generational", 20, 100)       -- the defaults of 5.4
-      collectgarbage("incremental", 200, 100, 13)
-    end
   else
-    local pause = collectgarbage("setpause", 0)
-    local stepmul = collectgarbage("setstepmul", 1000)
-    undo = function()
-      collectgarbage("setpause", pause)
-      collectgarbage("setstepmul", stepmul)
-    end
+    collectgarbage("setpause", eager and 0 or 200)
+    collectgarbage("setstepmul", eager and 1000 or 200)
   end
+  -- a collector waiting for the heap to grow by the old pause starts now
+  if eager then collectgarbage("step") end
+end
+
+-- The collector made eager from now on; returns the undo. New settings apply
+-- from the next cycle on: a full collection starts one.
+function M.eagerCollector(mode)
+  M.setCollector(true, mode)
   collectgarbage("collect")
-  return undo
+  return function() M.setCollector(false) end
 end
 
 -- An object whose finalizer calls f; nothing refers to it.
