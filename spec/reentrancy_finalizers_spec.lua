@@ -487,7 +487,10 @@ local DISTURBANCES = {
     local wrong = wrongOutcome(e, w, env, out)
     if wrong then env.failures[#env.failures + 1] = "the same call in a finalizer " .. wrong end
   end },
-  { name = "raising an error", act = function(_, env)
+  -- LuaJIT (2.1.0-beta3) itself crashes when a finalizer's error unwinds
+  -- compiled code (a loop that makes tables under pcall is enough, without
+  -- this module): this case runs with the JIT compiler off and its traces flushed
+  { name = "raising an error", nojit = true, act = function(_, env)
     env.raised = true
     error(MARKER)
   end },
@@ -518,6 +521,10 @@ local function runCase(e, d, n, rounds)
   local L = lists(n)
   expected(e, L, false, false)
   local failures, hit = {}, 0
+  if d.nojit and jit then
+    jit.off()
+    jit.flush()
+  end
   local ok, err = pcall(function()
     for round = 1, rounds do
       -- the world is made and the outcome judged with the collector as usual,
@@ -548,6 +555,7 @@ local function runCase(e, d, n, rounds)
   end)
   current = nil
   F.setCollector(false)
+  if d.nojit and jit then jit.on() end
   assert(ok, err)
   return failures, hit
 end
