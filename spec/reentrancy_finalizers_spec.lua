@@ -31,6 +31,7 @@
 local astar = require "astar"
 local tactics = require "astar.tactics"
 local F = require "helpers.finalizers"
+local stream = require("helpers.tactics_reference").rng   -- numbers in 1..n, the same on every Lua
 
 local unpack = table.unpack or unpack -- luacheck: ignore 143
 local pack = table.pack or function(...) return { n = select("#", ...), ... } end
@@ -88,15 +89,6 @@ do
   ENCODED[1] = g:encode()
 end
 local SMALL_ENC, OPEN_ENC = astar.fromString(SMALL):encode(), astar.fromString(OPEN):encode()
-
--- A deterministic stream of numbers in 1..n.
-local function stream(seed)
-  local s = seed
-  return function(n)
-    s = (s * 1103515245 + 12345) % 2147483648
-    return math.floor(s / 65536) % n + 1
-  end
-end
 
 local TILE_IDS = { "grass", "road", "tree", "water", "mud", 17 }
 local TILE_RULE = { grass = 1, road = 0.5, mud = 3, water = false, [17] = 2 }   -- a tree: no entry, a wall
