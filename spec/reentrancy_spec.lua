@@ -16,6 +16,8 @@
 --    during the call, or the error must be one the contract allows.
 -- 3. Writes that change nothing: they abort no stepped search and restart no
 --    range.
+-- Finalizers that act while a call reads its options, and around every
+-- method of every object: spec/reentrancy_finalizers_spec.lua.
 local astar = require "astar"
 local tactics = require "astar.tactics"
 local ref = require "helpers.tactics_reference"
