@@ -138,7 +138,7 @@ function M.decode(input)
   end
   local function pick(t) return t[b() % #t + 1] end
   local dims = {}
-  local live = { S = {}, R = {} }
+  local live = { S = {}, R = {}, D = {} }
   -- a slot number, mostly one that was assigned (dims for grids, live.S, live.R)
   local function slot_of(t)
     local v = b()
@@ -153,6 +153,7 @@ function M.decode(input)
   local function slot() return slot_of(dims) end
   local function sslot() return slot_of(live.S) end
   local function rslot() return slot_of(live.R) end
+  local function dslot() return slot_of(live.D) end
   local function dim(k)
     local d = dims[k]
     if d then return d[1], d[2] end
@@ -176,7 +177,7 @@ function M.decode(input)
     return bad[v % #bad + 1]
   end
 
-  local gen_action, gen_rules
+  local gen_action, gen_rules, gen_query_opts
 
   local function path_opts(k, into_ok)
     local flags = b()
@@ -202,10 +203,29 @@ function M.decode(input)
 
   local ROLES = { "blocked", "cost", "occupied", "zoc" }
 
+  -- a list of points for a rule (issue 17: long lists, so that finalizers
+  -- run while the call reads them), on the dimensions of grid slot k
+  local long_lists = 3     -- lists longer than 16 in one program (each is slow under ASan)
+  local function long_len(len)
+    if len <= 16 then return len end
+    if long_lists <= 0 then return 1 + len % 16 end
+    long_lists = long_lists - 1
+    return len
+  end
+  local function pts_list(role, k)
+    local w, h = dim(k)
+    local v = b()
+    local len = long_len(v < 96 and 1 + v % 16 or (v < 248 and 16 + v % 8 * 100 or 3000))
+    return src(format("H.pts(%q, %d, %d, %d, %d)", role, b() * 256 + b(), len, w, h))
+  end
+
   local function rule(role, k, nest)
     local seed, dens = b() * 256 + b(), b() % 16
-    if b() % 3 == 0 then
+    local form = b() % 4
+    if form == 0 then
       return src(format("H.tbl(%q, %d, %d, G[%d])", role, seed, dens, k))
+    elseif form == 1 and role ~= "sight" then
+      return pts_list(role, k)
     end
     local trig = {}
     local nt = b() % 6
@@ -238,6 +258,25 @@ function M.decode(input)
     if v == 4 then return false end
     if v == 5 and b() > 240 then return 1 end
     return rule("sight", k, nest)
+  end
+
+  -- options of findPath / newSearch / distanceMap (map: only theirs) with
+  -- rules as functions, tables or long lists of points
+  function gen_query_opts(k, nest, map)
+    local o = {}
+    local f = b()
+    if f & 1 ~= 0 then o.blocked = rule("blocked", k, nest) end
+    if f & 2 ~= 0 then o.cost = rule("cost", k, nest) end
+    if f & 4 ~= 0 and not map then o.occupied = rule("occupied", k, nest) end
+    if f & 8 ~= 0 then o.size = ({ 1, 2, 3, 2, 0 })[b() % 5 + 1] end
+    if f & 16 ~= 0 then o.diagonal = pick(DIAG) end
+    if f & 32 ~= 0 then o.maxCost = ({ 5, 20, 0, 2.5 })[b() % 4 + 1] end
+    if not map then
+      if f & 64 ~= 0 then o.near = b() % 3 end
+      if f & 128 ~= 0 then o.partial = true end
+      if b() % 4 == 0 then o.flat = true end
+    end
+    return o
   end
 
   local function enemies(k, nest)
@@ -278,7 +317,7 @@ function M.decode(input)
   -- An action for a callback or a finalizer, on grid slot k mostly.
   function gen_action(k, nest)
     if nest > 2 then return nil end
-    local kind = b() % 22
+    local kind = b() % 26
     local g = b() % 4 == 0 and slot() or k
     local w, h = dim(g)
     if kind <= 1 then
@@ -317,11 +356,20 @@ function M.decode(input)
       return a and { "bomb", a, 1 + b() % 4 } or { "gc", "step" }
     elseif kind == 20 then
       return { "new", g, 1 + b() % 8, 1 + b() % 8 }
+    elseif kind == 22 then
+      return { "update", dslot(), g }
+    elseif kind == 23 then
+      return { "mapcall", dslot(), pick({ "encode", "cells", "flee", "size" }) }
+    elseif kind == 24 then
+      return { "find2", g, coord(w), coord(h), coord(w), coord(h), gen_query_opts(g, nest) }
+    elseif kind == 25 then
+      return { "dmap", dslot(), g, src(format("H.srcs(%d, %d, %d, %d)", b() * 256 + b(), 1 + b() % 40, w, h)),
+        gen_query_opts(g, nest, true) }
     end
     return { "rangeQuery", rslot(), coord(w), coord(h) }
   end
 
-  local lines = { "local H, G, S, R, V = ...", "H.gc(\"incremental\", " .. b() % 4 * 50 .. ", " ..
+  local lines = { "local H, G, S, R, V, D = ...", "H.gc(\"incremental\", " .. b() % 4 * 50 .. ", " ..
     100 + b() % 4 * 300 .. ", " .. b() % 4 .. ")" }
   do
     local w, h = 1 + b() % 12, 1 + b() % 12
@@ -365,8 +413,94 @@ function M.decode(input)
     return text, w, h, variant >= 13
   end
 
+  -- issue 17: the other functions and methods, long lists in their arguments
+  local function long_n()
+    local v = b()
+    return long_len(v < 128 and 1 + v % 16 or (v < 250 and 16 + v % 10 * 60 or 3000))
+  end
+  local function statement17(op, k, G, w, h)
+    local v = b() % 4 + 1
+    if op <= 1 then
+      local goal = op == 0 and lit(coord(w)) .. ", " .. lit(coord(h))
+        or format("H.pts(\"goal\", %d, %d, %d, %d)", b() * 256 + b(), long_n(), w, h)
+      local o = gen_query_opts(k, 0)
+      if b() % 4 == 0 then o.into = src("V[" .. v .. "]") end
+      return format("V[%d] = H.find2(%s, %s, %s, %s, %s)", v, G, lit(coord(w)), lit(coord(h)), goal, lit(o))
+    elseif op == 2 then
+      local goal = b() % 2 == 0 and lit(coord(w)) .. ", " .. lit(coord(h))
+        or format("H.pts(\"goal\", %d, %d, %d, %d)", b() * 256 + b(), long_n(), w, h)
+      return format("V[%d] = H.search2(%s, %s, %s, %s, %s)", v, G, lit(coord(w)), lit(coord(h)), goal,
+        lit(gen_query_opts(k, 0)))
+    elseif op == 3 then
+      local o = gen_rules(k, 0, true)
+      if b() % 2 == 0 then o.diagonal = pick(DIAG) end
+      if b() % 2 == 0 then o.size = 1 + b() % 3 end
+      return format("V[%d] = H.range2(%s, %s, %s, %s, %s)", v, G, lit(coord(w)), lit(coord(h)), lit(pick(MOVES)),
+        lit(o))
+    elseif op == 4 then
+      live.D[v] = true
+      return format("D[%d] = H.distanceMap(%s, H.srcs(%d, %d, %d, %d), %s)", v, G, b() * 256 + b(), long_n(), w, h,
+        lit(gen_query_opts(k, 0, true)))
+    elseif op == 5 then
+      local m = pick({ "get", "nextStep", "nearest", "pathFrom", "size", "cells", "getDimensions", "encode" })
+      local args = ""
+      if m == "get" or m == "nextStep" or m == "nearest" then args = ", " .. lit(coord(w)) .. ", " .. lit(coord(h)) end
+      if m == "pathFrom" then
+        args = ", " .. lit(coord(w)) .. ", " .. lit(coord(h)) .. ", "
+          .. ({ "nil", "{flat = true}", "{into = V[" .. v .. "]}", "{into = {}, flat = true}" })[b() % 4 + 1]
+      end
+      if m == "cells" and b() % 2 == 0 then args = ", V[" .. v .. "]" end
+      return format("V[%d] = H.mapCall(D[%d], %q%s)", v, dslot(), m, args)
+    elseif op == 6 then
+      live.D[v] = true
+      return format("D[%d] = H.mapCall(D[%d], \"flee\", %s)", v, dslot(), lit(pick({ 1.2, 0.5, 3, 1 })))
+    elseif op == 7 then
+      live.D[v] = true
+      return format("D[%d] = H.blend({D[%d], %s, D[%d], %s}, %s)", v, dslot(), lit(pick({ 1, -0.5, 2 })), dslot(),
+        lit(pick({ 1, 0.25, -1 })), b() % 2 == 0 and "{rescan = true}" or "nil")
+    elseif op == 8 then
+      if b() % 2 == 0 then
+        live.D[v] = true
+        return format("D[%d] = H.decodeMap(D[%d])", v, dslot())
+      end
+      return format("H.update(D[%d], %s)", dslot(), G)
+    elseif op == 9 then
+      local obj = b() % 2 == 0 and "R[" .. rslot() .. "]" or "V[" .. v .. "]"
+      local m = pick({ "cells", "pathTo", "size", "getStart", "getGridDimensions", "contains", "costTo", "count" })
+      local args = ""
+      if m == "cells" and b() % 2 == 0 then args = ", {}" end
+      if m == "pathTo" or m == "contains" or m == "costTo" or m == "count" then
+        args = ", " .. lit(coord(w)) .. ", " .. lit(coord(h))
+        if m == "pathTo" then
+          args = args .. ", " .. ({ "nil", "{flat = true}", "{into = {{x = 0}, 5}}" })[b() % 3 + 1]
+        end
+      end
+      return format("H.objCall(%s, %q%s)", obj, m, args)
+    elseif op == 10 then
+      local tw, th = 1 + b() % 12, 1 + b() % 12
+      if b() % 2 == 0 then
+        dims[k] = { tw, th }
+        return format("%s = H.fromTiles(H.tiles(%d, %d, %d), H.tileRule(%d))", G, b() * 256 + b(), tw, th, b() % 2)
+      end
+      return format("H.gridCall(%s, \"setTiles\", H.tiles(%d, %d, %d), H.tileRule(%d), %s, %s)", G, b() * 256 + b(),
+        1 + b() % w, 1 + b() % h, b() % 2, lit(coord(w)), lit(coord(h)))
+    end
+    local which = b() % 4
+    if which == 0 then
+      local hw, hh = 1 + b() % 10, 1 + b() % 10
+      return format("H.hex(%d, %d, %q, %d, %d, %d, %d)", hw, hh, pick({ "odd-r", "even-r", "odd-q", "even-q" }),
+        1 + b() % hw, 1 + b() % hh, 1 + b() % hw, 1 + b() % hh)
+    elseif which == 1 then
+      return format("H.tacticsCall(%s, \"cellSet\", H.pts(\"cells\", %d, %d, %d, %d))", G, b() * 256 + b(),
+        long_n(), w, h)
+    elseif which == 2 then
+      return format("H.tacticsCall(%s, \"cellIndex\", %s, %s)", G, lit(coord(w)), lit(coord(h)))
+    end
+    return format("H.gridCall(%s, %q)", G, pick({ "getShape", "getLayout" }))
+  end
+
   local function statement(depth)
-    local op = b() % 40
+    local op = b() % 52
     local k = op <= 5 and b() % 4 + 1 or slot()
     local w, h = dim(k)
     local G = "G[" .. k .. "]"
@@ -462,6 +596,8 @@ function M.decode(input)
       return format("H.getters(%s, %s, %s, %s, %s)", G, lit(coord(w)), lit(coord(h)), lit(coord(w)), lit(coord(h)))
     elseif op == 37 then
       return format("H.act(%s)", lit(gen_action(k, 0) or { "gc", "step" }))
+    elseif op >= 40 then
+      return statement17(op - 40, k, G, w, h)
     end
     return format("V[%d] = H.findPath(%s, %s, %s, %s, %s, %s)", b() % 4 + 1, G, lit(coord(w)), lit(coord(h)),
       lit(coord(w)), lit(coord(h)), lit(path_opts(k)))
@@ -603,10 +739,18 @@ local function rule_value(role, seed, dens, x, y, x2, y2)
 end
 
 local fninfo = setmetatable({}, { __mode = "k" })   -- rule function -> {role, seed, dens}
+-- a rule given as a list of points -> {cells = {[y * 65536 + x] = value}, w, h}
+-- (w, h: the largest coordinates it holds)
+local ptsinfo = setmetatable({}, { __mode = "k" })
 
--- The value of a rule (function or table) for a cell of a grid of width w.
+-- The value of a rule (function, table by cell number or list of points)
+-- for a cell of a grid of width w.
 local function rule_at(r, w, x, y, x2, y2)
-  if type(r) == "table" then return rawget(r, (y - 1) * w + x) end
+  if type(r) == "table" then
+    local pi = ptsinfo[r]
+    if pi then return pi.cells[y * 65536 + x] end
+    return rawget(r, (y - 1) * w + x)
+  end
   local fi = fninfo[r]
   return rule_value(fi[1], fi[2], fi[3], x, y, x2, y2)
 end
@@ -630,6 +774,7 @@ local function ref_range(s, sx, sy, move, rules)
       e = huge
     elseif rules.cost then
       local v = rule_at(rules.cost, w, x, y)
+      if v == nil and ptsinfo[rules.cost] then v = s.cost[j] end   -- not listed: the grid's cost
       if not valid_rule_cost(v) then
         weird = true
         v = nil
@@ -730,7 +875,7 @@ end
 
 local H = {}
 local A, T, Grid
-local G, S, R, V = {}, {}, {}, {}
+local G, S, R, V, D = {}, {}, {}, {}, {}
 local info = setmetatable({}, { __mode = "k" })    -- grid -> { hist = {snapshots}, closed }
 local sinfo = setmetatable({}, { __mode = "k" })   -- search -> what it was made with
 local rinfo = setmetatable({}, { __mode = "k" })   -- range -> its reference result
@@ -879,6 +1024,8 @@ local function happened(ev0, g, d)
       if e.depth == d and not e.fin then w.yield, w.cb = true, true end
     elseif e.kind == "meta" then
       if e.depth == d and not e.fin then w.meta = e.what end
+    elseif e.kind == "grown" then
+      w.grown = true          -- a distance map was updated
     elseif g ~= nil and e.g == g then
       if e.kind == "close" then
         w.closed = true
@@ -1740,12 +1887,19 @@ end
 
 local RULE_ROLE = { blocked = true, cost = true, occupied = true, zoc = true }
 
-local function valid_rules(o)
+-- A list of points fits a w x h grid when all its points are on it.
+local function fits(v, w, h)
+  local pi = ptsinfo[v]
+  return not pi or (pi.w <= w and pi.h <= h)
+end
+
+local function valid_rules(o, s)
   if o == nil then return {} end
   if type(o) ~= "table" then return nil end
   local out = {}
   for k, v in next, o do
     if not RULE_ROLE[k] or (type(v) ~= "function" and type(v) ~= "table") then return nil end
+    if s and not fits(v, s.w, s.h) then return nil end
     out[k] = v
   end
   return out
@@ -1874,7 +2028,7 @@ end
 
 function H.movementRange(g, x, y, move, opts)
   local gi, was_closed = before(g)
-  local rules = valid_rules(opts)
+  local rules = valid_rules(opts, gi and cur(gi))
   local valid = gi and not gi.closed and rules ~= nil and type(move) == "number" and move >= 0
   local h0 = gi and #gi.hist
   if valid then
@@ -1967,7 +2121,8 @@ function H.dangerZone(g, enemies, opts)
         elseif k == "lineOfSight" then
           if type(v) ~= "boolean" and type(v) ~= "function" then valid = false end
           sight = v
-        elseif type(v) ~= "function" and type(v) ~= "table" then valid = false
+        elseif (type(v) ~= "function" and type(v) ~= "table") or (gi and not fits(v, cur(gi).w, cur(gi).h)) then
+          valid = false
         else shared[k] = v end
       end
     end
@@ -1987,7 +2142,9 @@ function H.dangerZone(g, enemies, opts)
       for role in pairs(RULE_ROLE) do
         local v = e[role]
         if v == nil then v = shared[role] end
-        if v ~= nil and type(v) ~= "function" and type(v) ~= "table" then valid = false end
+        if v ~= nil and ((type(v) ~= "function" and type(v) ~= "table") or not fits(v, s.w, s.h)) then
+          valid = false
+        end
         rules[role] = v
       end
       list[i] = { e = e, rules = rules }
@@ -2187,6 +2344,321 @@ function H.co(f)
   end
 end
 
+-- ---- issue 17: long lists, and every other function and method ---------------
+--
+-- The calls below have no reference of their own here: each is checked
+-- against the same call made on a twin, a fresh copy of its object (the grid
+-- decoded from its bytes, a map from its encoding; ranges, areas and zones do
+-- not change) made while no finalizer acts, with every rule function replaced
+-- by its plain values. An undisturbed call must give the twin's answer (or
+-- raise its error); a disturbed one the answer of a twin made before or after
+-- the call, or an error the contract allows. Their lists of points are long
+-- (up to 3000), so that finalizers run while the call reads them.
+
+-- A list of n points on a w x h board for a rule of `role`.
+function H.pts(role, seed, n, w, h)
+  local list, cells, r = {}, {}, seed
+  local mw, mh = 0, 0
+  for i = 1, n do
+    r = (r * 1103515245 + 12345) % 2147483648
+    local x, y = r % w + 1, (r >> 8) % h + 1
+    local p = { x = x, y = y }
+    if role == "cost" then
+      p.cost = ({ 1, 2, 3, 0.5, false, 7, 1e15, 1.5 })[(r >> 16) % 8 + 1]
+      cells[y * 65536 + x] = p.cost == false and huge or p.cost
+    else
+      cells[y * 65536 + x] = true
+    end
+    mw, mh = math.max(mw, x), math.max(mh, y)
+    list[i] = p
+  end
+  ptsinfo[list] = { cells = cells, w = mw, h = mh }
+  return list
+end
+
+-- The sources of a distance map: n points on a w x h board, some with values.
+function H.srcs(seed, n, w, h)
+  local list, r = {}, seed
+  for i = 1, n do
+    r = (r * 1103515245 + 12345) % 2147483648
+    list[i] = { x = r % w + 1, y = (r >> 8) % h + 1, value = i % 4 == 0 and (r >> 16) % 5 or nil }
+  end
+  return list
+end
+
+-- Argument v for a twin: rule functions by their plain values, in a copy of
+-- the tables (options, enemies) that hold some.
+local function plain_arg(v, level)
+  level = level or 0
+  if type(v) == "function" and fninfo[v] then
+    local fi = fninfo[v]
+    return function(...) return rule_value(fi[1], fi[2], fi[3], ...) end
+  end
+  if type(v) == "table" and getmetatable(v) == nil and level < 3 and not ptsinfo[v] then
+    local c, any = {}, false
+    for k, x in next, v do
+      c[k] = plain_arg(x, level + 1)
+      any = any or c[k] ~= x
+    end
+    if any then return c end
+  end
+  return v
+end
+
+local view
+local VIEWS = {
+  ["astar.Grid"] = function(g) return tostring(g) .. " " .. Grid.encode(g) end,
+  ["astar.Range"] = function(r) return tostring(r) .. " " .. view(r:cells()) end,
+  ["astar.DistanceMap"] = function(m) return tostring(m) .. " " .. m:encode() end,
+  -- (not stepped: its rules may be callbacks whose actions belong to a step)
+  ["astar.Search"] = function(s) return "search " .. s:getStatus() end,
+  ["astar.AttackRange"] = function(a) return "area " .. view(a:cells()) end,
+  ["astar.DangerZone"] = function(z) return "zone " .. view(z:cells()) end,
+}
+
+-- A value as text: numbers exactly, tables by sorted keys, the library's
+-- objects by what they hold.
+function view(v)
+  local t = type(v)
+  if t == "number" then return format("%.17g", v) end
+  if t == "string" then return format("%q", v) end
+  if t ~= "table" and t ~= "userdata" then return tostring(v) end
+  local mt = getmetatable(v)
+  local f = type(mt) == "table" and VIEWS[rawget(mt, "__name")]
+  if f then return f(v) end
+  if t == "userdata" then return tostring(v) end
+  local keys = {}
+  for k in next, v do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b)
+    if type(a) == type(b) and (type(a) == "number" or type(a) == "string") then return a < b end
+    return type(a) < type(b)
+  end)
+  local parts = {}
+  for i, k in ipairs(keys) do parts[i] = view(k) .. "=" .. view(rawget(v, k)) end
+  return "{" .. concat(parts, ",") .. "}"
+end
+
+-- An outcome (packed pcall results) as text, read where no finalizer acts.
+local function outcome_text(r)
+  if not r[1] then return "error " .. show(r[2]) end
+  quiet = quiet + 1
+  local ok, text = pcall(view, pack(unpack(r, 2, r.n)))
+  quiet = quiet - 1
+  return ok and "ok " .. text or "error " .. show(text)
+end
+
+-- A twin of object x in a box {twin} (nil when x cannot be copied: a
+-- closed grid); x itself for the objects that never change, and nil (no
+-- object) for module functions.
+local function twin_of(x)
+  local mt = getmetatable(x)
+  local name = type(mt) == "table" and rawget(mt, "__name")
+  quiet = quiet + 1
+  local ok, t = pcall(function()
+    if name == "astar.Grid" then return A.decode(Grid.encode(x)) end
+    if name == "astar.DistanceMap" then return A.decodeMap(x:encode()) end
+    return x
+  end)
+  quiet = quiet - 1
+  return ok and { t } or nil
+end
+
+local busy = setmetatable({}, { __mode = "k" })   -- maps being computed
+local minfo = setmetatable({}, { __mode = "k" })  -- map -> {sources, opts} of grid:distanceMap
+
+-- Calls f(x, ...) through api() and checks it against f(twin, plain ...),
+-- twins of x made before and after the call; g is the grid whose events
+-- count (x itself, or the one a map or range came from, or nil). Returns the
+-- call's first result when it succeeded.
+local function twin_call(fname, x, g, f, ...)
+  local gi = g ~= nil and info[g] or nil
+  local was_closed = gi ~= nil and gi.closed
+  local before_twin = twin_of(x)
+  local args = pack(...)
+  local plain = {}
+  for i = 1, args.n do plain[i] = plain_arg(args[i]) end
+  local h0 = gi and #gi.hist
+  local r, ev0 = api(f, x, ...)
+  local w = happened(ev0, g, depth + 1)
+  if w.meta and strict then fail("%s used %s (options are read raw)", fname, w.meta) end
+  local got = outcome_text(r)
+  local changed = w.changed or w.settings or w.grown
+  if not r[1] then
+    local err = r[2]
+    if callback_error_ok(fname, err, w) then return nil end
+    if w.closed and err == CLOSED_USE then return nil end
+    if w.changed_fin and err == "grid changed during " .. fname then return nil end
+    if type(err) == "string" and err:find("^calling '%a+' on a distance map that is being computed$")
+        and busy[x] then
+      return nil
+    end
+    if was_closed and err == CLOSED_USE then return nil end
+  end
+  if not strict and w.disturbed then return r[1] and r[2] or nil end
+  -- more than one change: the answer may be for a state between the two twins
+  if gi and #gi.hist - h0 > 1 then return r[1] and r[2] or nil end
+  local twins = { before_twin }
+  if changed or w.closed then twins[2] = twin_of(x) end
+  local want
+  for _, box in pairs(twins) do
+    if box then
+      quiet = quiet + 1
+      local tr = pack(pcall(f, box[1], unpack(plain, 1, args.n)))
+      quiet = quiet - 1
+      want = outcome_text(tr)
+      if want == got then return r[1] and r[2] or nil end
+    end
+  end
+  if want == nil then
+    -- no twin (the object was closed): only a clean error
+    if not r[1] and (is_bad_message(r[2]) or r[2] == CLOSED_USE or (w.closed and
+        r[2] == "grid closed during " .. fname)) then
+      return nil
+    end
+    if not r[1] or not was_closed then return r[1] and r[2] or nil end
+    fail("%s on a closed object returned", fname)
+  end
+  fail("%s: %s, but the same call on a twin gives %s", call_text(fname, x, ...), got:sub(1, 300), want:sub(1, 300))
+end
+
+local function method(name)
+  return function(x, ...) return x[name](x, ...) end
+end
+
+-- grid methods and module functions
+function H.find2(g, ...)
+  if g == nil then return end
+  return twin_call("findPath", g, g, method("findPath"), ...)
+end
+function H.search2(g, ...)
+  if g == nil then return end
+  return twin_call("newSearch", g, g, method("newSearch"), ...)
+end
+function H.range2(g, ...)
+  if g == nil then return end
+  return twin_call("movementRange", g, g, T.movementRange, ...)
+end
+function H.gridCall(g, name, ...)
+  if g == nil then return end
+  local r = twin_call(name, g, g, method(name), ...)
+  -- the mirror follows a repaint: read back, as the twin's answer was checked
+  if name == "setTiles" and info[g] and not info[g].closed then
+    local gi = info[g]
+    local back = readback(g)
+    local s = copy_snapshot(cur(gi), "cells")
+    s.walk, s.cost = back.walk, back.cost
+    gi.hist[#gi.hist + 1] = s
+    event("change", { g = g, snap = #gi.hist })
+  end
+  return r
+end
+function H.distanceMap(g, sources, opts)
+  if g == nil then return end
+  local map = twin_call("distanceMap", g, g, method("distanceMap"), sources, opts)
+  if map then
+    -- update keeps the options, the diagonal mode the grid had included
+    local o = {}
+    for k, v in next, (type(opts) == "table" and plain_arg(opts) or {}) do o[k] = v end
+    if o.diagonal == nil and info[g] then o.diagonal = cur(info[g]).diag end
+    minfo[map] = { sources = plain_arg(sources), opts = o }
+  end
+  return map
+end
+function H.fromTiles(tiles, rule)
+  local g = twin_call("fromTiles", nil, nil, function(_, ...) return A.fromTiles(...) end, tiles, rule)
+  if g then register(g, readback(g)) end
+  return g
+end
+function H.hex(w, h, layout, sx, sy, gx, gy)
+  local g = twin_call("newHex", nil, nil, function(_, ...) return A.newHex(...) end, w, h, layout)
+  if not g then return end
+  -- a hex board stays out of the grid slots (the references are square):
+  -- a few calls on it here, each against its twin
+  twin_call("getShape", g, nil, method("getShape"))
+  twin_call("getLayout", g, nil, method("getLayout"))
+  twin_call("findPath", g, nil, method("findPath"), sx, sy, gx, gy)
+  twin_call("movementRange", g, nil, T.movementRange, sx, sy, 4)
+  twin_call("distanceMap", g, nil, method("distanceMap"), { { x = gx, y = gy } })
+  twin_call("encode", g, nil, method("encode"))
+end
+function H.tacticsCall(g, name, ...)
+  if g == nil then return end
+  return twin_call(name, g, g, function(x, ...) return T[name](x, ...) end, ...)
+end
+
+-- distance maps
+function H.mapCall(map, name, ...)
+  if map == nil then return end
+  return twin_call(name, map, nil, method(name), ...)
+end
+function H.blend(list, opts)
+  return twin_call("blend", nil, nil, function(_, ...) return A.blend(...) end, list, opts)
+end
+function H.decodeMap(map)
+  if map == nil then return end
+  quiet = quiet + 1
+  local ok, bytes = pcall(map.encode, map)
+  quiet = quiet - 1
+  if not ok then return end
+  return twin_call("decodeMap", nil, nil, function(_, s) return A.decodeMap(s) end, bytes)
+end
+-- map:update(grid): the map must then be the one grid:distanceMap gives
+-- with the same sources and options on the grid as it is.
+function H.update(map, g)
+  if map == nil or g == nil then return end
+  local gi = info[g]
+  busy[map] = true
+  local h0 = gi and #gi.hist
+  local r, ev0 = api(function() return map:update(g) end)
+  busy[map] = nil
+  event("grown", { map = map })
+  local w = happened(ev0, g, depth + 1)
+  if not r[1] then
+    local err = r[2]
+    if is_bad_message(err) or (type(err) == "string" and err:find("^calling 'update' on ")) then return end
+    if callback_error_ok("update", err, w) or err == CLOSED_USE then return end
+    if w.changed_fin and err == "grid changed during update" then return end
+    fail("update raised %s", show(err))
+  end
+  local mi = minfo[map]
+  if not mi or w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
+  local box = twin_of(g)
+  if not box then return end
+  quiet = quiet + 1
+  local ok, fresh = pcall(Grid.distanceMap, box[1], mi.sources, mi.opts)
+  quiet = quiet - 1
+  local want = ok and outcome_text(pack(true, fresh)) or "error " .. show(fresh)
+  local got = outcome_text(pack(true, map))
+  if got ~= want then fail("map:update gave %s, a new map on the grid %s", got:sub(1, 200), want:sub(1, 200)) end
+end
+
+-- Tile ids and rules for fromTiles and setTiles: a w x h table of ids, and
+-- the rule as a table or a function of the id.
+local TILE_IDS = { "grass", "road", "tree", "water", "mud", 7, true }
+local TILE_RULE = { grass = 1, road = 0.5, mud = 3, water = false, [7] = 1e15, [true] = math.huge }
+function H.tiles(seed, w, h)
+  local t, r = {}, seed
+  for y = 1, h do
+    t[y] = {}
+    for x = 1, w do
+      r = (r * 1103515245 + 12345) % 2147483648
+      t[y][x] = TILE_IDS[(r >> 8) % #TILE_IDS + 1]
+    end
+  end
+  return t
+end
+function H.tileRule(kind)
+  if kind == 0 then return TILE_RULE end
+  return function(id) return TILE_RULE[id] end
+end
+
+-- ranges, attack areas, danger zones: they do not change
+function H.objCall(obj, name, ...)
+  local mt = getmetatable(obj)
+  if type(mt) ~= "table" or not rawget(mt, "__name") or type(obj[name]) ~= "function" then return end
+  return twin_call(name, obj, nil, method(name), ...)
+end
+
 -- ---- actions (callbacks and finalizers) ----------------------------------------
 
 local THROW_VALUES = {}
@@ -2245,6 +2717,15 @@ function act(a)
     G[a[2]] = H.new(a[3], a[4])
   elseif kind == "rangeQuery" then
     if R[a[2]] then H.rangeQuery(R[a[2]], a[3], a[4]) end
+  elseif kind == "update" then
+    H.update(D[a[2]], G[a[3]])
+  elseif kind == "mapcall" then
+    local r = H.mapCall(D[a[2]], a[3])
+    if a[3] == "flee" then D[a[2] % 4 + 1] = r end
+  elseif kind == "find2" then
+    H.find2(G[a[2]], a[3], a[4], a[5], a[6], a[7])
+  elseif kind == "dmap" then
+    D[a[2]] = H.distanceMap(G[a[3]], a[4], a[5]) or D[a[2]]
   end
 end
 
@@ -2272,7 +2753,7 @@ function M.run_program(text, flags)
   local chunk, err = load(text, "=program", "t")
   if not chunk then return "api_fuzz: the program does not compile: " .. err end
   collectgarbage()
-  local ok, e = pcall(chunk, H, G, S, R, V)
+  local ok, e = pcall(chunk, H, G, S, R, V, D)
   if not ok and not failure then failure = "api_fuzz: the program raised " .. show(e) end
   closing = true
   for k in pairs(G) do G[k] = nil end

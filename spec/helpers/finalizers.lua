@@ -1,0 +1,65 @@
+-- Finalizers for the re-entrancy specs (README, Robustness): objects whose
+-- __gc runs the game's code in the middle of an API call, and a collector
+-- eager enough that they do.
+local M = {}
+
+M.V54 = _VERSION == "Lua 5.4"
+M.GC_MODES = M.V54 and { "incremental", "generational" } or { "incremental" }
+local newproxy = newproxy -- luacheck: ignore 113 (Lua 5.1 and LuaJIT)
+
+-- Sets the collector's parameters: eager (it runs at almost every
+-- allocation) in mode "incremental" or "generational", or back to the
+-- defaults (eager = false). No full collection is made: an eager collector
+-- starts its next cycle at once.
+function M.setCollector(eager, mode)
+  if M.V54 then
+    if not eager then
+      collectgarbage("generational", 20, 100)       -- the defaults of 5.4
+      collectgarbage("incremental", 200, 100, 13)
+    elseif mode == "generational" then
+      collectgarbage("generational", 1, 1)          -- a minor collection every 1% of growth
+    else
+      collectgarbage("incremental", 1, 1000, 1)     -- no pause, a big step every few bytes
+    end
+  else
+    collectgarbage("setpause", eager and 0 or 200)
+    collectgarbage("setstepmul", eager and 1000 or 200)
+  end
+  -- a collector waiting for the heap to grow by the old pause starts now
+  if eager then collectgarbage("step") end
+end
+
+-- The collector made eager from now on; returns the undo. New settings apply
+-- from the next cycle on: a full collection starts one.
+function M.eagerCollector(mode)
+  M.setCollector(true, mode)
+  collectgarbage("collect")
+  return function() M.setCollector(false) end
+end
+
+-- An object whose finalizer calls f; nothing refers to it.
+function M.arm(f)
+  if newproxy then
+    local p = newproxy(true)
+    getmetatable(p).__gc = f
+  else
+    setmetatable({}, { __gc = f })
+  end
+end
+
+-- In generational mode a minor collection comes after the heap grew by 1%:
+-- wait for one (a sentinel's finalizer tells), then move the collector's debt
+-- to within about 1 KB of the next, so that it comes inside the next call.
+function M.nearNextCollection()
+  local fired = false
+  M.arm(function() fired = true end)
+  local n = 0
+  while not fired and n < 1e6 do
+    local _ = { n }
+    n = n + 1
+  end
+  local k = math.floor(collectgarbage("count") / 100) - 1
+  if k > 0 then collectgarbage("step", k) end
+end
+
+return M
