@@ -47,7 +47,7 @@ $(FUZZ_LUA_BIN): fuzz/lua/api_fuzz.c build/fuzz/lua_api_driver.h $(CORE_SRC) $(B
 define run_lua_fuzz
 	@mkdir -p build/fuzz/corpus/lua_api
 	@echo "fuzz lua_api for $(1) s"
-	@$(FUZZ_LUA_RUN) $(FUZZ_LUA_BIN) -max_total_time=$(1) -timeout=10 -rss_limit_mb=2048 \
+	@$(FUZZ_LUA_RUN) $(FUZZ_LUA_BIN) -max_total_time=$(1) -timeout=30 -rss_limit_mb=2048 \
 	    -max_len=4096 -print_final_stats=1 -artifact_prefix=build/fuzz/lua_api- \
 	    build/fuzz/corpus/lua_api fuzz/corpus/lua_api 2>build/fuzz/lua_api.log \
 	    || { tail -80 build/fuzz/lua_api.log; exit 1; }

@@ -205,7 +205,11 @@ function M.decode(input)
 
   -- a list of points for a rule (issue 17: long lists, so that finalizers
   -- run while the call reads them), on the dimensions of grid slot k
-  local long_lists = 3     -- lists longer than 16 in one program (each is slow under ASan)
+  -- lists longer than 16 in one program: one, of at most 1200 points. A list
+  -- is turned into a table in a few allocations whatever its length, so a
+  -- longer one finds no more; under ASan with an eager collector each costs
+  -- seconds, and libFuzzer's timeout is per program.
+  local long_lists = 1
   local function long_len(len)
     if len <= 16 then return len end
     if long_lists <= 0 then return 1 + len % 16 end
@@ -215,7 +219,7 @@ function M.decode(input)
   local function pts_list(role, k)
     local w, h = dim(k)
     local v = b()
-    local len = long_len(v < 96 and 1 + v % 16 or (v < 248 and 16 + v % 8 * 100 or 3000))
+    local len = long_len(v < 96 and 1 + v % 16 or (v < 248 and 16 + v % 8 * 100 or 1200))
     return src(format("H.pts(%q, %d, %d, %d, %d)", role, b() * 256 + b(), len, w, h))
   end
 
@@ -416,7 +420,7 @@ function M.decode(input)
   -- issue 17: the other functions and methods, long lists in their arguments
   local function long_n()
     local v = b()
-    return long_len(v < 128 and 1 + v % 16 or (v < 250 and 16 + v % 10 * 60 or 3000))
+    return long_len(v < 128 and 1 + v % 16 or (v < 250 and 16 + v % 10 * 60 or 1200))
   end
   local function statement17(op, k, G, w, h)
     local v = b() % 4 + 1
@@ -2353,7 +2357,7 @@ end
 -- by its plain values. An undisturbed call must give the twin's answer (or
 -- raise its error); a disturbed one the answer of a twin made before or after
 -- the call, or an error the contract allows. Their lists of points are long
--- (up to 3000), so that finalizers run while the call reads them.
+-- (up to 1200), so that finalizers run while the call reads them.
 
 -- A list of n points on a w x h board for a rule of `role`.
 function H.pts(role, seed, n, w, h)

@@ -18,14 +18,16 @@ local toint = math.tointeger or function(v) return v end
 local huge, SQRT2 = math.huge, math.sqrt(2)
 local NEVER, ALWAYS, ONE_OBSTACLE = 1, 2, 3
 
--- Does a unit of size k fit with its top-left at bordered cell `cell`?
-local function fits(grid, cell, k)
+-- Does a unit of size k fit with its top-left at bordered cell `cell`? open
+-- is the query's own reference to the grid's walkable cells, taken when it
+-- started: a finalizer may close the grid (grid._open = nil) at any
+-- allocation, and the query must then finish on what it took, as in C.
+local function fits(open, grid, cell, k)
   local stride = grid._stride
   local i0 = cell - 1
   local x = i0 % stride
   local y = (i0 - x) / stride
   if x + k - 1 > grid._w or y + k - 1 > grid._h then return false end
-  local open = grid._open
   for row = cell, cell + (k - 1) * stride, stride do
     for c = row, row + k - 1 do
       if not open[c] then return false end
@@ -99,8 +101,8 @@ end
 -- The goal position's value (search.c begin_general): its top-left cell's
 -- entry cost (negative: the path may not end there), huge when it does not
 -- fit or covers an impassable cell, nil when the rule stopped the query.
-function M.goal_value(s, grid, goal)
-  if not fits(grid, goal, s.size) then return huge end
+function M.goal_value(s, grid, goal, open)
+  if not fits(open, grid, goal, s.size) then return huge end
   local v = check_footprint(s, grid, goal)
   if v ~= 0 then return v end
   return value(s, grid, goal)
@@ -111,17 +113,16 @@ end
 -- covers (found in cells, a scratch list). c fits and its cells were checked
 -- when it was entered, so only the new cells are, but from the start, whose
 -- cells were never checked: from there the whole position is.
-local function move_cost(s, grid, c, n, dx, dy, cells)
+local function move_cost(s, grid, open, c, n, dx, dy, cells)
   local k, stride = s.size, grid._stride
   local count = new_cells(cells, n, dx, dy, k, stride)
   if c == s.start then
-    if not fits(grid, n, k) then return huge end
+    if not fits(open, grid, n, k) then return huge end
     if s.rule then
       local v = check_footprint(s, grid, n)
       if v ~= 0 then return v end
     end
   else
-    local open = grid._open
     for i = 1, count do
       if not open[cells[i]] then return huge end
     end
@@ -140,7 +141,7 @@ end
 function M.run_large(s, grid, budget)
   if not budget or budget == 0 then budget = -1 end
   if not grid._open then return S.changed(s) end
-  local stride = grid._stride
+  local stride, open = grid._stride, grid._open
   local stamp, gs, parent = s.stamp, s.g, s.parent
   local hf, hc, ties = s.hf, s.hc, s.ties
   local n, tn, fc = s.n, s.tn, s.ties_f
@@ -254,7 +255,7 @@ function M.run_large(s, grid, budget)
         end
         if ok then
           local nb = cell + DY[d] * stride + DX[d]
-          local v = move_cost(s, grid, cell, nb, DX[d], DY[d], cells)
+          local v = move_cost(s, grid, open, cell, nb, DX[d], DY[d], cells)
           if v == nil then return stopped() end
           if d <= 4 then p[d] = v ~= huge end
           if v ~= huge then

@@ -631,6 +631,7 @@ local function run_range_large(q, x, y, move, rule, diagonal, k)
   local w, h = grid._w, grid._h
   local stride = grid._stride
   local fits, new_cells = clearance().fits, clearance().new_cells
+  local open = grid._open          -- the query's own: a finalizer may close the grid
   local offset = { 1, -1, stride, -stride, stride + 1, stride - 1, 1 - stride, -1 - stride }
   local DX, DY = { 1, -1, 0, 0, 1, -1, 1, -1 }, { 0, 0, 1, -1, 1, 1, -1, -1 }
   local CX, CY = { 0, 0, 0, 0, 1, 2, 1, 2 }, { 0, 0, 0, 0, 3, 3, 4, 4 }
@@ -658,7 +659,7 @@ local function run_range_large(q, x, y, move, rule, diagonal, k)
     local new = new_cells(cells, nb, DX[d], DY[d], k, stride)
     local worst, ends = 0.0, false
     if c == start then
-      if not fits(grid, nb, k) then return huge, false end
+      if not fits(open, grid, nb, k) then return huge, false end
       for row = nb, nb + (k - 1) * stride, stride do
         for cell = row, row + k - 1 do
           local v = look(cell)
@@ -667,7 +668,6 @@ local function run_range_large(q, x, y, move, rule, diagonal, k)
         end
       end
     else
-      local open = grid._open
       for i = 1, new do
         if not open[cells[i]] then return huge, false end
       end
@@ -779,6 +779,9 @@ function M.movement_range(...)
     else
       range = run_range(q, x, y, move, rule, diagonal)
     end
+    -- a finalizer that closed the grid meanwhile left the run reading a mix
+    -- (the costs it had taken, and none after): as C, no answer then
+    if not grid._open then error("grid closed during " .. fname, 0) end
     if range then return range end
     restart(q)
   end
@@ -994,6 +997,7 @@ function M.attack_cells(...)
     else
       out = run_attack(q, range, lo, hi, sight, metric or 1, range._size or 1)
     end
+    if not grid._open then error("grid closed during " .. fname, 0) end
     if out then return out end
     restart(q)
   end

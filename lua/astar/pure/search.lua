@@ -533,7 +533,7 @@ function check_goal(s, grid, goal, x, y, rule)
   local e = huge
   local open = grid._open
   if s.size > 1 then
-    if open then e = clearance().goal_value(s, grid, goal) end
+    if open then e = clearance().goal_value(s, grid, goal, open) end
   elseif open and open[goal] then   -- (nil: closed by a finalizer; the caller sees it)
     e = 1.0
     if rule then
