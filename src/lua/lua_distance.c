@@ -681,18 +681,23 @@ static int astar_blend(lua_State *L)
 
 /* ---- encoding: map:encode(), astar.decodeMap(s) ---------------------------- */
 
+/* The encoded size of the map that is argument 1 (self), still usable. */
+static size_t map_measure(lua_State *L, void *unused)
+{
+    MapHeader *h = check_self(L, "encode");
+    (void)unused;
+    return astar_distance_encoded_size(&h->m, h->nsources);
+}
+
 static int map_encode(lua_State *L)
 {
     MapHeader *h = check_self(L, "encode");
-    size_t size = astar_distance_encoded_size(&h->m, h->nsources);
     AstarDistanceHeader hd;
     unsigned char *buffer;
+    size_t size;
 
-    if (size == 0)
-        return raise_error(L, "map too large to encode on this platform");
     lua_settop(L, 1);
-    buffer = (unsigned char *)lua_newuserdata(L, size);
-    h = check_self(L, "encode");       /* the allocation may have run finalizers */
+    buffer = push_measured(L, map_measure, NULL, "distance map", "encode", &size);
     hd.width = h->m.width;
     hd.height = h->m.height;
     hd.nsources = h->nsources;
