@@ -35,6 +35,8 @@ typedef struct {
     double max_cost;
     int derived;               /* made by flee or blend: no sources, no update */
     int busy;                  /* being filled: every method raises */
+    unsigned fills;            /* counts fills: a copy out of the map that sees it
+                                * move (a finalizer's update) starts again */
     int points[2];             /* blocked, cost were lists of points */
     int ruled;                 /* made with rules */
     int rules_lost;            /* decoded from a map made with rules: no update */
@@ -164,9 +166,11 @@ static void rawset_number(lua_State *L, const char *key, lua_Number v, int integ
     lua_rawset(L, -3);
 }
 
-/* t[k] = {x =, y = [, cost =]}; with reuse a table already there is filled. */
-static void set_point(lua_State *L, int t, int k, uint32_t x, uint32_t y, const double *cost,
-                      int reuse)
+/* t[k] = {x =, y = [, cost =]} (cost when with_cost); with reuse a table
+ * already there is filled. The values are the caller's copies: the tables
+ * made here may run finalizers that update the map. */
+static void set_point(lua_State *L, int t, int k, uint32_t x, uint32_t y, double cost,
+                      int with_cost, int reuse)
 {
     int fresh = 1;
     if (reuse) {
@@ -176,11 +180,11 @@ static void set_point(lua_State *L, int t, int k, uint32_t x, uint32_t y, const 
             lua_pop(L, 1);
     }
     if (fresh)
-        lua_createtable(L, 0, cost ? 3 : 2);
+        lua_createtable(L, 0, with_cost ? 3 : 2);
     rawset_number(L, "x", (lua_Number)x, 1);
     rawset_number(L, "y", (lua_Number)y, 1);
-    if (cost)
-        rawset_number(L, "cost", (lua_Number)*cost, 0);
+    if (with_cost)
+        rawset_number(L, "cost", (lua_Number)cost, 0);
     if (fresh)
         lua_rawseti(L, t, k);
     else
@@ -196,35 +200,44 @@ static void clear_tail(lua_State *L, int t, size_t first)
     }
 }
 
-/* pathFrom(x, y [, opts]) -> path, cost: the walk of nextStep down to the
- * end, (x, y) first; nil where the map has no value. */
-static int map_path_from(lua_State *L)
+/* After a copy out of map h that began when it had made `fills` fills has
+ * allocated (which may have run a finalizer that updated the map): 0 when
+ * the map is as it was, else 1 to start the copy again, or an error after
+ * MAX_RESTARTS restarts. */
+static int map_moved(lua_State *L, const MapHeader *h, unsigned fills, int *restarts,
+                     const char *fname)
 {
-    MapHeader *h = check_self(L, "pathFrom");
-    size_t i = find_cell(L, h, "pathFrom"), len = 1, k;
-    uint32_t x, y, nx, ny;
-    int flat, into, t;
+    if (h->fills == fills)
+        return 0;
+    if (++*restarts > MAX_RESTARTS)
+        raise_error(L, "distance map changed during %s", fname);
+    return 1;
+}
 
-    lua_settop(L, 4);
-    read_path_options(L, method_arg("pathFrom", 3), &flat, &into);
-    if (!i) {
-        lua_pushnil(L);
-        return 1;
-    }
-    x = cell_x(h, i) - 1;
-    y = cell_y(h, i) - 1;
+/* The number of cells of the walk of nextStep from bordered cell i. */
+static size_t walk_length(const MapHeader *h, size_t i)
+{
+    uint32_t x = cell_x(h, i) - 1, y = cell_y(h, i) - 1, nx, ny;
+    size_t len = 1;
+
     while (len <= h->m.reached && astar_distance_next(&h->m, x, y, &nx, &ny)) {
         x = nx;
         y = ny;
         len++;
     }
-    if (into)
-        lua_pushvalue(L, into);
-    else
-        lua_createtable(L, (int)(flat ? 2 * len : len), 0);
-    t = lua_gettop(L);
-    x = cell_x(h, i) - 1;
-    y = cell_y(h, i) - 1;
+    return len;
+}
+
+/* Writes the walk of len cells from bordered cell i into the table at t,
+ * as pathFrom returns it; stops early when the map moves (the caller then
+ * starts again). */
+static void copy_walk(lua_State *L, const MapHeader *h, size_t i, size_t len, int t, int flat,
+                      int reuse)
+{
+    uint32_t x = cell_x(h, i) - 1, y = cell_y(h, i) - 1, nx, ny;
+    unsigned fills = h->fills;
+    size_t k;
+
     for (k = 1; k <= len; k++) {
         if (flat) {
             lua_pushinteger(L, (lua_Integer)x + 1);
@@ -232,17 +245,55 @@ static int map_path_from(lua_State *L)
             lua_pushinteger(L, (lua_Integer)y + 1);
             lua_rawseti(L, t, (int)(2 * k));
         } else {
-            set_point(L, t, (int)k, x + 1, y + 1, NULL, into != 0);
+            set_point(L, t, (int)k, x + 1, y + 1, 0.0, 0, reuse);
+            if (h->fills != fills)
+                return;
         }
         if (astar_distance_next(&h->m, x, y, &nx, &ny)) {
             x = nx;
             y = ny;
         }
     }
-    if (into)
-        clear_tail(L, t, flat ? 2 * len + 1 : len + 1);
-    lua_pushnumber(L, (lua_Number)h->m.dist[i]);
-    return 2;
+}
+
+/* pathFrom(x, y [, opts]) -> path, cost: the walk of nextStep down to the
+ * end, (x, y) first; nil where the map has no value. */
+static int map_path_from(lua_State *L)
+{
+    MapHeader *h = check_self(L, "pathFrom");
+    int flat, into, t, base, restarts = 0;
+
+    find_cell(L, h, "pathFrom");       /* x and y are checked before the options */
+    lua_settop(L, 4);
+    read_path_options(L, method_arg("pathFrom", 3), &flat, &into);
+    base = lua_gettop(L);
+    for (;;) {
+        unsigned fills = h->fills;
+        size_t i, len;
+        double cost;
+
+        lua_settop(L, base);
+        i = find_cell(L, h, "pathFrom");
+        if (!i) {
+            lua_pushnil(L);
+            return 1;
+        }
+        cost = h->m.dist[i];
+        len = walk_length(h, i);
+        if (into)
+            lua_pushvalue(L, into);
+        else
+            lua_createtable(L, (int)(flat ? 2 * len : len), 0);
+        t = lua_gettop(L);
+        if (h->fills == fills)
+            copy_walk(L, h, i, len, t, flat, into != 0);
+        if (map_moved(L, h, fills, &restarts, "pathFrom"))
+            continue;
+        if (into)
+            clear_tail(L, t, flat ? 2 * len + 1 : len + 1);
+        lua_pushnumber(L, (lua_Number)cost);
+        return 2;
+    }
 }
 
 /* cells([into]) -> {{x =, y =, cost =}, ...}, row by row. */
@@ -250,25 +301,31 @@ static int map_cells(lua_State *L)
 {
     MapHeader *h = check_self(L, "cells");
     Arg a = method_arg("cells", 1);
-    int into = !lua_isnoneornil(L, a.index), k = 0;
-    uint32_t x, y;
+    int into = !lua_isnoneornil(L, a.index), restarts = 0;
 
     if (into && !lua_istable(L, a.index))
         type_error(L, a, NULL, "table");
     lua_settop(L, 2);
-    if (into)
-        lua_pushvalue(L, a.index);
-    else
-        lua_createtable(L, (int)h->m.reached, 0);
-    for (y = 0; y < h->m.height; y++)
-        for (x = 0; x < h->m.width; x++) {
-            size_t i = ((size_t)y + 1) * h->m.stride + x + 1;
+    for (;;) {
+        unsigned fills = h->fills;
+        size_t i;
+        int k = 0;
+
+        lua_settop(L, 2);
+        if (into)
+            lua_pushvalue(L, a.index);
+        else
+            lua_createtable(L, (int)h->m.reached, 0);
+        /* the bordered cells in index order are the rows in order */
+        for (i = 0; i < h->m.cells && h->fills == fills; i++)
             if (h->m.step[i] & ASTAR_STEP_MEMBER)
-                set_point(L, 3, ++k, x + 1, y + 1, &h->m.dist[i], into);
-        }
-    if (into)
-        clear_tail(L, 3, (size_t)k + 1);
-    return 1;
+                set_point(L, 3, ++k, cell_x(h, i), cell_y(h, i), h->m.dist[i], 1, into);
+        if (map_moved(L, h, fills, &restarts, "cells"))
+            continue;
+        if (into)
+            clear_tail(L, 3, (size_t)k + 1);
+        return 1;
+    }
 }
 
 static int map_tostring(lua_State *L)
@@ -302,6 +359,7 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const
         rule->stop = QR_STOP_NONE;
         before = astar_range_memory(lease.range);
         h->busy = 1;
+        h->fills++;
         grid_enter(g);
         e = astar_distance_run(lease.range, g->grid, &h->m, map_sources(h), h->nsources,
                                h->max_cost, rule->used ? query_rules_cell : NULL, rule,
