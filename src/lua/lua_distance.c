@@ -585,15 +585,14 @@ static int map_update(lua_State *L)
 
 /* ---- flee and blend: derived maps, rescanned ------------------------------- */
 
-/* A copy of map h's arrays (no sources), derived; pushed. */
-static MapHeader *push_derived(lua_State *L, const MapHeader *from)
+/* Makes b (pushed by push_map, no sources) a map derived from `from`: its
+ * shape and entry costs, no cells yet. */
+static void derive(MapHeader *b, const MapHeader *from)
 {
-    MapHeader *h = push_map(L, from->m.width, from->m.height, from->m.diagonal, 0);
-    h->m.hex = from->m.hex;
-    h->m.size = from->m.size;
-    memcpy(h->m.cost, from->m.cost, from->m.cells * sizeof *h->m.cost);
-    h->derived = 1;
-    return h;
+    b->m.hex = from->m.hex;
+    b->m.size = from->m.size;
+    memcpy(b->m.cost, from->m.cost, from->m.cells * sizeof *b->m.cost);
+    b->derived = 1;
 }
 
 static void rescan(lua_State *L, MapHeader *h)
@@ -605,13 +604,15 @@ static void rescan(lua_State *L, MapHeader *h)
         raise_error(L, "not enough memory");
 }
 
-/* map:flee([k]) -> a new map: -k times this one's values, rescanned. */
+/* map:flee([k]) -> a new map: -k times this one's values, rescanned. A value
+ * that would overflow a double is an error (a map's values are finite, so
+ * that decodeMap reads every map encode writes). */
 static int map_flee(lua_State *L)
 {
     MapHeader *h = check_self(L, "flee"), *f;
     Arg a = method_arg("flee", 1);
     double k = 1.2;
-    char buf[32];
+    char buf[32], vbuf[32];
     size_t i;
 
     if (!lua_isnoneornil(L, 2)) {
@@ -621,18 +622,110 @@ static int map_flee(lua_State *L)
                       number_text(buf, sizeof buf, k));
     }
     lua_settop(L, 1);
-    f = push_derived(L, h);
+    f = push_map(L, h->m.width, h->m.height, h->m.diagonal, 0);
     h = check_self(L, "flee");         /* the allocation may have run finalizers */
-    for (i = 0; i < h->m.cells; i++)
-        if (h->m.step[i] & ASTAR_STEP_MEMBER) {
-            f->m.dist[i] = -k * h->m.dist[i];
-            f->m.step[i] = ASTAR_STEP_MEMBER;
-        }
+    derive(f, h);
+    for (i = 0; i < h->m.cells; i++) {
+        double v;
+        if (!(h->m.step[i] & ASTAR_STEP_MEMBER))
+            continue;
+        v = -k * h->m.dist[i];
+        if (!(v > -HUGE_VAL && v < HUGE_VAL))
+            arg_error(L, 1, "flee", NULL, "k * value at (%u, %u) overflows: %s * %s",
+                      (unsigned)cell_x(h, i), (unsigned)cell_y(h, i),
+                      number_text(buf, sizeof buf, k),
+                      number_text(vbuf, sizeof vbuf, h->m.dist[i]));
+        f->m.dist[i] = v;
+        f->m.step[i] = ASTAR_STEP_MEMBER;
+    }
     rescan(L, f);
     return 1;
 }
 
 static const char *const BLEND_OPTIONS[] = {"rescan", NULL};
+
+/* Checks blend's list (argument 1, n entries): maps of [1]'s shape, not being
+ * computed, and finite weights; returns map [1]. Raises the first problem. */
+static MapHeader *check_blend_list(lua_State *L, size_t n)
+{
+    MapHeader *first = NULL;
+    char buf[32];
+    size_t k;
+
+    for (k = 1; k <= n; k++) {
+        lua_rawgeti(L, 1, (int)k);
+        if (k % 2) {
+            MapHeader *m = (MapHeader *)compat_testudata(L, -1, MAP_TYPE);
+            if (!m)
+                arg_error(L, 1, "blend", NULL, "[%d]: " MAP_TYPE " expected, got %s", (int)k,
+                          luaL_typename(L, -1));
+            if (m->busy)
+                arg_error(L, 1, "blend", NULL, "[%d]: the map is being computed", (int)k);
+            if (!first)
+                first = m;
+            if (m->m.width != first->m.width || m->m.height != first->m.height)
+                arg_error(L, 1, "blend", NULL, "[%d]: map is %ux%u, [1] is %ux%u", (int)k,
+                          (unsigned)m->m.width, (unsigned)m->m.height,
+                          (unsigned)first->m.width, (unsigned)first->m.height);
+            if (m->m.hex != first->m.hex)
+                arg_error(L, 1, "blend", NULL, "[%d]: map of another board shape than [1]",
+                          (int)k);
+            if (m->m.size != first->m.size)
+                arg_error(L, 1, "blend", NULL, "[%d]: map for units of size %u, [1] for size %u",
+                          (int)k, (unsigned)m->m.size, (unsigned)first->m.size);
+        } else {
+            double w;
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                arg_error(L, 1, "blend", NULL, "[%d]: weight expected, got %s", (int)k,
+                          luaL_typename(L, -1));
+            w = (double)lua_tonumber(L, -1);
+            if (!(w > -HUGE_VAL && w < HUGE_VAL))
+                arg_error(L, 1, "blend", NULL, "[%d]: weight must be finite, got %s", (int)k,
+                          number_text(buf, sizeof buf, w));
+        }
+        lua_pop(L, 1);   /* [1] stays alive in the list, which the stack holds */
+    }
+    return first;
+}
+
+/* b's cells: the weighted sum over the cells every map of the list holds,
+ * summed in list order (a product apart from the sum, so that no compiler
+ * fuses them: the pure backend's sums to the bit). A sum that overflows a
+ * double is an error, never a cell left out. */
+static void blend_sum(lua_State *L, MapHeader *b, size_t n)
+{
+    size_t k, i;
+
+    for (i = 0; i < b->m.cells; i++) {
+        b->m.dist[i] = 0;
+        b->m.step[i] = ASTAR_STEP_MEMBER;
+    }
+    for (k = 1; k + 1 <= n; k += 2) {
+        const MapHeader *m;
+        double w;
+        lua_rawgeti(L, 1, (int)k);
+        lua_rawgeti(L, 1, (int)k + 1);
+        m = (const MapHeader *)lua_touserdata(L, -2);
+        w = (double)lua_tonumber(L, -1);
+        lua_pop(L, 2);
+        for (i = 0; i < b->m.cells; i++) {
+            double term;
+            if (!(m->m.step[i] & ASTAR_STEP_MEMBER)) {
+                b->m.step[i] = ASTAR_STEP_NONE;
+                continue;
+            }
+            term = w * m->m.dist[i];
+            b->m.dist[i] += term;
+        }
+    }
+    for (i = 0; i < b->m.cells; i++) {
+        if (!(b->m.step[i] & ASTAR_STEP_MEMBER))
+            b->m.dist[i] = INFINITY;
+        else if (!(b->m.dist[i] > -HUGE_VAL && b->m.dist[i] < HUGE_VAL))
+            arg_error(L, 1, "blend", NULL, "weighted sum at (%u, %u) overflows",
+                      (unsigned)cell_x(b, i), (unsigned)cell_y(b, i));
+    }
+}
 
 /* astar.blend({mapA, wA, mapB, wB, ...} [, opts]) -> a new map: the
  * weighted sum over the cells every map holds (the first map's costs and
@@ -640,10 +733,9 @@ static const char *const BLEND_OPTIONS[] = {"rescan", NULL};
 static int astar_blend(lua_State *L)
 {
     Arg a = {1, 1, "blend"}, ao = {2, 2, "blend"};
-    size_t n, k, i;
+    size_t n;
     int rescanned = 0;
     MapHeader *first, *b;
-    char buf[32];
 
     lua_settop(L, 2);
     if (!lua_istable(L, 1))
@@ -663,73 +755,19 @@ static int astar_blend(lua_State *L)
     n = (size_t)compat_rawlen(L, 1);
     if (n == 0 || n % 2)
         arg_error(L, 1, "blend", NULL, "{map, weight, ...} expected, got %d entries", (int)n);
-    for (k = 1; k <= n; k++) {
-        lua_rawgeti(L, 1, (int)k);
-        if (k % 2) {
-            MapHeader *m = (MapHeader *)compat_testudata(L, -1, MAP_TYPE);
-            if (!m)
-                arg_error(L, 1, "blend", NULL, "[%d]: " MAP_TYPE " expected, got %s", (int)k,
-                          luaL_typename(L, -1));
-            if (m->busy)
-                arg_error(L, 1, "blend", NULL, "[%d]: the map is being computed", (int)k);
-            lua_rawgeti(L, 1, 1);
-            first = (MapHeader *)lua_touserdata(L, -1);
-            if (m->m.width != first->m.width || m->m.height != first->m.height)
-                arg_error(L, 1, "blend", NULL, "[%d]: map is %ux%u, [1] is %ux%u", (int)k,
-                          (unsigned)m->m.width, (unsigned)m->m.height,
-                          (unsigned)first->m.width, (unsigned)first->m.height);
-            if (m->m.hex != first->m.hex)
-                arg_error(L, 1, "blend", NULL, "[%d]: map of another board shape than [1]",
-                          (int)k);
-            if (m->m.size != first->m.size)
-                arg_error(L, 1, "blend", NULL, "[%d]: map for units of size %u, [1] for size %u",
-                          (int)k, (unsigned)m->m.size, (unsigned)first->m.size);
-            lua_pop(L, 1);
-        } else {
-            double w;
-            if (lua_type(L, -1) != LUA_TNUMBER)
-                arg_error(L, 1, "blend", NULL, "[%d]: weight expected, got %s", (int)k,
-                          luaL_typename(L, -1));
-            w = (double)lua_tonumber(L, -1);
-            if (!(w > -HUGE_VAL && w < HUGE_VAL))
-                arg_error(L, 1, "blend", NULL, "[%d]: weight must be finite, got %s", (int)k,
-                          number_text(buf, sizeof buf, w));
-        }
-        lua_pop(L, 1);
-    }
+    first = check_blend_list(L, n);
     lua_settop(L, 1);
-    lua_rawgeti(L, 1, 1);
-    b = push_derived(L, (MapHeader *)lua_touserdata(L, 2));
-    /* the maps again, as the allocation may have run Lua code (a __gc that
-     * changed the list); each is checked as it is read */
-    for (i = 0; i < b->m.cells; i++)
-        b->m.dist[i] = 0;
-    for (k = 1; k + 1 <= n; k += 2) {
-        MapHeader *m;
-        double w;
-        lua_rawgeti(L, 1, (int)k);
-        lua_rawgeti(L, 1, (int)k + 1);
-        m = (MapHeader *)compat_testudata(L, -2, MAP_TYPE);
-        if (!m || m->busy || lua_type(L, -1) != LUA_TNUMBER || m->m.width != b->m.width
-            || m->m.height != b->m.height || m->m.hex != b->m.hex || m->m.size != b->m.size)
-            raise_error(L, "the list given to 'blend' changed while it was read");
-        w = (double)lua_tonumber(L, -1);
-        for (i = 0; i < b->m.cells; i++) {
-            if (!(m->m.step[i] & ASTAR_STEP_MEMBER)) {
-                b->m.dist[i] = INFINITY;
-                continue;
-            }
-            if (k == 1)
-                b->m.step[i] = ASTAR_STEP_MEMBER;
-            b->m.dist[i] += w * m->m.dist[i];
-        }
-        lua_pop(L, 2);
-    }
-    for (i = 0; i < b->m.cells; i++)
-        if (!(b->m.dist[i] > -HUGE_VAL && b->m.dist[i] < HUGE_VAL)) {
-            b->m.dist[i] = INFINITY;
-            b->m.step[i] = ASTAR_STEP_NONE;
-        }
+    b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0);
+    /* the list again, as the allocation may have run Lua code (a __gc that
+     * changed it or updated a map); nothing runs Lua from here to the sum */
+    if ((size_t)compat_rawlen(L, 1) != n)
+        raise_error(L, "the list given to 'blend' changed while it was read");
+    first = check_blend_list(L, n);
+    if (first->m.width != b->m.width || first->m.height != b->m.height
+        || first->m.diagonal != b->m.diagonal)
+        raise_error(L, "the list given to 'blend' changed while it was read");
+    derive(b, first);
+    blend_sum(L, b, n);
     if (rescanned)
         rescan(L, b);
     else
