@@ -82,11 +82,16 @@ function Map.get(...)
   return nil
 end
 
--- The neighbour index a step leads to from i, or nil at the end of a walk.
-local function next_index(self, i)
-  local d = self._step[i]
+-- The neighbour index a step leads to from i in steps step of a map of
+-- stride stride, or nil at the end of a walk.
+local function step_from(step, stride, i)
+  local d = step[i]
   if d == nil or d == END then return nil end
-  return i + DY[d + 1] * self._stride + DX[d + 1]
+  return i + DY[d + 1] * stride + DX[d + 1]
+end
+
+local function next_index(self, i)
+  return step_from(self._step, self._stride, i)
 end
 
 function Map.nextStep(...)
@@ -159,9 +164,12 @@ function Map.pathFrom(...)
   local i = find_cell("pathFrom", nargs, self, x, y)
   local flat, into = read_path_options(opts, nargs > 3)
   if not i then return nil end
+  -- the map as it is now: an update (a finalizer's, as tables are made
+  -- below) puts new tables in the map and leaves these whole
+  local step, stride, reached, value = self._step, self._stride, self._reached, self._dist[i]
   local t = into or {}
   local k, c = 0, i
-  while c and k <= self._reached do   -- bounded as in C (a decoded map may loop)
+  while c and k <= reached do   -- bounded as in C (a decoded map may loop)
     local cx, cy = cell_xy(self, c)
     k = k + 1
     if flat then
@@ -170,10 +178,10 @@ function Map.pathFrom(...)
     else
       set_point(t, k, cx, cy, nil, into ~= nil)
     end
-    c = next_index(self, c)
+    c = step_from(step, stride, c)
   end
   if into then clear_tail(t, flat and 2 * k + 1 or k + 1) end
-  return t, self._dist[i]
+  return t, value
 end
 
 function Map.cells(...)
