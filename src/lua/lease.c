@@ -98,8 +98,9 @@ int lease_valid(const Lease *lease)
     return !lease->g->closed && (!lease->own || lease->g->serial == lease->serial);
 }
 
-unsigned char *push_measured(lua_State *L, size_t (*measure)(lua_State *L, void *object),
-                             void *object, const char *what, const char *fname, size_t *size)
+unsigned char *push_measured(lua_State *L, size_t (*measure)(lua_State *L, const void *object),
+                             const void *object, const char *what, const char *fname,
+                             size_t *size)
 {
     int base = lua_gettop(L), tries;
 

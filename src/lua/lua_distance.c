@@ -778,7 +778,7 @@ static int astar_blend(lua_State *L)
 /* ---- encoding: map:encode(), astar.decodeMap(s) ---------------------------- */
 
 /* The encoded size of the map that is argument 1 (self), still usable. */
-static size_t map_measure(lua_State *L, void *unused)
+static size_t map_measure(lua_State *L, const void *unused)
 {
     MapHeader *h = check_self(L, "encode");
     (void)unused;

@@ -18,9 +18,9 @@ static void add_bytes(void *user, const void *bytes, size_t length)
     w->at += length;
 }
 
-static size_t grid_measure(lua_State *L, void *object)
+static size_t grid_measure(lua_State *L, const void *object)
 {
-    LuaGrid *g = (LuaGrid *)object;
+    const LuaGrid *g = (const LuaGrid *)object;
     check_open(L, g);
     return astar_grid_encoded_size(g->grid);
 }
