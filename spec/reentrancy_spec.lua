@@ -682,60 +682,9 @@ end)
 
 -- ---- 2. finalizers ------------------------------------------------------------------
 
-local V54 = _VERSION == "Lua 5.4"
-local GC_MODES = V54 and { "incremental", "generational" } or { "incremental" }
-local newproxy = newproxy -- luacheck: ignore 113 (Lua 5.1 and LuaJIT)
-
--- The collector made to run at almost every allocation; returns the undo.
--- New settings apply from the next cycle on: a full collection starts one.
-local function eagerCollector(mode)
-  local undo
-  if V54 then
-    if mode == "generational" then
-      collectgarbage("generational", 1, 1)          -- a minor collection every 1% of growth
-    else
-      collectgarbage("incremental", 1, 1000, 1)     -- no pause, a big step every few bytes
-    end
-    undo = function()
-      collectgarbage("generational", 20, 100)       -- the defaults of 5.4
-      collectgarbage("incremental", 200, 100, 13)
-    end
-  else
-    local pause = collectgarbage("setpause", 0)
-    local stepmul = collectgarbage("setstepmul", 1000)
-    undo = function()
-      collectgarbage("setpause", pause)
-      collectgarbage("setstepmul", stepmul)
-    end
-  end
-  collectgarbage("collect")
-  return undo
-end
-
--- An object whose finalizer calls f; nothing refers to it.
-local function arm(f)
-  if newproxy then
-    local p = newproxy(true)
-    getmetatable(p).__gc = f
-  else
-    setmetatable({}, { __gc = f })
-  end
-end
-
--- In generational mode a minor collection comes after the heap grew by 1%:
--- wait for one (a sentinel's finalizer tells), then move the collector's debt
--- to within about 1 KB of the next, so that it comes inside the next call.
-local function nearNextCollection()
-  local fired = false
-  arm(function() fired = true end)
-  local n = 0
-  while not fired and n < 1e6 do
-    local _ = { n }
-    n = n + 1
-  end
-  local k = math.floor(collectgarbage("count") / 100) - 1
-  if k > 0 then collectgarbage("step", k) end
-end
+local F = require "helpers.finalizers"
+local GC_MODES, eagerCollector, arm, nearNextCollection =
+  F.GC_MODES, F.eagerCollector, F.arm, F.nearNextCollection
 
 -- The two states the finalizers flip the grid between: the cell (4, 4) open
 -- (state 0) or a wall (state 1). Everything the calls are checked against.

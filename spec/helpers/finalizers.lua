@@ -1,0 +1,111 @@
+-- Finalizers that run inside a call: a collector made to run at almost every
+-- allocation, and objects whose __gc does something. Shared by the specs that
+-- check what a call does when Lua code runs in the middle of it
+-- (reentrancy_spec, distance_values_spec, measured_lists_spec).
+local M = {}
+
+local V54 = _VERSION == "Lua 5.4"
+M.GC_MODES = V54 and { "incremental", "generational" } or { "incremental" }
+local newproxy = newproxy -- luacheck: ignore 113 (Lua 5.1 and LuaJIT)
+
+-- The eager settings: Lua 5.4 incremental (pause, step multiplier, step
+-- size) and generational (minor, major multipliers), Lua 5.1 and LuaJIT
+-- (pause, step multiplier).
+local INCREMENTAL = { 1, 1000, 1 }      -- no pause, a big step every few bytes
+local GENERATIONAL = { 1, 1 }           -- a minor collection every 1% of growth
+local PAUSE, STEPMUL = 0, 1000
+
+-- The collector made to run at almost every allocation; returns the undo.
+-- New settings apply from the next cycle on: a full collection starts one.
+function M.eagerCollector(mode)
+  local undo
+  if V54 then
+    if mode == "generational" then
+      collectgarbage("generational", GENERATIONAL[1], GENERATIONAL[2])
+    else
+      collectgarbage("incremental", INCREMENTAL[1], INCREMENTAL[2], INCREMENTAL[3])
+    end
+    undo = function()
+      collectgarbage("generational", 20, 100)       -- the defaults of 5.4
+      collectgarbage("incremental", 200, 100, 13)
+    end
+  else
+    local pause = collectgarbage("setpause", PAUSE)
+    local stepmul = collectgarbage("setstepmul", STEPMUL)
+    undo = function()
+      collectgarbage("setpause", pause)
+      collectgarbage("setstepmul", stepmul)
+    end
+  end
+  collectgarbage("collect")
+  return undo
+end
+
+-- An object whose finalizer calls f; nothing refers to it.
+function M.arm(f)
+  if newproxy then
+    local p = newproxy(true)
+    getmetatable(p).__gc = f
+  else
+    setmetatable({}, { __gc = f })
+  end
+end
+
+-- In generational mode a minor collection comes after the heap grew by 1%:
+-- wait for one (a sentinel's finalizer tells), then move the collector's debt
+-- to within about 1 KB of the next, so that it comes inside the next call.
+function M.nearNextCollection()
+  local fired = false
+  M.arm(function() fired = true end)
+  local n = 0
+  while not fired and n < 1e6 do
+    local _ = { n }
+    n = n + 1
+  end
+  local k = math.floor(collectgarbage("count") / 100) - 1
+  if k > 0 then collectgarbage("step", k) end
+end
+
+local function noUndo() end
+local function undoWholeCycles()
+  if V54 then
+    collectgarbage("incremental", INCREMENTAL[1], INCREMENTAL[2], INCREMENTAL[3])
+  else
+    collectgarbage("setstepmul", STEPMUL)
+  end
+end
+
+-- Under eagerCollector(mode): arms f so that it runs at the n-th allocation
+-- from now that checks the collector (default 1: in a C function, its first
+-- lua_newuserdata), rather than in whatever call later finishes the
+-- collector's cycle. Until f runs (Lua 5.1, LuaJIT) or the returned undo is
+-- called (Lua 5.4, right after the call), every collector step is a whole
+-- cycle, and a chain of n objects, each arming the next, counts the steps.
+-- In generational mode f runs at the next minor collection, made to come
+-- within a few hundred bytes (n is ignored).
+function M.armNext(f, mode, n)
+  if V54 and mode == "generational" then
+    M.nearNextCollection()
+    M.arm(f)
+    return noUndo
+  end
+  n = n or 1
+  local function link(...)
+    n = n - 1
+    if n > 0 then
+      M.arm(link)
+      return
+    end
+    if not V54 then undoWholeCycles() end   -- 5.4 finalizers cannot call the collector
+    return f(...)
+  end
+  if V54 then
+    collectgarbage("incremental", INCREMENTAL[1], INCREMENTAL[2], 40)
+  else
+    collectgarbage("setstepmul", 1e7)
+  end
+  M.arm(link)             -- last: nothing here may allocate after it
+  return V54 and undoWholeCycles or noUndo
+end
+
+return M
