@@ -584,6 +584,15 @@ describe("tile rule functions that do anything", function()
     tiles = { { 1, 1, 1 }, { 1, 1, 1 } }
     check_error("bad argument #1 to 'fromTiles' (tiles[2]: table expected, got nil)",
       astar.fromTiles, tiles, function(id) tiles[2] = nil return id end)
+    -- grown: the answers were sized and read for the shape measured first
+    tiles = { { 1, 1, 1 }, { 1, 1, 1 } }
+    check_error("bad argument #1 to 'setTiles' (tiles changed while they were read: "
+      .. "#tiles[2] is 4, was 3)",
+      grid.setTiles, grid, tiles, function(id) tiles[2][4] = 1 return id + 1 end)
+    tiles = { { 1, 1, 1 }, { 1, 1, 1 } }
+    check_error("bad argument #1 to 'fromTiles' (tiles changed while they were read: "
+      .. "#tiles is 3, was 2)",
+      astar.fromTiles, tiles, function(id) tiles[3] = { 1, 1, 1 } return id end)
     assert.are.equal(before, dump(grid))
   end)
 

@@ -1,9 +1,16 @@
--- Finalizers for the re-entrancy specs (README, Robustness): objects whose
--- __gc runs the game's code in the middle of an API call, and a collector
--- eager enough that they do.
+-- Finalizers that run inside a call (README, Robustness): objects whose __gc
+-- runs the game's code in the middle of an API call, and a collector eager
+-- enough that they do. Shared by the specs that check what a call does when
+-- Lua code runs in the middle of it (reentrancy_spec,
+-- reentrancy_finalizers_spec, distance_values_spec, measured_lists_spec).
 local M = {}
 
 M.V54 = _VERSION == "Lua 5.4"
+local V54 = M.V54
+-- The eager settings (armNext's too): Lua 5.4 incremental (pause, step
+-- multiplier, step size), Lua 5.1 and LuaJIT step multiplier.
+local INCREMENTAL = { 1, 1000, 1 }      -- no pause, a big step every few bytes
+local STEPMUL = 1000
 M.GC_MODES = M.V54 and { "incremental", "generational" } or { "incremental" }
 local newproxy = newproxy -- luacheck: ignore 113 (Lua 5.1 and LuaJIT)
 
@@ -19,11 +26,11 @@ function M.setCollector(eager, mode)
     elseif mode == "generational" then
       collectgarbage("generational", 1, 1)          -- a minor collection every 1% of growth
     else
-      collectgarbage("incremental", 1, 1000, 1)     -- no pause, a big step every few bytes
+      collectgarbage("incremental", INCREMENTAL[1], INCREMENTAL[2], INCREMENTAL[3])
     end
   else
     collectgarbage("setpause", eager and 0 or 200)
-    collectgarbage("setstepmul", eager and 1000 or 200)
+    collectgarbage("setstepmul", eager and STEPMUL or 200)
   end
   -- a collector waiting for the heap to grow by the old pause starts now
   if eager then collectgarbage("step") end
@@ -60,6 +67,48 @@ function M.nearNextCollection()
   end
   local k = math.floor(collectgarbage("count") / 100) - 1
   if k > 0 then collectgarbage("step", k) end
+end
+
+local function noUndo() end
+local function undoWholeCycles()
+  if V54 then
+    collectgarbage("incremental", INCREMENTAL[1], INCREMENTAL[2], INCREMENTAL[3])
+  else
+    collectgarbage("setstepmul", STEPMUL)
+  end
+end
+
+-- Under eagerCollector(mode): arms f so that it runs at the n-th allocation
+-- from now that checks the collector (default 1: in a C function, its first
+-- lua_newuserdata), rather than in whatever call later finishes the
+-- collector's cycle. Until f runs (Lua 5.1, LuaJIT) or the returned undo is
+-- called (Lua 5.4, right after the call), every collector step is a whole
+-- cycle, and a chain of n objects, each arming the next, counts the steps.
+-- In generational mode f runs at the next minor collection, made to come
+-- within a few hundred bytes (n is ignored).
+function M.armNext(f, mode, n)
+  if V54 and mode == "generational" then
+    M.nearNextCollection()
+    M.arm(f)
+    return noUndo
+  end
+  n = n or 1
+  local function link(...)
+    n = n - 1
+    if n > 0 then
+      M.arm(link)
+      return
+    end
+    if not V54 then undoWholeCycles() end   -- 5.4 finalizers cannot call the collector
+    return f(...)
+  end
+  if V54 then
+    collectgarbage("incremental", INCREMENTAL[1], INCREMENTAL[2], 40)
+  else
+    collectgarbage("setstepmul", 1e7)
+  end
+  M.arm(link)             -- last: nothing here may allocate after it
+  return V54 and undoWholeCycles or noUndo
 end
 
 return M

@@ -98,6 +98,29 @@ int lease_valid(const Lease *lease)
     return !lease->g->closed && (!lease->own || lease->g->serial == lease->serial);
 }
 
+unsigned char *push_measured(lua_State *L, size_t (*measure)(lua_State *L, const void *object),
+                             const void *object, const char *what, const char *fname,
+                             size_t *size)
+{
+    int base = lua_gettop(L), tries;
+
+    *size = measure(L, object);
+    for (tries = 0; tries < MEASURE_TRIES && *size != 0; tries++) {
+        unsigned char *buffer;
+        size_t asked = *size;
+
+        lua_settop(L, base);
+        buffer = (unsigned char *)lua_newuserdata(L, asked);
+        *size = measure(L, object);
+        if (*size == asked)
+            return buffer;
+    }
+    if (*size == 0)
+        raise_error(L, "%s too large to encode on this platform", what);
+    raise_error(L, "%s changed during %s", what, fname);
+    return NULL;
+}
+
 /* ---- closing ------------------------------------------------------------- */
 
 static void free_memory(LuaGrid *g)

@@ -378,19 +378,35 @@ int push_stats(lua_State *L, size_t expanded, size_t touched)
     return 1;
 }
 
-/* A goal list (argument 3, stack index 4) into x, y pairs (0-based) in a
- * userdata left on the stack. */
-static void read_goals(lua_State *L, const char *fname, Query *q, uint32_t w, uint32_t h)
+/* The bytes of the x, y pairs of the goal list (argument 3, stack index 4)
+ * of function `fname`: its length checked. */
+static size_t goal_bytes(lua_State *L, const void *fname)
 {
-    size_t n = (size_t)compat_rawlen(L, 4), i;
-    uint32_t *pairs;
-    char buf[32];
+    size_t n = (size_t)compat_rawlen(L, 4);
 
     if (n == 0)
-        arg_error(L, 3, fname, NULL, "goals: empty list");
+        arg_error(L, 3, (const char *)fname, NULL, "goals: empty list");
     if (n > ASTAR_MAX_CELLS)
-        arg_error(L, 3, fname, NULL, "goals: more than %u goals", (unsigned)ASTAR_MAX_CELLS);
-    pairs = (uint32_t *)lua_newuserdata(L, 2 * n * sizeof *pairs);   /* may run finalizers */
+        arg_error(L, 3, (const char *)fname, NULL, "goals: more than %u goals",
+                  (unsigned)ASTAR_MAX_CELLS);
+    return 2 * n * sizeof(uint32_t);
+}
+
+/* A goal list (argument 3, stack index 4) into x, y pairs (0-based) in a
+ * userdata left on the stack. The keys are pushed before it: from its
+ * allocation on, nothing runs Lua, so the list read is the one measured. */
+static void read_goals(lua_State *L, const char *fname, Query *q, uint32_t w, uint32_t h)
+{
+    size_t n, i;
+    uint32_t *pairs;
+    int keys;
+    char buf[32];
+
+    lua_pushliteral(L, "x");
+    lua_pushliteral(L, "y");
+    keys = lua_gettop(L) - 1;
+    pairs = (uint32_t *)push_measured(L, goal_bytes, fname, "goals", fname, &n);
+    n /= 2 * sizeof *pairs;
     for (i = 0; i < n; i++) {
         int k;
         lua_rawgeti(L, 4, (int)i + 1);
@@ -401,7 +417,7 @@ static void read_goals(lua_State *L, const char *fname, Query *q, uint32_t w, ui
             const char *name = k ? "y" : "x";
             uint32_t max = k ? h : w;
             double v;
-            lua_pushstring(L, name);
+            lua_pushvalue(L, keys + k);
             lua_rawget(L, -2);
             if (lua_type(L, -1) != LUA_TNUMBER)
                 arg_error(L, 3, fname, NULL, "goals[%d].%s: number expected, got %s", (int)i + 1,
@@ -415,6 +431,8 @@ static void read_goals(lua_State *L, const char *fname, Query *q, uint32_t w, ui
         }
         lua_pop(L, 1);
     }
+    lua_remove(L, keys);               /* the pairs stay, on top */
+    lua_remove(L, keys);
     q->options.goals = pairs;
     q->options.goal_count = n;
     q->gx = pairs[0];

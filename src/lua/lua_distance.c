@@ -35,6 +35,8 @@ typedef struct {
     double max_cost;
     int derived;               /* made by flee or blend: no sources, no update */
     int busy;                  /* being filled: every method raises */
+    unsigned fills;            /* counts fills: a copy out of the map that sees it
+                                * move (a finalizer's update) starts again */
     int points[2];             /* blocked, cost were lists of points */
     int ruled;                 /* made with rules */
     int rules_lost;            /* decoded from a map made with rules: no update */
@@ -161,9 +163,11 @@ static void rawset_number(lua_State *L, const char *key, lua_Number v, int integ
     lua_rawset(L, -3);
 }
 
-/* t[k] = {x =, y = [, cost =]}; with reuse a table already there is filled. */
-static void set_point(lua_State *L, int t, int k, uint32_t x, uint32_t y, const double *cost,
-                      int reuse)
+/* t[k] = {x =, y = [, cost =]} (cost when with_cost); with reuse a table
+ * already there is filled. The values are the caller's copies: the tables
+ * made here may run finalizers that update the map. */
+static void set_point(lua_State *L, int t, int k, uint32_t x, uint32_t y, double cost,
+                      int with_cost, int reuse)
 {
     int fresh = 1;
     if (reuse) {
@@ -173,11 +177,11 @@ static void set_point(lua_State *L, int t, int k, uint32_t x, uint32_t y, const 
             lua_pop(L, 1);
     }
     if (fresh)
-        lua_createtable(L, 0, cost ? 3 : 2);
+        lua_createtable(L, 0, with_cost ? 3 : 2);
     rawset_number(L, "x", (lua_Number)x, 1);
     rawset_number(L, "y", (lua_Number)y, 1);
-    if (cost)
-        rawset_number(L, "cost", (lua_Number)*cost, 0);
+    if (with_cost)
+        rawset_number(L, "cost", (lua_Number)cost, 0);
     if (fresh)
         lua_rawseti(L, t, k);
     else
@@ -193,35 +197,44 @@ static void clear_tail(lua_State *L, int t, size_t first)
     }
 }
 
-/* pathFrom(x, y [, opts]) -> path, cost: the walk of nextStep down to the
- * end, (x, y) first; nil where the map has no value. */
-static int map_path_from(lua_State *L)
+/* After a copy out of map h that began when it had made `fills` fills has
+ * allocated (which may have run a finalizer that updated the map): 0 when
+ * the map is as it was, else 1 to start the copy again, or an error after
+ * MAX_RESTARTS restarts. */
+static int map_moved(lua_State *L, const MapHeader *h, unsigned fills, int *restarts,
+                     const char *fname)
 {
-    MapHeader *h = check_self(L, "pathFrom");
-    size_t i = find_cell(L, h, "pathFrom"), len = 1, k;
-    uint32_t x, y, nx, ny;
-    int flat, into, t;
+    if (h->fills == fills)
+        return 0;
+    if (++*restarts > MAX_RESTARTS)
+        raise_error(L, "distance map changed during %s", fname);
+    return 1;
+}
 
-    lua_settop(L, 4);
-    read_path_options(L, method_arg("pathFrom", 3), &flat, &into);
-    if (!i) {
-        lua_pushnil(L);
-        return 1;
-    }
-    x = cell_x(h, i) - 1;
-    y = cell_y(h, i) - 1;
+/* The number of cells of the walk of nextStep from bordered cell i. */
+static size_t walk_length(const MapHeader *h, size_t i)
+{
+    uint32_t x = cell_x(h, i) - 1, y = cell_y(h, i) - 1, nx, ny;
+    size_t len = 1;
+
     while (len <= h->m.reached && astar_distance_next(&h->m, x, y, &nx, &ny)) {
         x = nx;
         y = ny;
         len++;
     }
-    if (into)
-        lua_pushvalue(L, into);
-    else
-        lua_createtable(L, (int)(flat ? 2 * len : len), 0);
-    t = lua_gettop(L);
-    x = cell_x(h, i) - 1;
-    y = cell_y(h, i) - 1;
+    return len;
+}
+
+/* Writes the walk of len cells from bordered cell i into the table at t,
+ * as pathFrom returns it; stops early when the map moves (the caller then
+ * starts again). */
+static void copy_walk(lua_State *L, const MapHeader *h, size_t i, size_t len, int t, int flat,
+                      int reuse)
+{
+    uint32_t x = cell_x(h, i) - 1, y = cell_y(h, i) - 1, nx, ny;
+    unsigned fills = h->fills;
+    size_t k;
+
     for (k = 1; k <= len; k++) {
         if (flat) {
             lua_pushinteger(L, (lua_Integer)x + 1);
@@ -229,17 +242,55 @@ static int map_path_from(lua_State *L)
             lua_pushinteger(L, (lua_Integer)y + 1);
             lua_rawseti(L, t, (int)(2 * k));
         } else {
-            set_point(L, t, (int)k, x + 1, y + 1, NULL, into != 0);
+            set_point(L, t, (int)k, x + 1, y + 1, 0.0, 0, reuse);
+            if (h->fills != fills)
+                return;
         }
         if (astar_distance_next(&h->m, x, y, &nx, &ny)) {
             x = nx;
             y = ny;
         }
     }
-    if (into)
-        clear_tail(L, t, flat ? 2 * len + 1 : len + 1);
-    lua_pushnumber(L, (lua_Number)h->m.dist[i]);
-    return 2;
+}
+
+/* pathFrom(x, y [, opts]) -> path, cost: the walk of nextStep down to the
+ * end, (x, y) first; nil where the map has no value. */
+static int map_path_from(lua_State *L)
+{
+    MapHeader *h = check_self(L, "pathFrom");
+    int flat, into, t, base, restarts = 0;
+
+    find_cell(L, h, "pathFrom");       /* x and y are checked before the options */
+    lua_settop(L, 4);
+    read_path_options(L, method_arg("pathFrom", 3), &flat, &into);
+    base = lua_gettop(L);
+    for (;;) {
+        unsigned fills = h->fills;
+        size_t i, len;
+        double cost;
+
+        lua_settop(L, base);
+        i = find_cell(L, h, "pathFrom");
+        if (!i) {
+            lua_pushnil(L);
+            return 1;
+        }
+        cost = h->m.dist[i];
+        len = walk_length(h, i);
+        if (into)
+            lua_pushvalue(L, into);
+        else
+            lua_createtable(L, (int)(flat ? 2 * len : len), 0);
+        t = lua_gettop(L);
+        if (h->fills == fills)
+            copy_walk(L, h, i, len, t, flat, into != 0);
+        if (map_moved(L, h, fills, &restarts, "pathFrom"))
+            continue;
+        if (into)
+            clear_tail(L, t, flat ? 2 * len + 1 : len + 1);
+        lua_pushnumber(L, (lua_Number)cost);
+        return 2;
+    }
 }
 
 /* cells([into]) -> {{x =, y =, cost =}, ...}, row by row. */
@@ -247,25 +298,31 @@ static int map_cells(lua_State *L)
 {
     MapHeader *h = check_self(L, "cells");
     Arg a = method_arg("cells", 1);
-    int into = !lua_isnoneornil(L, a.index), k = 0;
-    uint32_t x, y;
+    int into = !lua_isnoneornil(L, a.index), restarts = 0;
 
     if (into && !lua_istable(L, a.index))
         type_error(L, a, NULL, "table");
     lua_settop(L, 2);
-    if (into)
-        lua_pushvalue(L, a.index);
-    else
-        lua_createtable(L, (int)h->m.reached, 0);
-    for (y = 0; y < h->m.height; y++)
-        for (x = 0; x < h->m.width; x++) {
-            size_t i = ((size_t)y + 1) * h->m.stride + x + 1;
+    for (;;) {
+        unsigned fills = h->fills;
+        size_t i;
+        int k = 0;
+
+        lua_settop(L, 2);
+        if (into)
+            lua_pushvalue(L, a.index);
+        else
+            lua_createtable(L, (int)h->m.reached, 0);
+        /* the bordered cells in index order are the rows in order */
+        for (i = 0; i < h->m.cells && h->fills == fills; i++)
             if (h->m.step[i] & ASTAR_STEP_MEMBER)
-                set_point(L, 3, ++k, x + 1, y + 1, &h->m.dist[i], into);
-        }
-    if (into)
-        clear_tail(L, 3, (size_t)k + 1);
-    return 1;
+                set_point(L, 3, ++k, cell_x(h, i), cell_y(h, i), h->m.dist[i], 1, into);
+        if (map_moved(L, h, fills, &restarts, "cells"))
+            continue;
+        if (into)
+            clear_tail(L, 3, (size_t)k + 1);
+        return 1;
+    }
 }
 
 static int map_tostring(lua_State *L)
@@ -299,6 +356,7 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const
         rule->stop = QR_STOP_NONE;
         before = astar_range_memory(lease.range);
         h->busy = 1;
+        h->fills++;
         grid_enter(g);
         e = astar_distance_run(lease.range, g->grid, &h->m, map_sources(h), h->nsources,
                                h->max_cost, rule->used ? query_rules_cell : NULL, rule,
@@ -496,15 +554,14 @@ static int map_update(lua_State *L)
 
 /* ---- flee and blend: derived maps, rescanned ------------------------------- */
 
-/* A copy of map h's arrays (no sources), derived; pushed. */
-static MapHeader *push_derived(lua_State *L, const MapHeader *from)
+/* Makes b (pushed by push_map, no sources) a map derived from `from`: its
+ * shape and entry costs, no cells yet. */
+static void derive(MapHeader *b, const MapHeader *from)
 {
-    MapHeader *h = push_map(L, from->m.width, from->m.height, from->m.diagonal, 0);
-    h->m.hex = from->m.hex;
-    h->m.size = from->m.size;
-    memcpy(h->m.cost, from->m.cost, from->m.cells * sizeof *h->m.cost);
-    h->derived = 1;
-    return h;
+    b->m.hex = from->m.hex;
+    b->m.size = from->m.size;
+    memcpy(b->m.cost, from->m.cost, from->m.cells * sizeof *b->m.cost);
+    b->derived = 1;
 }
 
 static void rescan(lua_State *L, MapHeader *h)
@@ -516,13 +573,15 @@ static void rescan(lua_State *L, MapHeader *h)
         raise_error(L, "not enough memory");
 }
 
-/* map:flee([k]) -> a new map: -k times this one's values, rescanned. */
+/* map:flee([k]) -> a new map: -k times this one's values, rescanned. A value
+ * that would overflow a double is an error (a map's values are finite, so
+ * that decodeMap reads every map encode writes). */
 static int map_flee(lua_State *L)
 {
     MapHeader *h = check_self(L, "flee"), *f;
     Arg a = method_arg("flee", 1);
     double k = 1.2;
-    char buf[32];
+    char buf[32], vbuf[32];
     size_t i;
 
     if (!lua_isnoneornil(L, 2)) {
@@ -532,18 +591,110 @@ static int map_flee(lua_State *L)
                       number_text(buf, sizeof buf, k));
     }
     lua_settop(L, 1);
-    f = push_derived(L, h);
+    f = push_map(L, h->m.width, h->m.height, h->m.diagonal, 0);
     h = check_self(L, "flee");         /* the allocation may have run finalizers */
-    for (i = 0; i < h->m.cells; i++)
-        if (h->m.step[i] & ASTAR_STEP_MEMBER) {
-            f->m.dist[i] = -k * h->m.dist[i];
-            f->m.step[i] = ASTAR_STEP_MEMBER;
-        }
+    derive(f, h);
+    for (i = 0; i < h->m.cells; i++) {
+        double v;
+        if (!(h->m.step[i] & ASTAR_STEP_MEMBER))
+            continue;
+        v = -k * h->m.dist[i];
+        if (!(v > -HUGE_VAL && v < HUGE_VAL))
+            arg_error(L, 1, "flee", NULL, "k * value at (%u, %u) overflows: %s * %s",
+                      (unsigned)cell_x(h, i), (unsigned)cell_y(h, i),
+                      number_text(buf, sizeof buf, k),
+                      number_text(vbuf, sizeof vbuf, h->m.dist[i]));
+        f->m.dist[i] = v;
+        f->m.step[i] = ASTAR_STEP_MEMBER;
+    }
     rescan(L, f);
     return 1;
 }
 
 static const char *const BLEND_OPTIONS[] = {"rescan", NULL};
+
+/* Checks blend's list (argument 1, n entries): maps of [1]'s shape, not being
+ * computed, and finite weights; returns map [1]. Raises the first problem. */
+static MapHeader *check_blend_list(lua_State *L, size_t n)
+{
+    MapHeader *first = NULL;
+    char buf[32];
+    size_t k;
+
+    for (k = 1; k <= n; k++) {
+        lua_rawgeti(L, 1, (int)k);
+        if (k % 2) {
+            MapHeader *m = (MapHeader *)compat_testudata(L, -1, MAP_TYPE);
+            if (!m)
+                arg_error(L, 1, "blend", NULL, "[%d]: " MAP_TYPE " expected, got %s", (int)k,
+                          luaL_typename(L, -1));
+            if (m->busy)
+                arg_error(L, 1, "blend", NULL, "[%d]: the map is being computed", (int)k);
+            if (!first)
+                first = m;
+            if (m->m.width != first->m.width || m->m.height != first->m.height)
+                arg_error(L, 1, "blend", NULL, "[%d]: map is %ux%u, [1] is %ux%u", (int)k,
+                          (unsigned)m->m.width, (unsigned)m->m.height,
+                          (unsigned)first->m.width, (unsigned)first->m.height);
+            if (m->m.hex != first->m.hex)
+                arg_error(L, 1, "blend", NULL, "[%d]: map of another board shape than [1]",
+                          (int)k);
+            if (m->m.size != first->m.size)
+                arg_error(L, 1, "blend", NULL, "[%d]: map for units of size %u, [1] for size %u",
+                          (int)k, (unsigned)m->m.size, (unsigned)first->m.size);
+        } else {
+            double w;
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                arg_error(L, 1, "blend", NULL, "[%d]: weight expected, got %s", (int)k,
+                          luaL_typename(L, -1));
+            w = (double)lua_tonumber(L, -1);
+            if (!(w > -HUGE_VAL && w < HUGE_VAL))
+                arg_error(L, 1, "blend", NULL, "[%d]: weight must be finite, got %s", (int)k,
+                          number_text(buf, sizeof buf, w));
+        }
+        lua_pop(L, 1);   /* [1] stays alive in the list, which the stack holds */
+    }
+    return first;
+}
+
+/* b's cells: the weighted sum over the cells every map of the list holds,
+ * summed in list order (a product apart from the sum, so that no compiler
+ * fuses them: the pure backend's sums to the bit). A sum that overflows a
+ * double is an error, never a cell left out. */
+static void blend_sum(lua_State *L, MapHeader *b, size_t n)
+{
+    size_t k, i;
+
+    for (i = 0; i < b->m.cells; i++) {
+        b->m.dist[i] = 0;
+        b->m.step[i] = ASTAR_STEP_MEMBER;
+    }
+    for (k = 1; k + 1 <= n; k += 2) {
+        const MapHeader *m;
+        double w;
+        lua_rawgeti(L, 1, (int)k);
+        lua_rawgeti(L, 1, (int)k + 1);
+        m = (const MapHeader *)lua_touserdata(L, -2);
+        w = (double)lua_tonumber(L, -1);
+        lua_pop(L, 2);
+        for (i = 0; i < b->m.cells; i++) {
+            double term;
+            if (!(m->m.step[i] & ASTAR_STEP_MEMBER)) {
+                b->m.step[i] = ASTAR_STEP_NONE;
+                continue;
+            }
+            term = w * m->m.dist[i];
+            b->m.dist[i] += term;
+        }
+    }
+    for (i = 0; i < b->m.cells; i++) {
+        if (!(b->m.step[i] & ASTAR_STEP_MEMBER))
+            b->m.dist[i] = INFINITY;
+        else if (!(b->m.dist[i] > -HUGE_VAL && b->m.dist[i] < HUGE_VAL))
+            arg_error(L, 1, "blend", NULL, "weighted sum at (%u, %u) overflows",
+                      (unsigned)cell_x(b, i), (unsigned)cell_y(b, i));
+    }
+}
 
 /* astar.blend({mapA, wA, mapB, wB, ...} [, opts]) -> a new map: the
  * weighted sum over the cells every map holds (the first map's costs and
@@ -551,10 +702,9 @@ static const char *const BLEND_OPTIONS[] = {"rescan", NULL};
 static int astar_blend(lua_State *L)
 {
     Arg a = {1, 1, "blend"}, ao = {2, 2, "blend"};
-    size_t n, k, i;
+    size_t n;
     int rescanned = 0;
     MapHeader *first, *b;
-    char buf[32];
 
     lua_settop(L, 2);
     if (!lua_istable(L, 1))
@@ -574,73 +724,19 @@ static int astar_blend(lua_State *L)
     n = (size_t)compat_rawlen(L, 1);
     if (n == 0 || n % 2)
         arg_error(L, 1, "blend", NULL, "{map, weight, ...} expected, got %d entries", (int)n);
-    for (k = 1; k <= n; k++) {
-        lua_rawgeti(L, 1, (int)k);
-        if (k % 2) {
-            MapHeader *m = (MapHeader *)compat_testudata(L, -1, MAP_TYPE);
-            if (!m)
-                arg_error(L, 1, "blend", NULL, "[%d]: " MAP_TYPE " expected, got %s", (int)k,
-                          luaL_typename(L, -1));
-            if (m->busy)
-                arg_error(L, 1, "blend", NULL, "[%d]: the map is being computed", (int)k);
-            lua_rawgeti(L, 1, 1);
-            first = (MapHeader *)lua_touserdata(L, -1);
-            if (m->m.width != first->m.width || m->m.height != first->m.height)
-                arg_error(L, 1, "blend", NULL, "[%d]: map is %ux%u, [1] is %ux%u", (int)k,
-                          (unsigned)m->m.width, (unsigned)m->m.height,
-                          (unsigned)first->m.width, (unsigned)first->m.height);
-            if (m->m.hex != first->m.hex)
-                arg_error(L, 1, "blend", NULL, "[%d]: map of another board shape than [1]",
-                          (int)k);
-            if (m->m.size != first->m.size)
-                arg_error(L, 1, "blend", NULL, "[%d]: map for units of size %u, [1] for size %u",
-                          (int)k, (unsigned)m->m.size, (unsigned)first->m.size);
-            lua_pop(L, 1);
-        } else {
-            double w;
-            if (lua_type(L, -1) != LUA_TNUMBER)
-                arg_error(L, 1, "blend", NULL, "[%d]: weight expected, got %s", (int)k,
-                          luaL_typename(L, -1));
-            w = (double)lua_tonumber(L, -1);
-            if (!(w > -HUGE_VAL && w < HUGE_VAL))
-                arg_error(L, 1, "blend", NULL, "[%d]: weight must be finite, got %s", (int)k,
-                          number_text(buf, sizeof buf, w));
-        }
-        lua_pop(L, 1);
-    }
+    first = check_blend_list(L, n);
     lua_settop(L, 1);
-    lua_rawgeti(L, 1, 1);
-    b = push_derived(L, (MapHeader *)lua_touserdata(L, 2));
-    /* the maps again, as the allocation may have run Lua code (a __gc that
-     * changed the list); each is checked as it is read */
-    for (i = 0; i < b->m.cells; i++)
-        b->m.dist[i] = 0;
-    for (k = 1; k + 1 <= n; k += 2) {
-        MapHeader *m;
-        double w;
-        lua_rawgeti(L, 1, (int)k);
-        lua_rawgeti(L, 1, (int)k + 1);
-        m = (MapHeader *)compat_testudata(L, -2, MAP_TYPE);
-        if (!m || m->busy || lua_type(L, -1) != LUA_TNUMBER || m->m.width != b->m.width
-            || m->m.height != b->m.height || m->m.hex != b->m.hex || m->m.size != b->m.size)
-            raise_error(L, "the list given to 'blend' changed while it was read");
-        w = (double)lua_tonumber(L, -1);
-        for (i = 0; i < b->m.cells; i++) {
-            if (!(m->m.step[i] & ASTAR_STEP_MEMBER)) {
-                b->m.dist[i] = INFINITY;
-                continue;
-            }
-            if (k == 1)
-                b->m.step[i] = ASTAR_STEP_MEMBER;
-            b->m.dist[i] += w * m->m.dist[i];
-        }
-        lua_pop(L, 2);
-    }
-    for (i = 0; i < b->m.cells; i++)
-        if (!(b->m.dist[i] > -HUGE_VAL && b->m.dist[i] < HUGE_VAL)) {
-            b->m.dist[i] = INFINITY;
-            b->m.step[i] = ASTAR_STEP_NONE;
-        }
+    b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0);
+    /* the list again, as the allocation may have run Lua code (a __gc that
+     * changed it or updated a map); nothing runs Lua from here to the sum */
+    if ((size_t)compat_rawlen(L, 1) != n)
+        raise_error(L, "the list given to 'blend' changed while it was read");
+    first = check_blend_list(L, n);
+    if (first->m.width != b->m.width || first->m.height != b->m.height
+        || first->m.diagonal != b->m.diagonal)
+        raise_error(L, "the list given to 'blend' changed while it was read");
+    derive(b, first);
+    blend_sum(L, b, n);
     if (rescanned)
         rescan(L, b);
     else
@@ -650,18 +746,23 @@ static int astar_blend(lua_State *L)
 
 /* ---- encoding: map:encode(), astar.decodeMap(s) ---------------------------- */
 
+/* The encoded size of the map that is argument 1 (self), still usable. */
+static size_t map_measure(lua_State *L, const void *unused)
+{
+    MapHeader *h = check_self(L, "encode");
+    (void)unused;
+    return astar_distance_encoded_size(&h->m, h->nsources);
+}
+
 static int map_encode(lua_State *L)
 {
     MapHeader *h = check_self(L, "encode");
-    size_t size = astar_distance_encoded_size(&h->m, h->nsources);
     AstarDistanceHeader hd;
     unsigned char *buffer;
+    size_t size;
 
-    if (size == 0)
-        return raise_error(L, "map too large to encode on this platform");
     lua_settop(L, 1);
-    buffer = (unsigned char *)lua_newuserdata(L, size);
-    h = check_self(L, "encode");       /* the allocation may have run finalizers */
+    buffer = push_measured(L, map_measure, NULL, "distance map", "encode", &size);
     hd.width = h->m.width;
     hd.height = h->m.height;
     hd.nsources = h->nsources;

@@ -18,26 +18,25 @@ static void add_bytes(void *user, const void *bytes, size_t length)
     w->at += length;
 }
 
+static size_t grid_measure(lua_State *L, const void *object)
+{
+    const LuaGrid *g = (const LuaGrid *)object;
+    check_open(L, g);
+    return astar_grid_encoded_size(g->grid);
+}
+
 /* The bytes go to a userdata allocated first, so that no Lua code (a
  * finalizer at an allocation) runs while the core reads the grid. */
 int grid_encode(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "encode");
     AstarGridSettings settings;
-    size_t size = astar_grid_encoded_size(g->grid);
+    size_t size;
     Writer w;
     char *buffer;
 
-    if (size == 0)
-        return raise_error(L, "grid too large to encode on this platform");
-    do {                       /* again if a finalizer gave the grid a cost layer */
-        lua_settop(L, 1);
-        buffer = (char *)lua_newuserdata(L, size);
-        check_open(L, g);
-    } while (astar_grid_encoded_size(g->grid) != size
-             && (size = astar_grid_encoded_size(g->grid)) != 0);
-    if (size == 0)
-        return raise_error(L, "grid too large to encode on this platform");
+    lua_settop(L, 1);
+    buffer = (char *)push_measured(L, grid_measure, g, "grid", "encode", &size);
     settings.diagonal = g->diagonal;
     settings.heuristic = g->heuristic;
     settings.heuristic_chosen = g->heuristic_chosen;

@@ -99,6 +99,19 @@ size_t grid_external_memory(const LuaGrid *g);
 void gc_note(lua_State *L, size_t bytes);
 /* gc_note for what g owns beyond `before`; returns nresults. */
 int gc_note_growth(lua_State *L, const LuaGrid *g, size_t before, int nresults);
+/* Pushes a userdata of measure(L, object) bytes, for a copy of `what` (an
+ * encoding, a list read from Lua). The allocation may run finalizers that
+ * change what is measured (a grid's cost layer, a map updated, a list
+ * grown), so it is measured again after each one and allocated again until
+ * the size holds (MEASURE_TRIES times at most, then "<what> changed during
+ * <fname>"). measure raises when the object is no longer usable and returns
+ * 0 when the size does not fit in a size_t ("<what> too large to encode on
+ * this platform"). No Lua runs between the last measure and the return: the
+ * caller fills *size bytes without an allocation in between. */
+#define MEASURE_TRIES 4
+unsigned char *push_measured(lua_State *L, size_t (*measure)(lua_State *L, const void *object),
+                             const void *object, const char *what, const char *fname,
+                             size_t *size);
 /* A temporary scratch userdata (astar.Scratch) is registered by luaopen. */
 void register_scratch(lua_State *L);
 

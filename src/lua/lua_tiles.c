@@ -171,8 +171,31 @@ static double answer(const Paint *p, uint32_t gx, uint32_t gy)
                      (unsigned)gy + 1);
 }
 
+/* After out was sized from the shape and Lua ran (finalizers at its
+ * allocation, the rule): the tiles still have that shape, or an error. */
+static void check_shape(const Paint *p)
+{
+    lua_State *L = p->L;
+    size_t n = (size_t)compat_rawlen(L, p->tiles);
+    uint32_t y;
+
+    if (n != p->h)
+        arg_error(L, 1, p->fname, NULL, "tiles changed while they were read: #tiles is %lu, was %u",
+                  (unsigned long)n, (unsigned)p->h);
+    for (y = 0; y < p->h; y++) {
+        push_row(p, y);
+        n = (size_t)compat_rawlen(L, -1);
+        if (n != p->w)
+            arg_error(L, 1, p->fname, NULL,
+                      "tiles changed while they were read: #tiles[%u] is %lu, was %u",
+                      (unsigned)y + 1, (unsigned long)n, (unsigned)p->w);
+        lua_pop(L, 1);
+    }
+}
+
 /* Asks the rule about every tile, row by row, into out[w * y + x]. The rule
- * may have changed the tiles meanwhile: they are checked again as read. */
+ * may have changed the tiles meanwhile: they are checked again as read, and
+ * their shape once every answer is in. */
 static void ask_rule(const Paint *p, double *out)
 {
     lua_State *L = p->L;
@@ -188,6 +211,7 @@ static void ask_rule(const Paint *p, double *out)
         }
         lua_pop(L, 1);
     }
+    check_shape(p);
 }
 
 /* Writes the answers to grid. The one write that may allocate (the first

@@ -259,13 +259,27 @@ void query_rules_take_walls(QueryRules *r, AstarOptions *o, uint32_t width, uint
     lua_State *L = r->L;
     int t = r->index[QR_BLOCKED], i;
     lua_Integer cells = (lua_Integer)width * height;
-    size_t count, n = 0;
-    uint32_t *pairs;
+    size_t count, again, n = 0;
+    uint32_t *pairs = NULL;
+    int tries;
 
-    if (!r->used || r->callbacks || !t || !plain_flags(L, t, cells, &count))
+    if (!r->used || r->callbacks || !t)
         return;
-    /* may run finalizers (which may change the table): filled up to count */
-    pairs = (uint32_t *)lua_newuserdata(L, (count ? count : 1) * 2 * sizeof *pairs);
+    /* the allocation may run finalizers, which may change the table: it is
+     * counted again after it; if it will not hold still, or is no longer
+     * plain, the search asks it cell by cell (the same cells, maybe another
+     * of the equally cheap paths) */
+    for (tries = 0; tries < MEASURE_TRIES && !pairs; tries++) {
+        if (!plain_flags(L, t, cells, &count))
+            return;
+        pairs = (uint32_t *)lua_newuserdata(L, (count ? count : 1) * 2 * sizeof *pairs);
+        if (!plain_flags(L, t, cells, &again) || again != count) {
+            lua_pop(L, 1);
+            pairs = NULL;
+        }
+    }
+    if (!pairs)
+        return;
     lua_pushnil(L);
     while (lua_next(L, t)) {
         if (n < count && lua_toboolean(L, -1) && !lua_istable(L, -1)

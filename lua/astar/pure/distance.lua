@@ -83,11 +83,16 @@ function Map.get(...)
   return nil
 end
 
--- The neighbour index a step leads to from i, or nil at the end of a walk.
-local function next_index(self, i)
-  local d = self._step[i]
+-- The neighbour index a step leads to from i in steps step of a map of
+-- stride stride, or nil at the end of a walk.
+local function step_from(step, stride, i)
+  local d = step[i]
   if d == nil or d == END then return nil end
-  return i + DY[d + 1] * self._stride + DX[d + 1]
+  return i + DY[d + 1] * stride + DX[d + 1]
+end
+
+local function next_index(self, i)
+  return step_from(self._step, self._stride, i)
 end
 
 function Map.nextStep(...)
@@ -160,9 +165,12 @@ function Map.pathFrom(...)
   local i = find_cell("pathFrom", nargs, self, x, y)
   local flat, into = read_path_options(opts, nargs > 3)
   if not i then return nil end
+  -- the map as it is now: an update (a finalizer's, as tables are made
+  -- below) puts new tables in the map and leaves these whole
+  local step, stride, reached, value = self._step, self._stride, self._reached, self._dist[i]
   local t = into or {}
   local k, c = 0, i
-  while c and k <= self._reached do   -- bounded as in C (a decoded map may loop)
+  while c and k <= reached do   -- bounded as in C (a decoded map may loop)
     local cx, cy = cell_xy(self, c)
     k = k + 1
     if flat then
@@ -171,10 +179,10 @@ function Map.pathFrom(...)
     else
       set_point(t, k, cx, cy, nil, into ~= nil)
     end
-    c = next_index(self, c)
+    c = step_from(step, stride, c)
   end
   if into then clear_tail(t, flat and 2 * k + 1 or k + 1) end
-  return t, self._dist[i]
+  return t, value
 end
 
 function Map.cells(...)
@@ -895,7 +903,8 @@ local function derived(from)
   return m
 end
 
---- map:flee([k]) -> a new map: -k times this one's values, rescanned.
+--- map:flee([k]) -> a new map: -k times this one's values, rescanned. A value
+-- that would overflow a double is an error (lua_distance.c map_flee).
 function Map.flee(...)
   local self, k = ...
   local nargs = select("#", ...)
@@ -909,10 +918,16 @@ function Map.flee(...)
     end
   end
   local f = derived(self)
-  local dist, step = f._dist, f._step
-  for i, d in next, self._dist do
+  local dist, step, from = f._dist, f._step, self._dist
+  for i = 1, self._cells do   -- in index order, the rows in order: the first overflow
     if self._step[i] ~= nil then
-      dist[i], step[i] = -k * d, END
+      local v = -k * from[i]
+      if not (v > -huge and v < huge) then
+        local x, y = cell_xy(self, i)
+        arg_error(1, "flee", nil, format("k * value at (%d, %d) overflows: %s * %s", x, y,
+          A.number_text(k), A.number_text(from[i])))
+      end
+      dist[i], step[i] = v, END
     end
   end
   rescan(f)
@@ -940,9 +955,11 @@ function M.blend(...)
     arg_error(1, "blend", nil, format("{map, weight, ...} expected, got %d entries", n))
   end
   local first
+  local maps, weights = {}, {}   -- the list as checked, read from here on
   for k = 1, n do
     local v = rawget(list, k)
     if k % 2 == 1 then
+      maps[#maps + 1] = v
       if getmetatable(v) ~= MAP or type(v) ~= "table" then
         arg_error(1, "blend", nil, format("[%d]: astar.DistanceMap expected, got %s", k, type(v)))
       end
@@ -967,22 +984,29 @@ function M.blend(...)
         arg_error(1, "blend", nil, format("[%d]: weight must be finite, got %s", k,
           A.number_text(v)))
       end
+      weights[#weights + 1] = v
     end
   end
+  -- the weighted sum in list order on the cells every map holds, in index
+  -- order (the first overflow is the C backend's); an overflow is an error
   local b = derived(first)
   local dist, step = b._dist, b._step
-  for i in next, first._step do
+  for i = 1, first._cells do
     local sum = 0
-    for k = 1, n, 2 do
-      local m = rawget(list, k)
+    for k = 1, #maps do
+      local m = maps[k]
       local d = m._step[i] ~= nil and m._dist[i]
       if not d then
         sum = nil
         break
       end
-      sum = sum + rawget(list, k + 1) * d
+      sum = sum + weights[k] * d
     end
-    if sum and sum == sum and sum < huge and sum > -huge then
+    if sum then
+      if not (sum > -huge and sum < huge) then
+        local x, y = cell_xy(b, i)
+        arg_error(1, "blend", nil, format("weighted sum at (%d, %d) overflows", x, y))
+      end
       dist[i], step[i] = sum, END
     end
   end

@@ -13,6 +13,10 @@ M.MAX_COST = 1e15
 -- finalizer) starts again at most this many times, then raises
 -- "grid changed during <function>".
 M.MAX_RESTARTS = 3
+-- A list read from Lua while tables are made (which may run finalizers that
+-- change it) is read again until it holds still, at most this many times
+-- (lua_grid.h MEASURE_TRIES), then "<list> changed during <function>".
+M.MEASURE_TRIES = 4
 -- How many of its latest changes a grid remembers (grid_layout.h
 -- ASTAR_CHANGE_LOG): the change that made version v wrote cell index
 -- _changes[v % CHANGE_LOG + 1]. A running stepped search reads them to tell

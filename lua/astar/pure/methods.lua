@@ -270,24 +270,41 @@ local function check_ends(fname, nargs, self, sx, sy, gx, gy)
 end
 G.check_ends = check_ends
 
--- A goal list (argument 3 of fname) into lists of coordinates gx, gy
--- (lua_astar.c read_goals).
-local function read_goals(fname, goals, w, h)
-  local n = rawlen(goals)
-  if n == 0 then arg_error(3, fname, nil, "goals: empty list") end
-  if n > G.MAX_CELLS then
-    arg_error(3, fname, nil, format("goals: more than %d goals", G.MAX_CELLS))
-  end
-  local gx, gy = {}, {}
+-- The points of a goal list as they are, unchecked: the list, each point and
+-- its x and y.
+local function read_points(goals, n)
+  local ps, xs, ys = {}, {}, {}
   for i = 1, n do
     local p = rawget(goals, i)
-    if type(p) ~= "table" then
-      arg_error(3, fname, nil, format("goals[%d]: table expected, got %s", i, type(p)))
+    ps[i] = p
+    if type(p) == "table" then xs[i], ys[i] = rawget(p, "x"), rawget(p, "y") end
+  end
+  return ps, xs, ys
+end
+
+-- Whether goals still holds what read_points read, checked without allocating.
+local function same_points(goals, n, ps, xs, ys)
+  if rawlen(goals) ~= n then return false end
+  for i = 1, n do
+    local p = rawget(goals, i)
+    if p ~= ps[i] or type(p) == "table" and (rawget(p, "x") ~= xs[i] or rawget(p, "y") ~= ys[i])
+    then
+      return false
+    end
+  end
+  return true
+end
+
+-- Checks the points read into lists of coordinates gx, gy.
+local function check_points(fname, n, ps, xs, ys, w, h)
+  local gx, gy = {}, {}
+  for i = 1, n do
+    if type(ps[i]) ~= "table" then
+      arg_error(3, fname, nil, format("goals[%d]: table expected, got %s", i, type(ps[i])))
     end
     for k = 1, 2 do
-      local name, max = "x", w
-      if k == 2 then name, max = "y", h end
-      local v = rawget(p, name)
+      local name, max, v = "x", w, xs[i]
+      if k == 2 then name, max, v = "y", h, ys[i] end
       if type(v) ~= "number" then
         arg_error(3, fname, nil, format("goals[%d].%s: number expected, got %s", i, name, type(v)))
       end
@@ -299,6 +316,24 @@ local function read_goals(fname, goals, w, h)
     end
   end
   return gx, gy
+end
+
+-- A goal list (argument 3 of fname) into lists of coordinates gx, gy, as the
+-- list was at one moment: the tables made while it is read may run
+-- finalizers that change it, so it is read again until a check that
+-- allocates nothing finds it unchanged, then checked (lua_astar.c read_goals
+-- measures it again after its allocation; both give up with the same error).
+local function read_goals(fname, goals, w, h)
+  for _ = 1, G.MEASURE_TRIES do
+    local n = rawlen(goals)
+    if n == 0 then arg_error(3, fname, nil, "goals: empty list") end
+    if n > G.MAX_CELLS then
+      arg_error(3, fname, nil, format("goals: more than %d goals", G.MAX_CELLS))
+    end
+    local ps, xs, ys = read_points(goals, n)
+    if same_points(goals, n, ps, xs, ys) then return check_points(fname, n, ps, xs, ys, w, h) end
+  end
+  error("goals changed during " .. fname, 0)
 end
 
 -- The arguments of findPath and newSearch (lua_astar.c check_query): self, sx,

@@ -110,8 +110,25 @@ local function answer(p, id, x, y)
     .. "number up to 1e15, false, nil or math.huge", given, id_text(id), x, y))
 end
 
+-- The tiles still have the shape read first, or an error (lua_tiles.c
+-- check_shape: the rule may have changed them).
+local function check_shape(p)
+  local n = rawlen(p.tiles)
+  if n ~= p.h then
+    arg_error(1, p.fname, nil, format("tiles changed while they were read: #tiles is %d, was %d",
+      n, p.h))
+  end
+  for y = 1, p.h do
+    n = rawlen(get_row(p, y))
+    if n ~= p.w then
+      arg_error(1, p.fname, nil, format("tiles changed while they were read: #tiles[%d] is %d, was %d",
+        y, n, p.w))
+    end
+  end
+end
+
 -- Every answer, row by row, into a flat array; the tiles are checked again
--- as read (the rule may change them).
+-- as read (the rule may change them), and their shape at the end.
 local function ask_rule(p)
   local out, w, x0, y0 = {}, p.w, p.x0, p.y0
   if type(p.rule) ~= "table" then p.call = rule_caller() end
@@ -121,6 +138,7 @@ local function ask_rule(p)
       out[(y - 1) * w + x] = answer(p, get_id(p, row, x, y), x0 + x, y0 + y)
     end
   end
+  check_shape(p)
   return out
 end
 
