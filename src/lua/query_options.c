@@ -1,9 +1,11 @@
 /*
- * The one reader of query options (query_options.h). Two passes: the first
- * walks the table with lua_next, checking every name and every value that
- * needs no allocation, and parks each rule in its slot: nothing allocates, so
- * no finalizer can run while lua_next walks the table. The second reads the
- * rules, in QR_* order: only it allocates (a list of points becomes a table).
+ * The one reader of query options (query_options.h). The first pass walks
+ * the table with lua_next, checking every name and parking the rules and
+ * opts.into in their slots: nothing allocates, so no finalizer can run while
+ * lua_next walks the table. Then the values are checked in a fixed order,
+ * OPT_*'s, whatever order the table is walked in: the other options, which
+ * allocate nothing, then the rules, the only reads that allocate (a list of
+ * points becomes a table).
  */
 #include <math.h>
 #include <string.h>
@@ -19,17 +21,46 @@ static const char *const OPTION_NAMES[OPT_COUNT + 1] = {
 /* By AstarAlgorithm. */
 static const char *const ALGORITHM_NAMES[] = {"auto", "astar", "jps", NULL};
 
-/* The key at stack index `key` as an OPT_* in `accepted`; any other is an
- * error ("unknown option 'x'"). */
-static int option_id(lua_State *L, Arg a, int key, unsigned accepted)
+/* The OPT_* of the string at stack index key, or -1. */
+static int option_of(lua_State *L, int key)
 {
-    int id = check_option_name(L, a, key, OPTION_NAMES);
+    return lua_type(L, key) == LUA_TSTRING ? find_name(L, key, OPTION_NAMES) : -1;
+}
+
+/* Whether key (a name not accepted) should be the one reported rather than
+ * the worst found so far (stack index worst, 0: none): a key that is not a
+ * string before one that is, then the least type name or the least string,
+ * so the message does not depend on the order next visits the keys in (two
+ * equal tables can be walked in two orders). */
+static int worse_key(lua_State *L, int key, int worst)
+{
+    int ks = lua_type(L, key) == LUA_TSTRING, ws;
+    size_t kl, wl;
+    const char *k, *w;
+    int c;
+
+    if (!worst)
+        return 1;
+    ws = lua_type(L, worst) == LUA_TSTRING;
+    if (ks != ws)
+        return !ks;
+    if (!ks)
+        return strcmp(luaL_typename(L, key), luaL_typename(L, worst)) < 0;
+    k = lua_tolstring(L, key, &kl);
+    w = lua_tolstring(L, worst, &wl);
+    c = memcmp(k, w, kl < wl ? kl : wl);
+    return c < 0 || (c == 0 && kl < wl);
+}
+
+/* Raises the error for option name key (not accepted). */
+static int bad_key(lua_State *L, Arg a, int key)
+{
     char buf[48];
     size_t len;
     const char *s;
-
-    if (accepted & OPT(id))
-        return id;
+    if (lua_type(L, key) != LUA_TSTRING)
+        return arg_error(L, a.number, a.fname, NULL, "option names must be strings, got %s",
+                         luaL_typename(L, key));
     s = lua_tolstring(L, key, &len);
     return arg_error(L, a.number, a.fname, NULL, "unknown option '%s'",
                      quoted(buf, sizeof buf, s, len));
@@ -114,7 +145,7 @@ static int rule_slot(const QueryRules *rules, int id)
 void read_query_options(lua_State *L, Arg a, unsigned accepted, const LuaGrid *g,
                         QueryOptions *o, QueryRules *rules)
 {
-    int id, into;
+    int id, into, worst;
 
     o->given = 0;
     if (lua_isnoneornil(L, a.index))
@@ -124,21 +155,47 @@ void read_query_options(lua_State *L, Arg a, unsigned accepted, const LuaGrid *g
     lua_pushnil(L);
     into = lua_gettop(L);              /* opts.into's slot */
     lua_pushnil(L);
+    worst = lua_gettop(L);             /* the name to report, if any */
+    lua_pushnil(L);
     while (lua_next(L, a.index)) {
-        Arg v = a;
-        id = option_id(L, a, lua_gettop(L) - 1, accepted);
-        o->given |= OPT(id);
-        if (id < QR_COUNT) {
-            lua_replace(L, rule_slot(rules, id));   /* read below */
+        id = option_of(L, -2);
+        if (id < 0 || !(accepted & OPT(id))) {
+            if (worse_key(L, lua_gettop(L) - 1, lua_isnil(L, worst) ? 0 : worst)) {
+                lua_pushvalue(L, -2);
+                lua_replace(L, worst);
+            }
+            lua_pop(L, 1);
             continue;
         }
+        o->given |= OPT(id);
+        if (id < QR_COUNT || id == OPT_INTO)
+            lua_replace(L, id == OPT_INTO ? into : rule_slot(rules, id));
+        else
+            lua_pop(L, 1);
+    }
+    if (!lua_isnil(L, worst))
+        bad_key(L, a, worst);
+    /* the other options in OPT_* order, each as it is now (pushing its name
+     * allocates nothing: the string is a key of the table) */
+    for (id = QR_COUNT; id < OPT_COUNT; id++) {
+        Arg v = a;
+        if (!(o->given & OPT(id)))
+            continue;
         if (id == OPT_INTO) {
-            lua_pushvalue(L, -1);
-            lua_replace(L, into);
+            v.index = into;
+        } else {
+            lua_pushstring(L, OPTION_NAMES[id]);
+            lua_rawget(L, a.index);
+            v.index = lua_gettop(L);
+            if (lua_isnil(L, v.index)) {   /* taken out by a finalizer meanwhile */
+                o->given &= ~OPT(id);
+                lua_pop(L, 1);
+                continue;
+            }
         }
-        v.index = id == OPT_INTO ? into : lua_gettop(L);
         check_value(L, v, id, g, o);
-        lua_pop(L, 1);
+        if (id != OPT_INTO)
+            lua_pop(L, 1);
     }
     for (id = 0; id < QR_COUNT; id++)
         if (o->given & OPT(id))

@@ -14,7 +14,9 @@
 
 #include "query_rules.h"
 
-/* Every option a query may take; the rules first, in QR_* order. */
+/* Every option a query may take; the rules first, in QR_* order (their
+ * slots are the QueryRules'). Values are checked in this order, the rules
+ * last, so one table's errors come in one order however it is walked. */
 enum {
     OPT_BLOCKED = QR_BLOCKED,
     OPT_COST = QR_COST,
