@@ -57,11 +57,11 @@ local function check_all(expected, pairs_list, padding, call)
   end
 end
 
-local function find_path(m, g, opts) return g:findPath(1, 1, 3, 3, opts) end
-local function find_goals(m, g, opts) return g:findPath(1, 1, { { x = 3, y = 3 } }, opts) end
-local function new_search(m, g, opts) return g:newSearch(1, 1, 3, 3, opts) end
+local function find_path(_, g, opts) return g:findPath(1, 1, 3, 3, opts) end
+local function find_goals(_, g, opts) return g:findPath(1, 1, { { x = 3, y = 3 } }, opts) end
+local function new_search(_, g, opts) return g:newSearch(1, 1, 3, 3, opts) end
 local function movement_range(m, g, opts) return m._movementRange(g, 1, 1, 3, opts) end
-local function distance_map(m, g, opts) return g:distanceMap({ { x = 1, y = 1 } }, opts) end
+local function distance_map(_, g, opts) return g:distanceMap({ { x = 1, y = 1 } }, opts) end
 -- dangerZone's call of the primitive: its name, and each rule's argument and label
 local DANGER_WHERE = { cost = { 1, "enemies[1].cost" }, blocked = { 2, "opts.blocked" },
   occupied = { 2, "opts.occupied" }, zoc = { 1, "enemies[1].zoc" } }
