@@ -164,19 +164,20 @@ end
 -- (options.lua read, then lua_astar.c check_query's last checks): diagonal,
 -- heuristic, weight, partial, flat, into, algorithm, and the query's near,
 -- maxCost, size and rules (cost, blocked, occupied: o.rules, query_rules.lua's,
--- made at the first of them). Returns the settings; o.general is set when the
+-- made at the first of them; false: none). Returns the settings; o.general is set when the
 -- query needs the general loop (search.lua run_general).
 local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
 local function read_options(self, fname, num, opts, present)
-  local o = { diagonal = self._diagonal, partial = false, near = 0, max_cost = huge,
-    general = false, size = 1 }
-  o.rules = O.read(self, fname, num, opts, present, O.PATH, o)
-  -- heuristic and weight stay nil when not given
-  if o.heuristic == nil then
+  -- every field made here: no rehash on the per-query path
+  local o = { diagonal = self._diagonal, heuristic = false, weight = false, partial = false,
+    near = 0, max_cost = huge, bounded = false, general = false, size = 1, rules = false }
+  if opts ~= nil then o.rules = O.read(self, fname, num, opts, present, O.PATH, o) or false end
+  -- heuristic and weight stay false when not given
+  if not o.heuristic then
     o.heuristic = effective_heuristic(self, o.diagonal)
-    if o.weight == nil then o.weight = self._weight end
-  elseif o.weight == nil then
+    if not o.weight then o.weight = self._weight end
+  elseif not o.weight then
     o.weight = 1.0
   end
   o.bounded = o.max_cost ~= huge
@@ -188,7 +189,7 @@ local function read_options(self, fname, num, opts, present)
     arg_error(num, fname, nil,
       "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'")
   end
-  o.general = o.near > 0 or o.bounded or o.rules ~= nil or o.size > 1 or self._hex ~= nil
+  o.general = o.near > 0 or o.bounded or o.rules ~= false or o.size > 1 or self._hex ~= nil
   return o
 end
 G.read_options = read_options

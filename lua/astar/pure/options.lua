@@ -116,27 +116,26 @@ end
 -- Reads options table opts (argument num of fname; nil: none, present: given
 -- at all) of a query on grid, taking the options in `accepted` (M.PATH,
 -- M.RANGE, M.MAP). The caller sets o's fields to their defaults first (a
--- field left nil, as heuristic or weight may be, was not given); the reader
--- overwrites the ones given. The rules go into `rules` (query_rules.lua init:
+-- default false, as findPath's heuristic and weight, says not given); the
+-- reader overwrites the ones given. The rules go into `rules` (query_rules.lua init:
 -- their messages name what it was given), made here at the first rule when
 -- nil. Returns the rules, or nil when none was given and none passed.
 function M.read(grid, fname, num, opts, present, accepted, o, rules)
   if opts == nil then return rules end
   if type(opts) ~= "table" then type_error(num, fname, nil, "table", opts, present) end
-  local parked   -- the rules' values by id, read after the walk
   for key, v in next, opts do
     local id = option_id(fname, num, key, accepted)
     if id <= ZOC then
-      parked = parked or {}
-      parked[id] = v
+      rules = rules or Q.init(fname, num)
+      rules.index[id] = v   -- parked in its slot, read below
     else
       check_value(grid, fname, num, id, v, o)
     end
   end
-  if parked then
-    rules = rules or Q.init(fname, num)
+  if rules then
+    local index = rules.index
     for id = BLOCKED, ZOC do
-      local v = parked[id]
+      local v = index[id]
       if v ~= nil then Q.read(rules, id, v, grid._w, grid._h) end
     end
   end

@@ -39,9 +39,15 @@ M.STOP_ERROR, M.STOP_CLOSED, M.STOP_CHANGED = STOP_ERROR, STOP_CLOSED, STOP_CHAN
 
 -- query_rules_init: empty rules of fname, whose options are argument argn;
 -- messages about rule `which` name argument argn[which] and label[which]
--- ("opts.cost"; range.lua read_names sets others for dangerZone).
+-- ("opts.cost"; range.lua read_names sets tables of its own for dangerZone).
+local SAME_ARGN = {}   -- {argn, argn, argn, argn} by argn: shared, never written
 function M.init(fname, argn)
-  return { fname = fname, argn = { argn, argn, argn, argn }, label = DEFAULT_LABELS,
+  local same = SAME_ARGN[argn]
+  if not same then
+    same = { argn, argn, argn, argn }
+    SAME_ARGN[argn] = same
+  end
+  return { fname = fname, argn = same, label = DEFAULT_LABELS,
     index = {}, points = {}, used = false, callbacks = false, min_cost = 0, width = 0,
     stop = nil }
 end

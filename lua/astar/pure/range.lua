@@ -242,17 +242,17 @@ end
 -- argument 4, "opts.<name>").
 local function read_names(r, where)
   if type(where) ~= "table" then return end
-  local label = {}
+  local argn, label = {}, {}   -- r's own: Q.init's are shared
   for which, name in ipairs(Q.RULE_NAMES) do
-    label[which] = r.label[which]
+    argn[which], label[which] = r.argn[which], r.label[which]
     local w = rawget(where, name)
     if type(w) == "table" then
       local n, l = rawget(w, 1), rawget(w, 2)
-      if type(n) == "number" then r.argn[which] = toint(floor(n)) or n end
+      if type(n) == "number" then argn[which] = toint(floor(n)) or n end
       if type(l) == "string" then label[which] = l end
     end
   end
-  r.label = label
+  r.argn, r.label = argn, label
 end
 
 -- The rule of a range query from the rules read (options.lua): rule[name]
