@@ -12,6 +12,7 @@
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local Q = require "astar.pure.query_rules"
+local O = require "astar.pure.options"
 local EN = require "astar.pure.encode"
 local new_cells = require("astar.pure.clearance").new_cells
 
@@ -773,8 +774,6 @@ end
 
 -- ---- entry points -----------------------------------------------------------------
 
-local MAP_OPTIONS = { blocked = true, cost = true, diagonal = true, maxCost = true, size = true }
-
 local function read_sources(t, w, h)
   local out = {}
   local max = { x = w, y = h }
@@ -823,39 +822,10 @@ function M.distance_map(...)
   local w, h = grid._w, grid._h
   local list = read_sources(sources, w, h)
   local r = Q.init("distanceMap", 2)
-  local diagonal, max_cost, size = grid._diagonal, huge, 1
-  if opts ~= nil then
-    if type(opts) ~= "table" then type_error(2, "distanceMap", nil, "table", opts, true) end
-    for key in next, opts do
-      if type(key) ~= "string" then
-        arg_error(2, "distanceMap", nil, "option names must be strings, got " .. type(key))
-      end
-      if not MAP_OPTIONS[key] then
-        arg_error(2, "distanceMap", nil, "unknown option '" .. A.quoted(key) .. "'")
-      end
-    end
-    for which, name in ipairs { "blocked", "cost" } do
-      local v = rawget(opts, name)
-      if v ~= nil then Q.read(r, which, v, w, h) end
-    end
-    local d = rawget(opts, "diagonal")
-    if d ~= nil and grid._hex then
-      arg_error(2, "distanceMap", nil, "opts.diagonal: not supported on hex grids")
-    end
-    if d ~= nil then diagonal = A.check_diagonal(d, true, 2, "distanceMap", "opts.diagonal: ") end
-    local mc = rawget(opts, "maxCost")
-    if mc ~= nil then
-      max_cost = A.check_number(mc, true, 2, "distanceMap", "opts.maxCost: ")
-      if mc ~= mc then arg_error(2, "distanceMap", "opts.maxCost: ", "number expected, got nan") end
-    end
-    local k = rawget(opts, "size")
-    if k ~= nil then   -- large units: findPath's checks and messages
-      size = toint(A.check_unit_size(k, 2, "distanceMap"))
-      if size > 1 and grid._hex then
-        arg_error(2, "distanceMap", nil, "opts.size: large units need a square grid")
-      end
-    end
-  end
+  -- sources may hold values below 0: maxCost may be any number but nan
+  local o = { diagonal = grid._diagonal, max_cost = huge, any_max_cost = true, size = 1 }
+  O.read(grid, "distanceMap", 2, opts, true, O.MAP, o, r)
+  local diagonal, max_cost, size = o.diagonal, o.max_cost, o.size
   Q.finish(r, grid)
   if not grid._open then error("attempt to use a closed astar.Grid", 0) end
   local m = empty_map(w, h, diagonal, grid._hex, size)

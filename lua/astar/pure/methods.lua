@@ -6,17 +6,18 @@ local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local S = require "astar.pure.search"
 local Q = require "astar.pure.query_rules"
+local O = require "astar.pure.options"
 
 local M = {}   -- the methods: astar.Grid
 
 local META = G.META
-local getmetatable, select, type, next, rawget = getmetatable, select, type, next, rawget
+local getmetatable, select, type, rawget = getmetatable, select, type, rawget
 local floor, huge = math.floor, math.huge
 local rawlen = rawlen or function(t) return #t end
 local format = string.format
 local toint = G.toint
 local check_index, check_boolean, check_number = A.check_index, A.check_boolean, A.check_number
-local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
+local arg_error, typename = A.arg_error, A.typename
 
 -- ---- self and cells -------------------------------------------------------
 
@@ -159,100 +160,36 @@ end
 
 -- ---- searching --------------------------------------------------------------
 
--- Reads an options table (argument `num` of fname) over the grid's settings:
--- diagonal, heuristic, weight, partial, flat, into, algorithm, and the query's
--- near, maxCost and rules (cost, blocked, occupied: o.rules, query_rules.lua's,
--- made at the first of them). Returns the settings; o.general is set when the
+-- Reads an options table (argument `num` of fname) over the grid's settings
+-- (options.lua read, then lua_astar.c check_query's last checks): diagonal,
+-- heuristic, weight, partial, flat, into, algorithm, and the query's near,
+-- maxCost, size and rules (cost, blocked, occupied: o.rules, query_rules.lua's,
+-- made at the first of them; false: none). Returns the settings; o.general is set when the
 -- query needs the general loop (search.lua run_general).
--- The table is read raw (next), as lua_next does: __index and __pairs are ignored.
-local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
 local function read_options(self, fname, num, opts, present)
-  local o = { diagonal = self._diagonal, partial = false, near = 0, bounded = false,
-    max_cost = 0.0, general = false, size = 1 }
-  local has_heuristic, has_weight, weight = false, false, 1.0
-  if opts ~= nil and type(opts) ~= "table" then
-    type_error(num, fname, nil, "table", opts, present)
-  end
-  if opts then
-    for key, v in next, opts do
-      if type(key) ~= "string" then
-        arg_error(num, fname, nil, "option names must be strings, got " .. type(key))
-      end
-      if key == "diagonal" then
-        if self._hex then arg_error(num, fname, nil, "opts.diagonal: not supported on hex grids") end
-        o.diagonal = A.check_diagonal(v, true, num, fname, "opts.diagonal: ")
-      elseif key == "heuristic" then
-        o.heuristic = A.check_heuristic(v, true, num, fname, "opts.heuristic: ")
-        has_heuristic = true
-      elseif key == "weight" then
-        weight = A.check_weight(v, true, num, fname, "opts.weight: ") + 0.0
-        has_weight = true
-      elseif key == "partial" then
-        o.partial = check_boolean(v, true, num, fname, "opts.partial: ")
-      elseif key == "flat" then
-        o.flat = check_boolean(v, true, num, fname, "opts.flat: ")
-      elseif key == "into" then
-        -- a stepped search returns its path frames later: no table to hold
-        if fname ~= "findPath" then
-          arg_error(num, fname, nil, "opts.into: only findPath fills a table")
-        end
-        if type(v) ~= "table" then type_error(num, fname, "opts.into: ", "table", v, true) end
-        o.into = v
-      elseif key == "algorithm" then
-        -- JPS is only a speed-up: this backend runs A* for every algorithm
-        o.algorithm = A.check_name(v, true, num, fname, "opts.algorithm: ", "algorithm",
-          ALGORITHM_INDEX, "auto, astar or jps")
-      elseif key == "near" then
-        -- a whole number >= 0 (math.huge: anywhere), as far as a cell can be
-        check_number(v, true, num, fname, "opts.near: ")
-        if not (v >= 0) or (v ~= floor(v) and v ~= huge) then -- luacheck: ignore 581 (nan)
-          arg_error(num, fname, nil, "opts.near must be a whole number >= 0, got "
-            .. A.number_text(v))
-        end
-        local far = self._w + self._h
-        if v >= far then o.near = far else o.near = toint(v) end
-      elseif key == "maxCost" then
-        check_number(v, true, num, fname, "opts.maxCost: ")
-        if not (v >= 0) then -- luacheck: ignore 581 (nan)
-          arg_error(num, fname, nil, "opts.maxCost must be a number >= 0, got " .. A.number_text(v))
-        end
-        o.bounded, o.max_cost = v ~= huge, v * 1.0
-      elseif key == "size" then
-        o.size = toint(A.check_unit_size(v, num, fname))   -- large units (clearance.lua)
-      elseif Q.which(key) then
-        local rules = o.rules
-        if not rules then
-          rules = Q.init(fname, num)
-          o.rules = rules
-        end
-        Q.read(rules, Q.which(key), v, self._w, self._h)
-      else
-        arg_error(num, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
-      end
-    end
-  end
-  if not has_heuristic then o.heuristic = effective_heuristic(self, o.diagonal) end
-  if has_weight then
-    o.weight = weight
-  elseif has_heuristic then
+  -- every field made here: no rehash on the per-query path
+  local o = { diagonal = self._diagonal, heuristic = false, weight = false, partial = false,
+    near = 0, max_cost = huge, bounded = false, general = false, size = 1, rules = false }
+  if opts ~= nil then o.rules = O.read(self, fname, num, opts, present, O.PATH, o) or false end
+  -- heuristic and weight stay false when not given
+  if not o.heuristic then
+    o.heuristic = effective_heuristic(self, o.diagonal)
+    if not o.weight then o.weight = self._weight end
+  elseif not o.weight then
     o.weight = 1.0
-  else
-    o.weight = self._weight
   end
+  o.bounded = o.max_cost ~= huge
   if o.algorithm == 3 and self._hex then
     arg_error(num, fname, nil, "opts.algorithm: jps does not run on hex grids")
-  end
-  if o.size > 1 and self._hex then
-    arg_error(num, fname, nil, "opts.size: large units need a square grid")
   end
   if o.algorithm == 3 and not (jps_diagonal[o.diagonal]
     and self._min_count == self._w * self._h) then
     arg_error(num, fname, nil,
       "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'")
   end
-  o.general = o.near > 0 or o.bounded or o.rules ~= nil or o.size > 1 or self._hex ~= nil
+  o.general = o.near > 0 or o.bounded or o.rules ~= false or o.size > 1 or self._hex ~= nil
   return o
 end
 G.read_options = read_options
@@ -367,7 +304,7 @@ local function finish_rules(self, fname, o)
   if not rules then return nil end
   Q.finish(rules, self)
   if o.algorithm == 3 then
-    arg_error(rules.argn, fname, nil,
+    arg_error(rules.argn[Q.BLOCKED], fname, nil,   -- every rule's: the options' argument
       "opts.algorithm: jps does not run with rules (cost, blocked, occupied)")
   end
   return rules

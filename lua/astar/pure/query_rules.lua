@@ -1,9 +1,10 @@
--- The rules of one path query for the pure-Lua backend, a port of
--- src/lua/query_rules.c: opts.cost, blocked and occupied of findPath and
--- newSearch as a function (x, y), a table by cell number, or a list of points.
--- A list is turned into a table by cell number once, while the options are
--- read (so it is asked like the table form, raw); a function is called at
--- most once per cell, by the search (search.lua run_general).
+-- The rules of one query for the pure-Lua backend, a port of
+-- src/lua/query_rules.c: opts.cost, blocked and occupied of findPath,
+-- newSearch and distanceMap (and zoc, read here for movementRange) as a
+-- function (x, y), a table by cell number, or a list of points. A list is
+-- turned into a table by cell number once, while the options are read
+-- (options.lua; so it is asked like the table form, raw); a function is
+-- called at most once per cell, by the search (search.lua run_general).
 --
 -- The same messages as the C binding, in the same order. A function is called
 -- through a C function (string.gsub), so a yield in it is the same error as on
@@ -22,10 +23,13 @@ local rawlen = rawlen or function(t) return #t end
 local toint = G.toint
 local arg_error, number_text = A.arg_error, A.number_text
 
-local BLOCKED, COST, OCCUPIED = 1, 2, 3
-M.BLOCKED, M.COST, M.OCCUPIED = BLOCKED, COST, OCCUPIED
-local RULE_NAMES = { "blocked", "cost", "occupied" }
-local WHICH = { blocked = BLOCKED, cost = COST, occupied = OCCUPIED }
+local BLOCKED, COST, OCCUPIED, ZOC = 1, 2, 3, 4
+M.BLOCKED, M.COST, M.OCCUPIED, M.ZOC = BLOCKED, COST, OCCUPIED, ZOC
+local RULE_NAMES = { "blocked", "cost", "occupied", "zoc" }
+M.RULE_NAMES = RULE_NAMES
+-- where messages about each rule point by default (query_rules_init); shared,
+-- never written: a caller with other labels sets a table of its own
+local DEFAULT_LABELS = { "opts.blocked", "opts.cost", "opts.occupied", "opts.zoc" }
 M.NO_STOP = 1   -- ASTAR_RANGE_NO_STOP
 
 -- Why a query with rules stopped early (QR_STOP_*).
@@ -33,20 +37,24 @@ local STOP_ERROR, STOP_CLOSED, STOP_CHANGED, STOP_BAD_COST, STOP_BAD_FORM =
   "error", "closed", "changed", "bad cost", "bad form"
 M.STOP_ERROR, M.STOP_CLOSED, M.STOP_CHANGED = STOP_ERROR, STOP_CLOSED, STOP_CHANGED
 
--- query_rules_init: empty rules of fname, whose options are argument argn.
+-- query_rules_init: empty rules of fname, whose options are argument argn;
+-- messages about rule `which` name argument argn[which] and label[which]
+-- ("opts.cost"; range.lua read_names sets tables of its own for dangerZone).
+local SAME_ARGN = {}   -- {argn, argn, argn, argn} by argn: shared, never written
 function M.init(fname, argn)
-  return { fname = fname, argn = argn, index = {}, points = {}, used = false,
-    callbacks = false, min_cost = 0, width = 0, stop = nil }
-end
-
--- query_rules_which: option name -> BLOCKED, COST, OCCUPIED (or nil).
-function M.which(name)
-  return WHICH[name]
+  local same = SAME_ARGN[argn]
+  if not same then
+    same = { argn, argn, argn, argn }
+    SAME_ARGN[argn] = same
+  end
+  return { fname = fname, argn = same, label = DEFAULT_LABELS,
+    index = {}, points = {}, used = false, callbacks = false, min_cost = 0, width = 0,
+    stop = nil }
 end
 
 -- Where a rule's messages point: {fname =, argn =, label =} ("opts.blocked").
 local function name_of(r, which)
-  return { fname = r.fname, argn = r.argn, label = "opts." .. RULE_NAMES[which] }
+  return { fname = r.fname, argn = r.argn[which], label = r.label[which] }
 end
 
 local function rule_error(n, message)
@@ -128,14 +136,15 @@ end
 -- query_rules_read: rule `which` from value v, as the options give it.
 function M.read(r, which, v, width, height)
   local t = type(v)
+  local n = name_of(r, which)
   if t ~= "function" and t ~= "table" then
-    rule_error(name_of(r, which), ": function or table expected, got " .. t)
+    rule_error(n, ": function or table expected, got " .. t)
   end
   r.points[which] = t == "table" and type(rawget(v, 1)) == "table"
-  if t == "table" and not r.points[which] then M.check_cell_table(v, name_of(r, which)) end
+  if t == "table" and not r.points[which] then M.check_cell_table(v, n) end
   if r.points[which] then
     local lowest
-    v, lowest = M.points_table(v, which == COST, width, height, name_of(r, which))
+    v, lowest = M.points_table(v, which == COST, width, height, n)
     if which == COST then r.min_cost = lowest end   -- the grid's lowest joins it later
   end
   r.index[which] = v
@@ -146,7 +155,7 @@ end
 function M.finish(r, grid)
   r.width = grid._w
   r.used, r.callbacks = false, false
-  for which = 1, 3 do
+  for which = BLOCKED, ZOC do
     local v = r.index[which]
     if v ~= nil then
       r.used = true
@@ -264,13 +273,13 @@ function M.raise(r, fname)
   elseif stop == STOP_CHANGED then
     error("grid changed during " .. fname, 0)
   elseif stop == STOP_BAD_FORM then
-    arg_error(r.argn, r.fname, nil, format(
-      "opts.%s: cell %d holds a table; a list of points must start at index 1",
-      RULE_NAMES[r.bad_rule], r.bad_k))
+    arg_error(r.argn[r.bad_rule], r.fname, nil, format(
+      "%s: cell %d holds a table; a list of points must start at index 1",
+      r.label[r.bad_rule], r.bad_k))
   end
   local v = r.bad_value
-  arg_error(r.argn, r.fname, nil, format("opts.cost gave %s for (%d, %d); "
-    .. "expected a positive number up to 1e15, nil, false or math.huge",
+  arg_error(r.argn[COST], r.fname, nil, format("%s gave %s for (%d, %d); "
+    .. "expected a positive number up to 1e15, nil, false or math.huge", r.label[COST],
     type(v) == "number" and number_text(v) or type(v), r.bad_x, r.bad_y))
 end
 

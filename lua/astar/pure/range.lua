@@ -16,6 +16,7 @@
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local Q = require "astar.pure.query_rules"
+local O = require "astar.pure.options"
 local HX = require "astar.pure.hex"
 -- large units (clearance.lua), loaded on first use: it requires search.lua
 local clearance_module
@@ -34,9 +35,6 @@ local toint = G.toint
 local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
 
 local NO_STOP, ENDS_MOVE = 1, 2   -- ASTAR_RANGE_NO_STOP, ASTAR_RANGE_ENDS_MOVE
-local RULE_NAMES = { "blocked", "cost", "occupied", "zoc" }
-local RULE_KNOWN = { blocked = true, cost = true, occupied = true, zoc = true, diagonal = true,
-  size = true }
 local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
 local SQRT2 = 1.41421356237309504880   -- range.c's (findPath's) diagonal step
 -- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
@@ -238,84 +236,56 @@ end
 
 -- ---- the rules: Lua callbacks or tables ---------------------------------------
 
--- The argument number and the label used in messages about rule `name`:
--- where[name] = {argn, label} (read raw; dangerZone passes its own; each part
--- that is not a number / a string keeps its default), else argument 4,
--- "opts.<name>" (lua_range.c read_names).
-local DEFAULT_ARGN = { blocked = 4, cost = 4, occupied = 4, zoc = 4 }
-local DEFAULT_LABEL = { blocked = "opts.blocked", cost = "opts.cost", occupied = "opts.occupied",
-  zoc = "opts.zoc" }
-
-local function rule_label(where, name)
-  local num, label = 4, DEFAULT_LABEL[name]
-  local w = rawget(where, name)
-  if type(w) == "table" then
-    local n, l = rawget(w, 1), rawget(w, 2)
-    if type(n) == "number" then num = toint(floor(n)) or n end
-    if type(l) == "string" then label = l end
+-- Names for messages (lua_range.c read_names): from where[name] = {argn,
+-- label} (read raw; dangerZone passes its own; each part that is not a number
+-- / a string keeps its default), per rule, into rules r (query_rules.lua's:
+-- argument 4, "opts.<name>").
+local function read_names(r, where)
+  if type(where) ~= "table" then return end
+  local argn, label = {}, {}   -- r's own: Q.init's are shared
+  for which, name in ipairs(Q.RULE_NAMES) do
+    argn[which], label[which] = r.argn[which], r.label[which]
+    local w = rawget(where, name)
+    if type(w) == "table" then
+      local n, l = rawget(w, 1), rawget(w, 2)
+      if type(n) == "number" then argn[which] = toint(floor(n)) or n end
+      if type(l) == "string" then label[which] = l end
+    end
   end
-  return num, label
+  r.argn, r.label = argn, label
 end
 
--- Reads opts (argument 4 of fname): nil, or {blocked, cost, occupied, zoc,
--- diagonal} as given, read raw (next, rawget). Checks names first (lua_next
--- order), then types in rule order, then diagonal, then size. Returns the
--- rule (nil when empty), the diagonal mode (1-based: 1 never .. 4
--- no-obstacles) and the unit's size (large units, as findPath's opts.size).
-local function read_rule(opts, present, fname, where, width, height, hex)
-  if opts == nil then return nil, 1, 1 end
-  if type(opts) ~= "table" then type_error(4, fname, nil, "table", opts, present) end
-  for key in next, opts do
-    if type(key) ~= "string" then
-      arg_error(4, fname, nil, "option names must be strings, got " .. type(key))
-    end
-    if not RULE_KNOWN[key] then
-      arg_error(4, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
-    end
-  end
-  if type(where) ~= "table" then where = nil end
-  local rule, used = { argn = DEFAULT_ARGN, label = DEFAULT_LABEL }, false
-  if where then rule.argn, rule.label = {}, {} end
-  for _, name in ipairs(RULE_NAMES) do
-    local v = rawget(opts, name)
-    local num, label = 4, DEFAULT_LABEL[name]
-    if where then
-      num, label = rule_label(where, name)
-      rule.argn[name], rule.label[name] = num, label
-    end
+-- The rule of a range query from the rules read (options.lua): rule[name]
+-- its function or table by cell number, points[name] for a table made from
+-- a list of points, calls when some is a function, argn[name] and label[name]
+-- for messages; nil when no rule was given.
+local function range_rule(r)
+  local rule, used = { argn = {}, label = {} }, false
+  for which, name in ipairs(Q.RULE_NAMES) do
+    local v = r.index[which]
+    rule.argn[name], rule.label[name] = r.argn[which], r.label[which]
     if v ~= nil then
-      if type(v) ~= "function" and type(v) ~= "table" then
-        arg_error(num, fname, nil,
-          format("%s: function or table expected, got %s", label, type(v)))
-      end
-      if type(v) == "table" and type(rawget(v, 1)) ~= "table" then
-        Q.check_cell_table(v, { fname = fname, argn = num, label = label })
-      end
-      if type(v) == "table" and type(rawget(v, 1)) == "table" then   -- a list of points
-        v = Q.points_table(v, name == "cost", width, height,
-          { fname = fname, argn = num, label = label })
+      rule[name], used = v, true
+      if r.points[which] then
         rule.points = rule.points or {}
         rule.points[name] = true
       end
-      rule[name] = v
       if type(v) == "function" then rule.calls = true end
-      used = true
     end
   end
-  local diagonal = rawget(opts, "diagonal")
-  if diagonal ~= nil and hex then
-    arg_error(4, fname, nil, "opts.diagonal: not supported on hex grids")
-  end
-  if diagonal ~= nil then
-    diagonal = A.check_diagonal(diagonal, true, 4, fname, "opts.diagonal: ")
-  end
-  local size = rawget(opts, "size")
-  if size ~= nil then
-    A.check_unit_size(size, 4, fname)
-    if size > 1 and hex then arg_error(4, fname, nil, "opts.size: large units need a square grid") end
-    size = toint(size)
-  end
-  return used and rule or nil, diagonal or 1, size or 1
+  return used and rule or nil
+end
+
+-- Reads opts (argument 4 of fname; options.lua, OPTS_RANGE) of a query on
+-- grid: nil, or {blocked, cost, occupied, zoc, diagonal, size}. Returns the
+-- rule (range_rule), the diagonal mode (1-based: 1 never .. 4 no-obstacles)
+-- and the unit's size (large units, as findPath's opts.size).
+local function read_rule(grid, opts, present, fname, where)
+  local r = Q.init(fname, 4)
+  read_names(r, where)
+  local o = { diagonal = 1, size = 1 }   -- tactics: 4 directions unless asked
+  O.read(grid, fname, 4, opts, present, O.RANGE, o, r)
+  return range_rule(r), o.diagonal, o.size
 end
 
 -- What rule r (a table or a function) says about cell (x, y) with key k;
@@ -765,7 +735,7 @@ function M.movement_range(...)
   if not (move >= 0) then
     arg_error(3, fname, nil, "move must be a number >= 0, got " .. A.number_text(move))
   end
-  local rule, diagonal, size = read_rule(opts, nargs > 4, fname, where, w, h, grid._hex)
+  local rule, diagonal, size = read_rule(grid, opts, nargs > 4, fname, where)
   local q = { grid = grid, fname = fname, version = 0, changed = false, restarts = 0,
     call = rule and rule.calls and rule_caller() }
   while true do

@@ -1,0 +1,145 @@
+-- The one reader of query options of the pure-Lua backend, a port of
+-- src/lua/query_options.c: findPath and newSearch (methods.lua), movementRange
+-- and dangerZone through it (range.lua) and distanceMap (distance.lua).
+--
+-- One walk of the table with next (lua_next's order, so the C reader's):
+-- each name is checked against what the entry point takes, each value that
+-- is not a rule is checked at once, and the rules (blocked, cost, occupied,
+-- zoc) are parked. After the walk the rules are read in that order
+-- (query_rules.lua read): their errors come after every other option's. The
+-- table is read raw: __index and __pairs are ignored.
+local A = require "astar.pure.args"
+local G = require "astar.pure.grid"
+local Q = require "astar.pure.query_rules"
+
+local M = {}
+
+local type, next = type, next
+local floor, huge = math.floor, math.huge
+local toint = G.toint
+local arg_error, type_error = A.arg_error, A.type_error
+local check_boolean, check_number = A.check_boolean, A.check_number
+
+-- Every option a query may take, the rules first in Q's order (OPT_*).
+local BLOCKED, COST, OCCUPIED, ZOC = Q.BLOCKED, Q.COST, Q.OCCUPIED, Q.ZOC
+local DIAGONAL, MAXCOST, SIZE, HEURISTIC, WEIGHT, PARTIAL, FLAT, INTO, ALGORITHM, NEAR =
+  5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+local ID = { blocked = BLOCKED, cost = COST, occupied = OCCUPIED, zoc = ZOC,
+  diagonal = DIAGONAL, maxCost = MAXCOST, size = SIZE, heuristic = HEURISTIC, weight = WEIGHT,
+  partial = PARTIAL, flat = FLAT, into = INTO, algorithm = ALGORITHM, near = NEAR }
+
+-- name -> id of the options in `names`; any other name is "unknown option".
+local function accepting(names)
+  local set = {}
+  for _, name in ipairs(names) do set[name] = ID[name] end
+  return set
+end
+
+-- What each entry point takes (OPTS_*).
+M.PATH = accepting { "blocked", "cost", "occupied", "diagonal", "maxCost", "size", "heuristic",
+  "weight", "partial", "flat", "into", "algorithm", "near" }
+M.RANGE = accepting { "blocked", "cost", "occupied", "zoc", "diagonal", "size" }
+M.MAP = accepting { "blocked", "cost", "diagonal", "maxCost", "size" }
+
+local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
+
+-- The id of option name `key` in `accepted`, or the error naming argument
+-- num of fname.
+local function option_id(fname, num, key, accepted)
+  local id = accepted[key]
+  if id then return id end
+  if type(key) ~= "string" then
+    arg_error(num, fname, nil, "option names must be strings, got " .. type(key))
+  end
+  arg_error(num, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
+end
+
+-- opts.near: a whole number >= 0 (math.huge: anywhere), as far as a cell can be.
+local function check_near(v, num, fname, far)
+  check_number(v, true, num, fname, "opts.near: ")
+  if not (v >= 0) or (v ~= floor(v) and v ~= huge) then -- luacheck: ignore 581 (nan)
+    arg_error(num, fname, nil, "opts.near must be a whole number >= 0, got " .. A.number_text(v))
+  end
+  if v >= far then return far end
+  return toint(v)
+end
+
+-- opts.maxCost: >= 0 for a path; any number but nan for a map (o.any_max_cost).
+local function check_max_cost(v, num, fname, any)
+  check_number(v, true, num, fname, "opts.maxCost: ")
+  if any and v ~= v then
+    arg_error(num, fname, "opts.maxCost: ", "number expected, got nan")
+  end
+  if not any and not (v >= 0) then -- luacheck: ignore 581 (nan)
+    arg_error(num, fname, nil, "opts.maxCost must be a number >= 0, got " .. A.number_text(v))
+  end
+  return v * 1.0
+end
+
+-- Checks value v of option id (not a rule) into o.
+local function check_value(grid, fname, num, id, v, o)
+  if id == DIAGONAL then
+    if grid._hex then arg_error(num, fname, nil, "opts.diagonal: not supported on hex grids") end
+    o.diagonal = A.check_diagonal(v, true, num, fname, "opts.diagonal: ")
+  elseif id == MAXCOST then
+    o.max_cost = check_max_cost(v, num, fname, o.any_max_cost)
+  elseif id == SIZE then
+    o.size = toint(A.check_unit_size(v, num, fname))   -- large units (clearance.lua)
+    if o.size > 1 and grid._hex then
+      arg_error(num, fname, nil, "opts.size: large units need a square grid")
+    end
+  elseif id == HEURISTIC then
+    o.heuristic = A.check_heuristic(v, true, num, fname, "opts.heuristic: ")
+  elseif id == WEIGHT then
+    o.weight = A.check_weight(v, true, num, fname, "opts.weight: ") + 0.0
+  elseif id == PARTIAL then
+    o.partial = check_boolean(v, true, num, fname, "opts.partial: ")
+  elseif id == FLAT then
+    o.flat = check_boolean(v, true, num, fname, "opts.flat: ")
+  elseif id == INTO then
+    -- a stepped search returns its path frames later: no table to hold
+    if fname ~= "findPath" then
+      arg_error(num, fname, nil, "opts.into: only findPath fills a table")
+    end
+    if type(v) ~= "table" then type_error(num, fname, "opts.into: ", "table", v, true) end
+    o.into = v
+  elseif id == ALGORITHM then
+    -- JPS is only a speed-up: this backend runs A* for every algorithm
+    o.algorithm = A.check_name(v, true, num, fname, "opts.algorithm: ", "algorithm",
+      ALGORITHM_INDEX, "auto, astar or jps")
+  else
+    o.near = check_near(v, num, fname, grid._w + grid._h)
+  end
+end
+
+--- read(grid, fname, num, opts, present, accepted, o [, rules]) -> rules
+-- Reads options table opts (argument num of fname; nil: none, present: given
+-- at all) of a query on grid, taking the options in `accepted` (M.PATH,
+-- M.RANGE, M.MAP). The caller sets o's fields to their defaults first (a
+-- default false, as findPath's heuristic and weight, says not given); the
+-- reader overwrites the ones given. The rules go into `rules` (query_rules.lua init:
+-- their messages name what it was given), made here at the first rule when
+-- nil. Returns the rules, or nil when none was given and none passed.
+function M.read(grid, fname, num, opts, present, accepted, o, rules)
+  if opts == nil then return rules end
+  if type(opts) ~= "table" then type_error(num, fname, nil, "table", opts, present) end
+  for key, v in next, opts do
+    local id = option_id(fname, num, key, accepted)
+    if id <= ZOC then
+      rules = rules or Q.init(fname, num)
+      rules.index[id] = v   -- parked in its slot, read below
+    else
+      check_value(grid, fname, num, id, v, o)
+    end
+  end
+  if rules then
+    local index = rules.index
+    for id = BLOCKED, ZOC do
+      local v = index[id]
+      if v ~= nil then Q.read(rules, id, v, grid._w, grid._h) end
+    end
+  end
+  return rules
+end
+
+return M
