@@ -1,10 +1,10 @@
--- The order of errors in an options table (issue 18), on both backends. Every
--- query reads its options in one walk of the table (next order): each name
--- and each value that is not a rule is checked at once; the rules (blocked,
--- cost, occupied, zoc) are read after the walk, in that order
--- (src/lua/query_options.c, lua/astar/pure/options.lua). So a table with a bad
--- rule and a bad other option raises the other option's error, in whatever
--- order next visits them; two bad rules raise the first in rule order.
+-- The order of errors in an options table (issues 17, 18), on both backends.
+-- Every query reads its options with one reader (src/lua/query_options.c,
+-- lua/astar/pure/options.lua): a bad name first (a key that is not a string,
+-- then the least name), then the options that are not rules in a fixed order,
+-- then the rules (blocked, cost, occupied, zoc), whatever order next visits
+-- the keys in. So a table with a bad rule and a bad other option raises the
+-- other option's error; two bad rules raise the first in rule order.
 -- Each case runs on the active backend, and on the other one when both load
 -- (the same messages, compared whole).
 local astar = require "astar"
@@ -182,24 +182,28 @@ describe("options: the rules are read in order blocked, cost, occupied, zoc", fu
 end)
 
 describe("options: two bad options that are not rules", function()
-  -- which one is reported depends on next's order, the same on both backends
-  it("give the same message on both backends", function()
-    local list = backends()
-    if #list < 2 then return end   -- one backend only: nothing to compare
-    local tables = {
-      { find_path, { diagonal = "sideways", weight = -1, near = -1, maxCost = -1, size = 0 } },
-      { new_search, { heuristic = "x", partial = 1, flat = 2, algorithm = "dfs" } },
-      { movement_range, { diagonal = "sideways", size = 0, cost = 1 } },
-      { distance_map, { diagonal = 5, maxCost = 0 / 0, size = -1, blocked = 1 } },
-    }
-    for _, case in ipairs(tables) do
-      local messages = {}
-      for k, m in ipairs(list) do
-        local ok, err = pcall(case[1], m, m.fromString(BOARD), case[2])
-        assert.is_false(ok)
-        messages[k] = err
-      end
-      assert.are.equal(messages[1], messages[2])
-    end
+  -- diagonal, maxCost, size, heuristic, weight, partial, flat, into, algorithm,
+  -- near: the first bad one in that order, however next walks the table
+  it("the first in a fixed order, on both backends", function()
+    check_all("bad argument #5 to 'findPath' (" .. DIAGONAL_TEXT .. ")",
+      { { "near", -1 }, { "weight", -1 }, { "size", 0 }, { "diagonal", "sideways" },
+        { "maxCost", -1 } }, PATH_PADDING, find_path)
+    check_all("bad argument #5 to 'newSearch' (opts.heuristic: unknown heuristic 'x'; expected "
+      .. "manhattan, octile, euclidean, chebyshev or dijkstra)",
+      { { "algorithm", "dfs" }, { "flat", 2 }, { "partial", 1 }, { "heuristic", "x" } },
+      {}, new_search)
+    check_all("bad argument #4 to 'movementRange' (opts.size must be a whole number from 1 to "
+      .. "65535, got 0)", { { "cost", 1 }, { "size", 0 } }, RANGE_PADDING, movement_range)
+    check_all("bad argument #2 to 'distanceMap' (opts.maxCost: number expected, got nan)",
+      { { "blocked", 1 }, { "size", -1 }, { "maxCost", 0 / 0 } }, MAP_PADDING, distance_map)
+  end)
+
+  it("a bad name first: a key that is not a string, then the least name", function()
+    check_all("bad argument #5 to 'findPath' (unknown option 'aa')",
+      { { "zz", 1 }, { "diagonal", "sideways" }, { "aa", 2 } }, PATH_PADDING, find_path)
+    check_all("bad argument #5 to 'findPath' (option names must be strings, got boolean)",
+      { { "zz", 1 }, { 7, 1 }, { true, 1 } }, PATH_PADDING, find_path)
+    check_all("bad argument #2 to 'distanceMap' (unknown option 'near')",
+      { { "near", 1 }, { "weight", 2 } }, MAP_PADDING, distance_map)
   end)
 end)

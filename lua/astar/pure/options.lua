@@ -2,12 +2,15 @@
 -- src/lua/query_options.c: findPath and newSearch (methods.lua), movementRange
 -- and dangerZone through it (range.lua) and distanceMap (distance.lua).
 --
--- One walk of the table with next (lua_next's order, so the C reader's):
--- each name is checked against what the entry point takes, each value that
--- is not a rule is checked at once, and the rules (blocked, cost, occupied,
--- zoc) are parked. After the walk the rules are read in that order
--- (query_rules.lua read): their errors come after every other option's. The
--- table is read raw: __index and __pairs are ignored.
+-- One walk of the table with next checks each name against what the entry
+-- point takes and parks each value. Then the values are checked in a fixed
+-- order, whatever order next visits the keys in (two equal tables can be
+-- walked in two orders): the options that are not rules in OPT_* order
+-- (diagonal, maxCost, size, heuristic, weight, partial, flat, into,
+-- algorithm, near), then the rules (blocked, cost, occupied, zoc:
+-- query_rules.lua read). A bad name is reported before any value: a key that
+-- is not a string first, then the least name. The table is read raw:
+-- __index and __pairs are ignored.
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local Q = require "astar.pure.query_rules"
@@ -43,11 +46,20 @@ M.MAP = accepting { "blocked", "cost", "diagonal", "maxCost", "size" }
 
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 
--- The id of option name `key` in `accepted`, or the error naming argument
--- num of fname.
-local function option_id(fname, num, key, accepted)
-  local id = accepted[key]
-  if id then return id end
+-- Whether key (a name not accepted) is to be reported rather than worst
+-- (query_options.c worse_key): a key that is not a string before one that
+-- is, then the least type name or the least string, so the message does not
+-- depend on the order next visits the keys in.
+local function worse_key(key, worst, has_worst)
+  if not has_worst then return true end
+  local ks, ws = type(key) == "string", type(worst) == "string"
+  if ks ~= ws then return not ks end
+  if not ks then return type(key) < type(worst) end
+  return key < worst
+end
+
+-- The error for option name key (not accepted), naming argument num of fname.
+local function bad_key(fname, num, key)
   if type(key) ~= "string" then
     arg_error(num, fname, nil, "option names must be strings, got " .. type(key))
   end
@@ -123,13 +135,25 @@ end
 function M.read(grid, fname, num, opts, present, accepted, o, rules)
   if opts == nil then return rules end
   if type(opts) ~= "table" then type_error(num, fname, nil, "table", opts, present) end
+  local worst, has_worst   -- the bad name to report
+  local given              -- the other options' values, by id
   for key, v in next, opts do
-    local id = option_id(fname, num, key, accepted)
-    if id <= ZOC then
+    local id = accepted[key]
+    if not id then
+      if worse_key(key, worst, has_worst) then worst, has_worst = key, true end
+    elseif id <= ZOC then
       rules = rules or Q.init(fname, num)
       rules.index[id] = v   -- parked in its slot, read below
     else
-      check_value(grid, fname, num, id, v, o)
+      given = given or {}
+      given[id] = v
+    end
+  end
+  if has_worst then bad_key(fname, num, worst) end
+  if given then
+    for id = DIAGONAL, NEAR do
+      local v = given[id]
+      if v ~= nil then check_value(grid, fname, num, id, v, o) end
     end
   end
   if rules then
