@@ -352,10 +352,12 @@ static AstarError range_search(const RangeQuery *query, const Board *board,
     return done == DK_NOMEM ? ASTAR_ENOMEM : ASTAR_OK;
 }
 
-/* Begins a query from (sx, sy) of grid on the board of the given kind. */
+/* Begins a query from (sx, sy) of grid on the board of the given kind; a
+ * large unit (size > 1) moves over fit, the positions where it fits. */
 static AstarError range_query(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
-                              BoardKind kind, AstarDiagonal diagonal, double budget,
-                              AstarRangeRule rule, void *user, int *aborted)
+                              BoardKind kind, AstarDiagonal diagonal, const AstarGrid *fit,
+                              uint32_t size, double budget, AstarRangeRule rule, void *user,
+                              int *aborted)
 {
     RangeQuery q;
     Board b;
@@ -364,11 +366,12 @@ static AstarError range_query(AstarRange *r, const AstarGrid *grid, uint32_t sx,
     *aborted = 0;
     if (begin(r, grid) != ASTAR_OK)
         return ASTAR_ENOMEM;
+    r->size = size;
     astar_grid_hex(grid, &layout);
-    board_init(&b, grid->stride, diagonal, layout, 1);
+    board_init(&b, grid->stride, diagonal, layout, size);
     q.r = r;
     q.grid = grid;
-    q.fit = NULL;
+    q.fit = fit;
     q.start = (uint32_t)astar_index(grid, sx, sy);
     q.rule = rule;
     q.user = user;
@@ -379,8 +382,8 @@ static AstarError range_query(AstarRange *r, const AstarGrid *grid, uint32_t sx,
 AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
                            double budget, AstarRangeRule rule, void *user, int *aborted)
 {
-    return range_query(r, grid, sx, sy, BOARD_SQUARE4, ASTAR_DIAGONAL_NEVER, budget, rule, user,
-                       aborted);
+    return range_query(r, grid, sx, sy, BOARD_SQUARE4, ASTAR_DIAGONAL_NEVER, NULL, 1, budget,
+                       rule, user, aborted);
 }
 
 AstarError astar_range_run_diagonal(AstarRange *r, const AstarGrid *grid, uint32_t sx,
@@ -389,7 +392,7 @@ AstarError astar_range_run_diagonal(AstarRange *r, const AstarGrid *grid, uint32
 {
     return range_query(r, grid, sx, sy,
                        diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8,
-                       diagonal, budget, rule, user, aborted);
+                       diagonal, NULL, 1, budget, rule, user, aborted);
 }
 
 /* A movement range on a hex board: the six hex neighbours (astar_hex_neighbours'
@@ -398,8 +401,8 @@ AstarError astar_range_run_diagonal(AstarRange *r, const AstarGrid *grid, uint32
 AstarError astar_range_run_hex(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
                                double budget, AstarRangeRule rule, void *user, int *aborted)
 {
-    return range_query(r, grid, sx, sy, BOARD_HEX, ASTAR_DIAGONAL_NEVER, budget, rule, user,
-                       aborted);
+    return range_query(r, grid, sx, sy, BOARD_HEX, ASTAR_DIAGONAL_NEVER, NULL, 1, budget, rule,
+                       user, aborted);
 }
 
 /* A large unit with costs or a rule runs over the top-left positions, each
@@ -412,8 +415,6 @@ AstarError astar_range_run_large(AstarRange *r, AstarGrid *grid, uint32_t sx, ui
     uint32_t used;
     AstarGrid *fit;
     AstarError e;
-    RangeQuery q;
-    Board b;
 
     if (size <= 1 || grid->hex)
         return grid->hex ? astar_range_run_hex(r, grid, sx, sy, budget, rule, user, aborted)
@@ -429,18 +430,8 @@ AstarError astar_range_run_large(AstarRange *r, AstarGrid *grid, uint32_t sx, ui
         r->size = used;
         return e;
     }
-    if (begin(r, grid) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    r->size = used;
-    board_init(&b, grid->stride, diagonal, ASTAR_HEX_ODD_R, used);
-    q.r = r;
-    q.grid = grid;
-    q.fit = fit;
-    q.start = (uint32_t)astar_index(grid, sx, sy);
-    q.rule = rule;
-    q.user = user;
-    q.zoc = 0;
-    return range_search(&q, &b, BOARD_LARGE, budget, aborted);
+    return range_query(r, grid, sx, sy, BOARD_LARGE, diagonal, fit, used, budget, rule, user,
+                       aborted);
 }
 
 
