@@ -23,7 +23,11 @@
  * The loop is dijkstra_loop; each caller passes constant board and open-list
  * kinds, and the loop is inlined there, so the compiler writes the variants.
  * traits (DK_KNOWN, DK_RESCAN) tell dk_look what the query is known to be;
- * constant where a variant pays for checking them.
+ * constant where a variant pays for checking them. A file that passes
+ * DK_KNOWN also defines DK_WALL(q, c) (is cell c a wall: the corner rule
+ * reads the cells rather than tracking the looks) and DK_PRICE(q) (what
+ * every move out of the settled cell is priced by: the budget is checked
+ * once per cell, and on a 4-direction board not per move).
  */
 #ifndef ASTAR_DIJKSTRA_H
 #define ASTAR_DIJKSTRA_H
@@ -55,7 +59,8 @@ typedef enum { OPEN_HEAP, OPEN_FIFO, OPEN_BUCKETS } OpenKind;
 
 typedef struct {
     Heap *heap;
-    size_t head, tail;                /* FIFO */
+    uint32_t *queue;                  /* FIFO: the heap's cell array, held */
+    size_t head, tail;
     AstarCellList *bucket, *list;     /* BUCKETS; list: bucket b's */
     size_t nb, b, pending;
     double base, width;
@@ -78,7 +83,7 @@ DK_INLINE int open_pop(OpenList *o, const OpenKind kind, uint32_t *cell)
     case OPEN_FIFO:
         if (o->head == o->tail)
             return 0;
-        *cell = o->heap->cell[o->head++];
+        *cell = o->queue[o->head++];
         return 1;
     default:
         while (o->list->size == 0) {
@@ -101,7 +106,7 @@ DK_INLINE AstarError open_push(OpenList *o, const OpenKind kind, double f, uint3
     case OPEN_HEAP:
         return heap_push(o->heap, f, cell);
     case OPEN_FIFO:
-        o->heap->cell[o->tail++] = cell;
+        o->queue[o->tail++] = cell;
         return ASTAR_OK;
     default:
         k = (size_t)((f - o->base) / o->width);
@@ -128,6 +133,10 @@ DK_INLINE void open_clear(OpenList *o, const OpenKind kind)
 
 /* The loop itself is defined once per including file, with its hooks. */
 #ifdef DK_QUERY
+#ifndef DK_WALL
+#define DK_WALL(q, c) 0
+#define DK_PRICE(q) 0.0
+#endif
 /* Settles cells from the open list in order of cost, relaxing the moves the
  * board allows up to `budget`. */
 DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, OpenList *open,
@@ -143,6 +152,9 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
 
         if (!dk_settle(q, kind, u, &g))
             continue;
+        /* known costs on a square board: the cheapest move out costs the same */
+        if ((traits & DK_KNOWN) && kind <= BOARD_SQUARE8 && !(g + DK_PRICE(q) <= budget))
+            continue;
         n = board_moves(b, kind, u, &dirs);
         for (k = 0; k < n; k++) {
             unsigned d = kind == BOARD_HEX ? dirs[k] : (unsigned)k;
@@ -153,7 +165,7 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
             if (DK_CORNER_FIRST && corners && d >= 4 && !board_corner_ok(b, (int)d, side))
                 continue;
             look = dk_look(q, b, kind, traits, u, v, d, &price);
-            if (corners && d < 4)
+            if (corners && d < 4 && !(traits & DK_KNOWN))
                 side[d] = look != DK_BLOCKED;
             if (look == DK_ABORT) {
                 open_clear(open, open_kind);
@@ -161,10 +173,14 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
             }
             if (look != DK_OPEN)
                 continue;
+            if (!DK_CORNER_FIRST && corners && d >= 4 && (traits & DK_KNOWN)) {
+                side[BOARD_CORNER_X[d]] = !DK_WALL(q, (long)u + b->off[BOARD_CORNER_X[d]]);
+                side[BOARD_CORNER_Y[d]] = !DK_WALL(q, (long)u + b->off[BOARD_CORNER_Y[d]]);
+            }
             if (!DK_CORNER_FIRST && corners && d >= 4 && !board_corner_ok(b, (int)d, side))
                 continue;
             ng = g + board_step(kind, d, price);
-            if (!(ng <= budget))
+            if (!((traits & DK_KNOWN) && kind <= BOARD_SQUARE8 && d < 4) && !(ng <= budget))
                 continue;
             if (dk_relax(q, u, v, d, ng) && open_push(open, open_kind, ng, v) != ASTAR_OK)
                 return DK_NOMEM;

@@ -365,6 +365,8 @@ static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, doub
 }
 
 #define DK_QUERY MapQuery
+#define DK_WALL(q, c) ((q)->cost[c] == INFINITY)
+#define DK_PRICE(q) ((q)->entered)
 #define DK_CORNER_FIRST 0   /* a diagonal cell is asked before the corner rule looks */
 #include "dijkstra.h"
 
@@ -439,9 +441,11 @@ static AstarError map_open(AstarRange *scratch, const AstarGrid *grid, AstarDist
     if (rule || m->hex || m->size > 1 || !same)
         return ASTAR_OK;
     if (!grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER) {
+        AstarError e = heap_reserve(open->heap, m->cells);
         *kind = OPEN_FIFO;
+        open->queue = open->heap->cell;   /* after the reserve: it may move */
         open->head = open->tail = 0;
-        return heap_reserve(open->heap, m->cells);
+        return e;
     }
     if (lo < INFINITY && 2.0 * BOARD_SQRT2 * hi / lo + 2.0 <= (double)ASTAR_MAX_BUCKETS) {
         size_t k;
