@@ -109,11 +109,44 @@ row("AR0011SR findPath size 2 astar", function()
     use(cost)
   end
 end)
-row("AR0011SR distanceMap 8-dir", function()
-  for i = 1, #queries, 8 do
-    local s = queries[i]
-    local map = grid:distanceMap({ { x = s.gx + 1, y = s.gy + 1 } }, { diagonal = "no-obstacles" })
-    use(map:get(s.sx + 1, s.sy + 1))
+-- distance maps from the goals of every eighth scenario
+local function maps(diagonal)
+  return function()
+    for i = 1, #queries, 8 do
+      local s = queries[i]
+      local map = grid:distanceMap({ { x = s.gx + 1, y = s.gy + 1 } }, { diagonal = diagonal })
+      use(map:get(s.sx + 1, s.sy + 1))
+    end
+  end
+end
+row("AR0011SR distanceMap 8-dir", maps("no-obstacles"))
+row("AR0011SR distanceMap 4-dir", maps("never"))
+row("64x64 costs distanceMap 8-dir", function()
+  for i = 1, #queries, 4 do
+    local map = small:distanceMap({ { x = 2, y = 2 + i % 50 }, { x = 60, y = 60 - i % 40 } },
+      { diagonal = "one-obstacle" })
+    use(map:get(30, 30))
+  end
+end)
+row("64x64 hex distanceMap", function()
+  for i = 1, #queries, 4 do
+    local map = hex:distanceMap({ { x = 2, y = 2 + i % 50 } })
+    use(map:get(60, 60 - i % 40))
+  end
+end)
+row("64x64 movementRange 8-dir", function()
+  for i = 1, #queries do
+    use(small:movementRange(20 + i % 20, 20 + i % 17, 10, { diagonal = "no-obstacles" }):size())
+  end
+end)
+row("64x64 hex movementRange", function()
+  for i = 1, #queries do
+    use(hex:movementRange(20 + i % 20, 20 + i % 17, 8):size())
+  end
+end)
+row("64x64 movementRange size 2", function()
+  for i = 1, #queries do
+    use(small:movementRange(20 + i % 20, 20 + i % 17, 10, { size = 2 }):size())
   end
 end)
 io.stderr:write(("checksum %.6f\n"):format(sum))

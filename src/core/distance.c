@@ -14,23 +14,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "astar_hex.h"
-#include "clearance.h"
+#include "dijkstra.h"   /* board.h and the open lists; the loop is included below */
 #include "grid_layout.h"
-#include "heap.h"
-#include "range_internal.h"
 
-#define SQRT2 1.41421356237309504880   /* as search_internal.h: findPath's step */
 #define ST_CLOSED 16u                  /* settled by the current flood */
-
-/* 0-3 orthogonal, 4-7 diagonal (range.c's order: E W S N SE SW NE NW);
- * CORNER_X/Y: the orthogonal directions a diagonal one passes between;
- * OPPOSITE: the direction back. */
-static const int DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-static const int DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
-static const int CORNER_X[8] = {0, 0, 0, 0, 0, 1, 0, 1};
-static const int CORNER_Y[8] = {0, 0, 0, 0, 2, 2, 3, 3};
-static const uint8_t OPPOSITE[8] = {1, 0, 3, 2, 7, 6, 5, 4};
 
 #define CELL_BYTES (2 * sizeof(double) + sizeof(uint32_t) + sizeof(uint8_t))
 
@@ -105,27 +92,6 @@ static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
     return c;
 }
 
-/* May a flood enter v? 1 yes, 0 no, -1 a rule stopped it (the map is left
- * empty). A rescan (grid NULL) stays on the map's own cells. */
-static inline int may_enter(AstarDistanceMap *m, Heap *open, const AstarGrid *grid, uint32_t v,
-                            unsigned sv, AstarCellRule rule, void *user)
-{
-    double ev;
-
-    if (!grid)
-        return (sv & ASTAR_STEP_MEMBER) != 0;
-    ev = m->cost[v];
-    if (ev != ev) {
-        ev = entry(m, grid, v, rule, user);
-        if (ev != ev) {
-            heap_clear(open);
-            empty(m);
-            return -1;
-        }
-    }
-    return ev != INFINITY;
-}
-
 /* Offers v (step bits sv) the walk through u at ng, stepping in direction s.
  * A lower value wins: 1, the caller queues v. An equal one takes the lower
  * direction (the tie order nextStep documents), unless v is a source. The
@@ -148,173 +114,6 @@ static inline int offer(double *dist, uint8_t *step, uint32_t *origin, uint32_t 
     return 0;
 }
 
-/* The flood from what is in the open list. grid NULL: a rescan, over the
- * cells already in the map (ASTAR_STEP_MEMBER), with their known costs. */
-static AstarError flood(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
-                        AstarCellRule rule, void *user, double max_cost, int *aborted)
-{
-    double *dist = m->dist, *cost = m->cost;
-    uint8_t *step = m->step;
-    uint32_t *origin = m->origin;
-    AstarDiagonal mode = m->diagonal;
-    int ndir = mode == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
-    long off[8];
-
-    for (d = 0; d < 8; d++)
-        off[d] = DY[d] * (long)m->stride + DX[d];
-    while (open->size > 0) {
-        uint32_t u = heap_pop(open).cell;
-        unsigned su = step[u];
-        double gu, cu;
-
-        if (su & ST_CLOSED)
-            continue;                                  /* a stale duplicate */
-        step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
-        m->reached++;
-        gu = dist[u];
-        cu = cost[u];
-        for (d = 0; d < ndir; d++) {
-            uint32_t v = (uint32_t)((long)u + off[d]);
-            unsigned sv = step[v];
-            double ng;
-            int enter;
-
-            if (sv & ST_CLOSED)
-                continue;
-            enter = may_enter(m, open, grid, v, sv, rule, user);
-            if (enter < 0) {
-                *aborted = 1;
-                return ASTAR_OK;
-            }
-            if (!enter)
-                continue;
-            if (d >= 4 && mode != ASTAR_DIAGONAL_ALWAYS) {
-                int walls = (cost[(long)u + off[CORNER_X[d]]] == INFINITY)
-                            + (cost[(long)u + off[CORNER_Y[d]]] == INFINITY);
-                if (walls == 2 || (walls == 1 && mode == ASTAR_DIAGONAL_NO_OBSTACLES))
-                    continue;
-            }
-            ng = gu + (d < 4 ? cu : SQRT2 * cu);
-            if (!(ng <= max_cost))
-                continue;
-            if (offer(dist, step, origin, u, v, sv, ng, OPPOSITE[d])
-                && heap_push(open, ng, v) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-    }
-    return ASTAR_OK;
-}
-
-/* The flood when every step costs 1: 4 directions, no rule, unit costs and
- * sources of one value. Cells settle in the order a FIFO queue gives, level
- * by level, which is the order of their values, so the result is the
- * Dijkstra's exactly (ties included: every cell one level down has relaxed a
- * cell before it is taken). The queue is the open list's cell array, reserved
- * for every cell (the heap itself stays empty). */
-static void flood_bfs(uint32_t *queue, size_t tail, AstarDistanceMap *m, double max_cost)
-{
-    double *dist = m->dist, *cost = m->cost;
-    uint8_t *step = m->step;
-    uint32_t *origin = m->origin;
-    size_t head = 0;
-    long off[4];
-    int d;
-
-    for (d = 0; d < 4; d++)
-        off[d] = DY[d] * (long)m->stride + DX[d];
-    while (head < tail) {
-        uint32_t u = queue[head++];
-        double ng = dist[u] + 1.0;
-
-        step[u] = (uint8_t)(step[u] | ST_CLOSED | ASTAR_STEP_MEMBER);
-        m->reached++;
-        if (!(ng <= max_cost))
-            continue;
-        for (d = 0; d < 4; d++) {
-            uint32_t v = (uint32_t)((long)u + off[d]);
-            unsigned sv = step[v], s = OPPOSITE[d];
-
-            if ((sv & ST_CLOSED) || cost[v] == INFINITY)
-                continue;
-            if (ng < dist[v]) {
-                dist[v] = ng;
-                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
-                origin[v] = origin[u];
-                queue[tail++] = v;
-            } else if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
-                       && s < (sv & ASTAR_STEP_MASK)) {
-                step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
-                origin[v] = origin[u];
-            }
-        }
-    }
-}
-
-/* The hex neighbours of bordered cell u of map m, as directions (0-7, the
- * order of astar_hex_neighbours), in dirs[6]. */
-static void hex_dirs(const AstarDistanceMap *m, size_t u, unsigned dirs[6])
-{
-    int dx[6], dy[6], k;
-    astar_hex_neighbours((AstarHexLayout)(m->hex - 1), (uint32_t)(u % m->stride - 1),
-                         (uint32_t)(u / m->stride - 1), dx, dy);
-    for (k = 0; k < 6; k++)
-        dirs[k] = dy[k] == 0 ? (dx[k] > 0 ? 0u : 1u)
-                  : dx[k] == 0 ? (dy[k] > 0 ? 2u : 3u)
-                  : dy[k] > 0 ? (dx[k] > 0 ? 4u : 5u) : (dx[k] > 0 ? 6u : 7u);
-}
-
-/* flood on a hex map: six neighbours, each step the entered cell's cost. */
-static AstarError flood_hex(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
-                            AstarCellRule rule, void *user, double max_cost, int *aborted)
-{
-    double *dist = m->dist, *cost = m->cost;
-    uint8_t *step = m->step;
-    uint32_t *origin = m->origin;
-    long off[8];
-    int d;
-
-    for (d = 0; d < 8; d++)
-        off[d] = DY[d] * (long)m->stride + DX[d];
-    while (open->size > 0) {
-        uint32_t u = heap_pop(open).cell;
-        unsigned su = step[u], dirs[6];
-        double gu, cu;
-        int k;
-
-        if (su & ST_CLOSED)
-            continue;                                  /* a stale duplicate */
-        step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
-        m->reached++;
-        gu = dist[u];
-        cu = cost[u];
-        hex_dirs(m, u, dirs);
-        for (k = 0; k < 6; k++) {
-            unsigned dk = dirs[k];
-            uint32_t v = (uint32_t)((long)u + off[dk]);
-            unsigned sv = step[v];
-            double ng;
-            int enter;
-
-            if (sv & ST_CLOSED)
-                continue;
-            enter = may_enter(m, open, grid, v, sv, rule, user);
-            if (enter < 0) {
-                *aborted = 1;
-                return ASTAR_OK;
-            }
-            if (!enter)
-                continue;
-            ng = gu + cu;
-            if (!(ng <= max_cost))
-                continue;
-            if (offer(dist, step, origin, u, v, sv, ng, OPPOSITE[dk])
-                && heap_push(open, ng, v) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-    }
-    return ASTAR_OK;
-}
-
 /* descend on a hex map (astar_distance_descend). */
 static void descend_hex(AstarDistanceMap *m)
 {
@@ -323,7 +122,7 @@ static void descend_hex(AstarDistanceMap *m)
     size_t i;
 
     for (d = 0; d < 8; d++)
-        off[d] = DY[d] * (long)m->stride + DX[d];
+        off[d] = BOARD_DY[d] * (long)m->stride + BOARD_DX[d];
     m->reached = 0;
     for (i = 0; i < m->cells; i++) {
         double best;
@@ -334,7 +133,7 @@ static void descend_hex(AstarDistanceMap *m)
             continue;
         m->reached++;
         best = m->dist[i];
-        hex_dirs(m, i, dirs);
+        board_hex_dirs((AstarHexLayout)(m->hex - 1), m->stride, i, dirs);
         for (k = 0; k < 6; k++) {
             size_t u = (size_t)((long)i + off[dirs[k]]);
             double ng;
@@ -350,73 +149,6 @@ static void descend_hex(AstarDistanceMap *m)
         m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | bs);
         m->origin[i] = cell_number(m, i);
     }
-}
-
-/* The flood over known entry costs (no rule) from sources of one value:
- * a bucket queue instead of the heap. Every step costs at least 2 * width
- * (width is half the lowest entry cost), so a cell settled from bucket b
- * (values [base + b * width, base + (b + 1) * width)) relaxes its neighbours
- * into bucket b + 1 or later, rounding included, and no cell of a bucket can
- * lower another of the same bucket: taken in any order, every cell is final
- * when taken, and its parents (lower values, earlier buckets) were all taken
- * before it, so the tie order gives the heap's result exactly. The nb
- * buckets are used in a circle: a step spans at most nb - 2 of them. The
- * sources are in bucket 0. */
-static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, double width,
-                                AstarDistanceMap *m, double max_cost)
-{
-    double *dist = m->dist, *cost = m->cost;
-    uint8_t *step = m->step;
-    uint32_t *origin = m->origin;
-    AstarDiagonal mode = m->diagonal;
-    int ndir = mode == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
-    size_t pending = bucket[0].size, b = 0;
-    long off[8];
-
-    for (d = 0; d < 8; d++)
-        off[d] = DY[d] * (long)m->stride + DX[d];
-    for (; pending > 0; b++) {
-        AstarCellList *list = &bucket[b % (size_t)nb];
-        while (list->size > 0) {
-            uint32_t u = list->cell[--list->size];
-            unsigned su = step[u];
-            double gu, cu;
-
-            pending--;
-            if (su & ST_CLOSED)
-                continue;                              /* lowered since: stale */
-            step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
-            m->reached++;
-            gu = dist[u];
-            cu = cost[u];
-            for (d = 0; d < ndir; d++) {
-                uint32_t v = (uint32_t)((long)u + off[d]);
-                unsigned sv = step[v];
-                double ng;
-
-                if ((sv & ST_CLOSED) || cost[v] == INFINITY)
-                    continue;
-                if (d >= 4 && mode != ASTAR_DIAGONAL_ALWAYS) {
-                    int walls = (cost[(long)u + off[CORNER_X[d]]] == INFINITY)
-                                + (cost[(long)u + off[CORNER_Y[d]]] == INFINITY);
-                    if (walls == 2 || (walls == 1 && mode == ASTAR_DIAGONAL_NO_OBSTACLES))
-                        continue;
-                }
-                ng = gu + (d < 4 ? cu : SQRT2 * cu);
-                if (!(ng <= max_cost))
-                    continue;
-                if (offer(dist, step, origin, u, v, sv, ng, OPPOSITE[d])) {
-                    size_t k = (size_t)((ng - base) / width);
-                    if (k <= b)
-                        k = b + 1;                     /* cannot happen; stay ahead */
-                    if (astar_cell_list_push(&bucket[k % (size_t)nb], v) != ASTAR_OK)
-                        return ASTAR_ENOMEM;
-                    pending++;
-                }
-            }
-        }
-    }
-    return ASTAR_OK;
 }
 
 /* ---- large units (issue 14): maps over the top-left cells of k x k units ----
@@ -439,13 +171,13 @@ static AstarError flood_buckets(AstarCellList *bucket, int nb, double base, doub
 static int sized_open(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
                       size_t u, int d, AstarCellRule rule, void *user)
 {
-    const size_t v = (size_t)((long)u + DY[d] * (long)m->stride + DX[d]);
+    const size_t v = (size_t)((long)u + BOARD_DY[d] * (long)m->stride + BOARD_DX[d]);
     AstarNewCells cells;
     size_t c;
 
     if (fit)
         return fit->open[v] != 0;
-    astar_new_cells(&cells, v, DX[d], DY[d], m->size, m->stride);
+    astar_new_cells(&cells, v, BOARD_DX[d], BOARD_DY[d], m->size, m->stride);
     while (astar_new_cell(&cells, &c)) {
         double e = m->cost[c];
         if (e != e) {
@@ -465,12 +197,12 @@ static int sized_open(AstarDistanceMap *m, const AstarGrid *grid, const AstarGri
  * highest entry cost among the cells the step newly covers. */
 static double sized_price(const AstarDistanceMap *m, size_t p, int d)
 {
-    const size_t q = (size_t)((long)p + DY[d] * (long)m->stride + DX[d]);
+    const size_t q = (size_t)((long)p + BOARD_DY[d] * (long)m->stride + BOARD_DX[d]);
     AstarNewCells cells;
     size_t c;
     double worst = 0.0;
 
-    astar_new_cells(&cells, q, DX[d], DY[d], m->size, m->stride);
+    astar_new_cells(&cells, q, BOARD_DX[d], BOARD_DY[d], m->size, m->stride);
     while (astar_new_cell(&cells, &c))
         if (m->cost[c] > worst)
             worst = m->cost[c];
@@ -503,73 +235,6 @@ static int sized_source(AstarDistanceMap *m, const AstarGrid *grid, size_t c,
     return 1;
 }
 
-/* flood for a map of size > 1 (grid NULL: a rescan over the map's cells;
- * fit: the grid's layer for the size, when there is no rule). */
-static AstarError flood_sized(Heap *open, AstarDistanceMap *m, const AstarGrid *grid,
-                              const AstarGrid *fit, AstarCellRule rule, void *user,
-                              double max_cost, int *aborted)
-{
-    double *dist = m->dist;
-    uint8_t *step = m->step;
-    uint32_t *origin = m->origin;
-    AstarDiagonal mode = m->diagonal;
-    int ndir = mode == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
-    long off[8];
-
-    for (d = 0; d < 8; d++)
-        off[d] = DY[d] * (long)m->stride + DX[d];
-    while (open->size > 0) {
-        uint32_t u = heap_pop(open).cell;
-        unsigned su = step[u];
-        int side[4] = {0, 0, 0, 0};
-        double gu;
-
-        if (su & ST_CLOSED)
-            continue;                                  /* a stale duplicate */
-        step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
-        m->reached++;
-        gu = dist[u];
-        for (d = 0; d < ndir; d++) {
-            uint32_t v = (uint32_t)((long)u + off[d]);
-            unsigned sv = step[v];
-            double ng;
-            int ok;
-
-            if (sv & ST_CLOSED) {
-                if (d < 4)
-                    side[d] = 1;
-                continue;
-            }
-            ok = sized_open(m, grid, fit, u, d, rule, user);
-            if (ok < 0) {
-                heap_clear(open);
-                empty(m);
-                *aborted = 1;
-                return ASTAR_OK;
-            }
-            if (d < 4)
-                side[d] = ok;
-            if (!grid)
-                ok = (sv & ASTAR_STEP_MEMBER) != 0;
-            if (!ok)
-                continue;
-            if (d >= 4 && mode != ASTAR_DIAGONAL_ALWAYS) {
-                int walls = !side[CORNER_X[d]] + !side[CORNER_Y[d]];
-                if (walls == 2 || (walls == 1 && mode == ASTAR_DIAGONAL_NO_OBSTACLES))
-                    continue;
-            }
-            ng = sized_price(m, v, OPPOSITE[d]);
-            ng = gu + (d < 4 ? ng : SQRT2 * ng);
-            if (!(ng <= max_cost))
-                continue;
-            if (offer(dist, step, origin, u, v, sv, ng, OPPOSITE[d])
-                && heap_push(open, ng, v) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-    }
-    return ASTAR_OK;
-}
-
 /* descend for a map of size > 1. */
 static void descend_sized(AstarDistanceMap *m)
 {
@@ -578,7 +243,7 @@ static void descend_sized(AstarDistanceMap *m)
     size_t i;
 
     for (d = 0; d < 8; d++)
-        off[d] = DY[d] * (long)m->stride + DX[d];
+        off[d] = BOARD_DY[d] * (long)m->stride + BOARD_DX[d];
     m->reached = 0;
     for (i = 0; i < m->cells; i++) {
         double best;
@@ -598,12 +263,12 @@ static void descend_sized(AstarDistanceMap *m)
             if (!(m->step[u] & ASTAR_STEP_MEMBER))
                 continue;
             if (d >= 4 && m->diagonal != ASTAR_DIAGONAL_ALWAYS) {
-                int walls = !side[CORNER_X[d]] + !side[CORNER_Y[d]];
+                int walls = !side[BOARD_CORNER_X[d]] + !side[BOARD_CORNER_Y[d]];
                 if (walls == 2 || (walls == 1 && m->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
                     continue;
             }
             ng = sized_price(m, i, d);
-            ng = m->dist[u] + (d < 4 ? ng : SQRT2 * ng);
+            ng = m->dist[u] + (d < 4 ? ng : BOARD_SQRT2 * ng);
             if (ng < best) {
                 best = ng;
                 bs = (unsigned)d;
@@ -622,17 +287,204 @@ static void unclose(AstarDistanceMap *m)
         m->step[i] &= (uint8_t)~ST_CLOSED;
 }
 
+/* ---- the flood: dijkstra.h's loop with distance-map hooks --------------- */
+
+/* One flood: the map's arrays (as locals, so a byte stored to step does not
+ * make the compiler load them again), the grid (NULL: a rescan, over the
+ * cells already in the map, with their known costs) and the rule. */
+typedef struct {
+    AstarDistanceMap *m;
+    double *dist, *cost;
+    uint8_t *step;
+    uint32_t *origin;
+    const AstarGrid *grid;
+    const AstarGrid *fit;    /* BOARD_LARGE, no rule: the positions where the unit fits */
+    AstarCellRule rule;
+    void *user;
+    double entered;          /* the entry cost of the cell being expanded */
+} MapQuery;
+
+static inline int dk_settle(MapQuery *q, const BoardKind kind, uint32_t u, double *g)
+{
+    unsigned su = q->step[u];
+
+    (void)kind;
+    if (su & ST_CLOSED)
+        return 0;                                      /* a stale duplicate */
+    q->step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
+    q->m->reached++;
+    q->entered = q->cost[u];
+    *g = q->dist[u];
+    return 1;
+}
+
+/* The walk steps v -> u, so the step is priced by what it enters: u's entry
+ * cost, or for a large unit the highest of the cells u covers and v does
+ * not. v itself must be enterable (its rule asked the first time). */
+static inline int dk_look(MapQuery *q, const Board *b, const BoardKind kind,
+                          const unsigned traits, uint32_t u, uint32_t v, unsigned d,
+                          double *price)
+{
+    unsigned sv = q->step[v];
+
+    (void)b;
+    (void)u;
+    if (sv & ST_CLOSED)
+        return DK_PASS;
+    if (kind == BOARD_LARGE) {
+        int ok = sized_open(q->m, q->grid, q->fit, u, (int)d, q->rule, q->user);
+        if (ok <= 0)
+            return ok < 0 ? DK_ABORT : DK_BLOCKED;
+        if ((traits & DK_RESCAN) && !(sv & ASTAR_STEP_MEMBER))
+            return DK_PASS;
+        *price = sized_price(q->m, v, BOARD_OPPOSITE[d]);
+        return DK_OPEN;
+    }
+    if (traits & DK_RESCAN) {          /* a cell never asked is no wall */
+        if (q->cost[v] == INFINITY)
+            return DK_BLOCKED;
+        if (!(sv & ASTAR_STEP_MEMBER))
+            return DK_PASS;
+    } else {
+        double c = q->cost[v];
+        if (!(traits & DK_KNOWN) && c != c) {
+            c = entry(q->m, q->grid, v, q->rule, q->user);
+            if (c != c)
+                return DK_ABORT;
+        }
+        if (c == INFINITY)
+            return DK_BLOCKED;
+    }
+    *price = q->entered;
+    return DK_OPEN;
+}
+
+static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, double g)
+{
+    return offer(q->dist, q->step, q->origin, u, v, q->step[v], g, BOARD_OPPOSITE[d]);
+}
+
+#define DK_QUERY MapQuery
+#define DK_WALL(q, c) ((q)->cost[c] == INFINITY)
+#define DK_PRICE(q) ((q)->entered)
+#define DK_CORNER_FIRST 0   /* a diagonal cell is asked before the corner rule looks */
+#include "dijkstra.h"
+
+/* The flood from what is in the open list, the loop compiled for the map's
+ * board and the open list chosen: a rule stopping it leaves the map empty. */
+static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
+                            AstarCellRule rule, void *user, const OpenList *open_list,
+                            OpenKind open_kind, double max_cost, int *aborted)
+{
+    OpenList open_copy = *open_list, *open = &open_copy;   /* a local: kept in registers */
+    MapQuery q;
+    Board b;
+    BoardKind kind = m->hex ? BOARD_HEX : m->size > 1 ? BOARD_LARGE
+                     : m->diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8;
+    unsigned traits = grid ? 0u : DK_RESCAN;
+    int done;
+
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+    q.m = m;
+    q.dist = m->dist;
+    q.cost = m->cost;
+    q.step = m->step;
+    q.origin = m->origin;
+    q.grid = grid;
+    q.fit = fit;
+    q.rule = rule;
+    q.user = user;
+    if (open_kind == OPEN_FIFO)
+        done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_FIFO, DK_KNOWN, max_cost);
+    else if (open_kind == OPEN_BUCKETS)
+        done = kind == BOARD_SQUARE4
+                   ? dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_BUCKETS, DK_KNOWN, max_cost)
+                   : dijkstra_loop(&q, &b, BOARD_SQUARE8, open, OPEN_BUCKETS, DK_KNOWN, max_cost);
+    else if (kind == BOARD_SQUARE4)
+        done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_HEAP, traits, max_cost);
+    else if (kind == BOARD_SQUARE8)
+        done = dijkstra_loop(&q, &b, BOARD_SQUARE8, open, OPEN_HEAP, traits, max_cost);
+    else if (kind == BOARD_HEX)
+        done = dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, traits, max_cost);
+    else
+        done = dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, traits, max_cost);
+    if (done == DK_ABORTED) {
+        empty(m);
+        *aborted = 1;
+    }
+    unclose(m);
+    return done == DK_NOMEM ? ASTAR_ENOMEM : ASTAR_OK;
+}
+
+/* The open list for a flood of m from sources of one value or not (same):
+ * - when every step costs 1 (4 directions, no rule, unit costs) and the
+ *   sources share one value, a FIFO queue: cells settle level by level, the
+ *   order of their values, so the result is the heap's exactly (ties
+ *   included: every cell one level down has relaxed a cell before it is
+ *   taken); the queue is the heap's cell array, reserved for every cell;
+ * - over known entry costs (no rule) from sources of one value, a bucket
+ *   queue: every step costs at least 2 * width (width is half the lowest
+ *   entry cost), so a cell settled from bucket b (values [base + b * width,
+ *   base + (b + 1) * width)) relaxes its neighbours into bucket b + 1 or
+ *   later, rounding included, and no cell of a bucket can lower another of
+ *   the same bucket: taken in any order, every cell is final when taken, and
+ *   its parents (lower values, earlier buckets) were all taken before it, so
+ *   the tie order gives the heap's result exactly. The nb buckets are used
+ *   in a circle: a step spans at most nb - 2 of them;
+ * - else the heap. */
+static AstarError map_open(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
+                           AstarCellRule rule, int same, double base, double lo, double hi,
+                           OpenList *open, OpenKind *kind)
+{
+    open_heap(open, astar_range_heap(scratch));
+    *kind = OPEN_HEAP;
+    if (rule || m->hex || m->size > 1 || !same)
+        return ASTAR_OK;
+    if (!grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER) {
+        AstarError e = heap_reserve(open->heap, m->cells);
+        *kind = OPEN_FIFO;
+        open->queue = open->heap->cell;   /* after the reserve: it may move */
+        open->head = open->tail = 0;
+        return e;
+    }
+    if (lo < INFINITY && 2.0 * BOARD_SQRT2 * hi / lo + 2.0 <= (double)ASTAR_MAX_BUCKETS) {
+        size_t k;
+        *kind = OPEN_BUCKETS;
+        open->bucket = astar_range_buckets(scratch);
+        open->nb = (size_t)(2.0 * BOARD_SQRT2 * hi / lo) + 2;
+        open->b = open->pending = 0;
+        open->list = &open->bucket[0];
+        open->base = base;
+        open->width = lo / 2.0;
+        for (k = 0; k < ASTAR_MAX_BUCKETS; k++)
+            open->bucket[k].size = 0;
+    }
+    return ASTAR_OK;
+}
+
+/* May the map's walks end at source cell c? 1 yes, 0 no, -1 the rule stopped. */
+static int source_fits(AstarDistanceMap *m, const AstarGrid *grid, size_t c, AstarCellRule rule,
+                       void *user)
+{
+    double e;
+
+    if (m->size > 1)
+        return sized_source(m, grid, c, rule, user);
+    e = entry(m, grid, c, rule, user);
+    return e != e ? -1 : e != INFINITY;
+}
+
 AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
                                const AstarDistanceSource *sources, size_t n, double max_cost,
                                AstarCellRule rule, void *user, int *aborted)
 {
-    Heap *open = astar_range_heap(scratch);
-    AstarError e;
+    const AstarGrid *fit = NULL;
+    OpenList open;
+    OpenKind kind;
     size_t i;
     double lo = INFINITY, hi = 0;
 
     *aborted = 0;
-    heap_clear(open);
     for (i = 0; i < m->cells; i++) {
         double c = !grid->open[i] ? INFINITY : rule ? NAN : grid->cost ? grid->cost[i] : 1.0;
         m->dist[i] = INFINITY;
@@ -645,127 +497,59 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
         }
     }
     m->reached = 0;
-    if (m->size > 1) {
-        const AstarGrid *fit = NULL;
-        if (!rule) {   /* the layer of the positions where the unit fits (clearance.c) */
-            AstarGrid *layer;
-            uint32_t used;
-            if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-            fit = layer;
-        }
-        for (i = 0; i < n; i++) {
-            size_t c = astar_index(grid, sources[i].x, sources[i].y);
-            double v = sources[i].value;
-            int fit = sized_source(m, grid, c, rule, user);
-
-            if (fit < 0) {
-                empty(m);
-                *aborted = 1;
-                return ASTAR_OK;
-            }
-            if (!fit || !(v <= max_cost) || !(v < m->dist[c]))
-                continue;
-            m->dist[c] = v;
-            m->step[c] = ASTAR_STEP_END;
-            m->origin[c] = (uint32_t)i;
-            if (heap_push(open, v, (uint32_t)c) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-        e = flood_sized(open, m, grid, fit, rule, user, max_cost, aborted);
-        unclose(m);
-        return e;
+    if (m->size > 1 && !rule) {   /* the layer of the positions where the unit fits (clearance.c) */
+        AstarGrid *layer;
+        uint32_t used;
+        if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK)
+            return ASTAR_ENOMEM;
+        fit = layer;
     }
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
         ;
-    if (!rule && !grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER && !m->hex && i >= n) {
-        size_t tail = 0;
-        if (heap_reserve(open, m->cells) != ASTAR_OK)
-            return ASTAR_ENOMEM;
-        for (i = 0; i < n; i++) {
-            size_t c = astar_index(grid, sources[i].x, sources[i].y);
-            if (m->cost[c] == INFINITY || !(sources[i].value <= max_cost)
-                || !(sources[i].value < m->dist[c]))
-                continue;
-            m->dist[c] = sources[i].value;
-            m->step[c] = ASTAR_STEP_END;
-            m->origin[c] = (uint32_t)i;
-            open->cell[tail++] = (uint32_t)c;
-        }
-        flood_bfs(open->cell, tail, m, max_cost);
-        unclose(m);
-        return ASTAR_OK;
-    }
-    if (!rule && !m->hex && i >= n && n > 0 && lo < INFINITY
-        && 2.0 * SQRT2 * hi / lo + 2.0 <= (double)ASTAR_MAX_BUCKETS) {
-        AstarCellList *bucket = astar_range_buckets(scratch);
-        int nb = (int)(2.0 * SQRT2 * hi / lo) + 2, k;
-        for (k = 0; k < ASTAR_MAX_BUCKETS; k++)
-            bucket[k].size = 0;
-        for (i = 0; i < n; i++) {
-            size_t c = astar_index(grid, sources[i].x, sources[i].y);
-            if (m->cost[c] == INFINITY || !(sources[i].value <= max_cost)
-                || !(sources[i].value < m->dist[c]))
-                continue;
-            m->dist[c] = sources[i].value;
-            m->step[c] = ASTAR_STEP_END;
-            m->origin[c] = (uint32_t)i;
-            if (astar_cell_list_push(&bucket[0], (uint32_t)c) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-        e = flood_buckets(bucket, nb, sources[0].value, lo / 2.0, m, max_cost);
-        unclose(m);
-        return e;
-    }
+    if (map_open(scratch, grid, m, rule, i >= n && n > 0, n ? sources[0].value : 0, lo, hi,
+                 &open, &kind) != ASTAR_OK)
+        return ASTAR_ENOMEM;
     for (i = 0; i < n; i++) {
         size_t c = astar_index(grid, sources[i].x, sources[i].y);
-        double v = sources[i].value, ec = m->cost[c];
+        double v = sources[i].value;
+        int fits = source_fits(m, grid, c, rule, user);
 
-        if (ec != ec) {
-            ec = entry(m, grid, c, rule, user);
-            if (ec != ec) {
-                empty(m);
-                *aborted = 1;
-                return ASTAR_OK;
-            }
+        if (fits < 0) {
+            open_clear(&open, kind);
+            empty(m);
+            *aborted = 1;
+            return ASTAR_OK;
         }
-        if (ec == INFINITY || !(v <= max_cost) || !(v < m->dist[c]))
+        if (!fits || !(v <= max_cost) || !(v < m->dist[c]))
             continue;
         m->dist[c] = v;
         m->step[c] = ASTAR_STEP_END;
         m->origin[c] = (uint32_t)i;
-        if (heap_push(open, v, (uint32_t)c) != ASTAR_OK)
+        if (open_push(&open, kind, v, (uint32_t)c) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    e = m->hex ? flood_hex(open, m, grid, rule, user, max_cost, aborted)
-               : flood(open, m, grid, rule, user, max_cost, aborted);
-    unclose(m);
-    return e;
+    return map_flood(m, grid, fit, rule, user, &open, kind, max_cost, aborted);
 }
 
 AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
 {
-    Heap *open = astar_range_heap(scratch);
-    AstarError e;
+    OpenList open;
     int aborted = 0;
     size_t i;
 
-    heap_clear(open);
+    open_heap(&open, astar_range_heap(scratch));
     m->reached = 0;
     for (i = 0; i < m->cells; i++) {
         if (!(m->step[i] & ASTAR_STEP_MEMBER))
             continue;
         m->step[i] = ASTAR_STEP_MEMBER | ASTAR_STEP_END;
         m->origin[i] = cell_number(m, i);
-        if (heap_push(open, m->dist[i], (uint32_t)i) != ASTAR_OK)
+        if (heap_push(open.heap, m->dist[i], (uint32_t)i) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    e = m->hex ? flood_hex(open, m, NULL, NULL, NULL, INFINITY, &aborted)
-        : m->size > 1 ? flood_sized(open, m, NULL, NULL, NULL, NULL, INFINITY, &aborted)
-                      : flood(open, m, NULL, NULL, NULL, INFINITY, &aborted);
-    unclose(m);
-    return e;
+    return map_flood(m, NULL, NULL, NULL, NULL, &open, OPEN_HEAP, INFINITY, &aborted);
 }
+
 
 void astar_distance_descend(AstarDistanceMap *m)
 {
@@ -782,7 +566,7 @@ void astar_distance_descend(AstarDistanceMap *m)
         return;
     }
     for (d = 0; d < 8; d++)
-        off[d] = DY[d] * (long)m->stride + DX[d];
+        off[d] = BOARD_DY[d] * (long)m->stride + BOARD_DX[d];
     m->reached = 0;
     for (i = 0; i < m->cells; i++) {
         double best;
@@ -799,12 +583,12 @@ void astar_distance_descend(AstarDistanceMap *m)
             if (!(m->step[u] & ASTAR_STEP_MEMBER))
                 continue;
             if (d >= 4 && m->diagonal != ASTAR_DIAGONAL_ALWAYS) {
-                int walls = (m->cost[(long)i + off[CORNER_X[d]]] == INFINITY)
-                            + (m->cost[(long)i + off[CORNER_Y[d]]] == INFINITY);
+                int walls = (m->cost[(long)i + off[BOARD_CORNER_X[d]]] == INFINITY)
+                            + (m->cost[(long)i + off[BOARD_CORNER_Y[d]]] == INFINITY);
                 if (walls == 2 || (walls == 1 && m->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
                     continue;
             }
-            ng = m->dist[u] + (d < 4 ? m->cost[u] : SQRT2 * m->cost[u]);
+            ng = m->dist[u] + (d < 4 ? m->cost[u] : BOARD_SQRT2 * m->cost[u]);
             if (ng < best) {
                 best = ng;
                 bs = (unsigned)d;
@@ -822,8 +606,8 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
 
     if (!(st & ASTAR_STEP_MEMBER) || d >= 8)
         return 0;
-    *nx = (uint32_t)((long)x + DX[d]);
-    *ny = (uint32_t)((long)y + DY[d]);
+    *nx = (uint32_t)((long)x + BOARD_DX[d]);
+    *ny = (uint32_t)((long)y + BOARD_DY[d]);
     return 1;
 }
 
@@ -1102,13 +886,13 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
             if (!(cost > 0 && cost < HUGE_VAL))
                 return parse_error(message, message_size, "bad cost");
             if (st < 8) {
-                long nx = (long)x + DX[st], ny = (long)y + DY[st];
+                long nx = (long)x + BOARD_DX[st], ny = (long)y + BOARD_DY[st];
                 if (nx < 0 || ny < 0 || nx >= (long)hd.width || ny >= (long)hd.height
                     || steps[(size_t)ny * hd.width + (size_t)nx] == ASTAR_STEP_NONE)
                     return parse_error(message, message_size, "bad step");
                 if (m->hex && st >= 4) {         /* a hex map steps to a hex neighbour */
                     unsigned dirs[6];
-                    hex_dirs(m, i, dirs);
+                    board_hex_dirs((AstarHexLayout)(m->hex - 1), m->stride, i, dirs);
                     if (st != dirs[4] && st != dirs[5])
                         return parse_error(message, message_size, "bad step");
                 }

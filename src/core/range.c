@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "astar_hex.h"
-#include "clearance.h"
+#include "dijkstra.h"   /* its open lists; the loop is included below with the hooks */
 #include "grid_layout.h"
 #include "heap.h"
 #include "range_internal.h"
@@ -29,14 +28,6 @@
 #define ST_GEN_SHIFT 10
 #define ST_GEN_LIMIT (1u << (32 - ST_GEN_SHIFT))
 
-#define SQRT2 1.41421356237309504880   /* as search_internal.h: findPath's step */
-
-/* 0-3 orthogonal, 4-7 diagonal; CORNER_X/Y: the orthogonal directions a
- * diagonal one passes between (the corner rule). */
-static const int DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-static const int DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
-static const int CORNER_X[8] = {0, 0, 0, 0, 0, 1, 0, 1};
-static const int CORNER_Y[8] = {0, 0, 0, 0, 2, 2, 3, 3};
 
 struct AstarRange {
     double *g, *entry;
@@ -122,7 +113,7 @@ static AstarError begin(AstarRange *r, const AstarGrid *grid)
     r->grid = grid;
     r->size = 1;
     for (d = 0; d < 8; d++)
-        r->offset[d] = DY[d] * (long)grid->stride + DX[d];
+        r->offset[d] = BOARD_DY[d] * (long)grid->stride + BOARD_DX[d];
     return ASTAR_OK;
 }
 
@@ -157,144 +148,6 @@ static inline double entry_cost(AstarRange *r, uint32_t cell, AstarRangeRule rul
     r->entry[cell] = c;
     r->stamp[cell] = stamp_of(r, flags & ST_RULE_MASK);
     return c;
-}
-
-AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
-                           double budget, AstarRangeRule rule, void *user, int *aborted)
-{
-    uint32_t start = (uint32_t)astar_index(grid, sx, sy);
-
-    *aborted = 0;
-    if (begin(r, grid) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    r->g[start] = 0.0;
-    r->entry[start] = 0.0;
-    r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
-    if (heap_push(&r->open, 0.0, start) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-
-    while (r->open.size > 0) {
-        uint32_t cell = heap_pop(&r->open).cell, st = r->stamp[cell];
-        double g = r->g[cell];
-        int d;
-
-        if (st & ST_CLOSED)
-            continue;                                  /* a stale duplicate */
-        r->stamp[cell] = st | ST_CLOSED;
-        r->slot[cell] = (uint32_t)r->count;
-        r->order[r->count++] = cell;
-        if (cell != start && (st & ASTAR_RANGE_ENDS_MOVE))
-            continue;                                  /* zone of control */
-        for (d = 0; d < 4; d++) {
-            uint32_t next = (uint32_t)((long)cell + r->offset[d]);
-            double c, ng;
-
-            if (!grid->open[next] || next == start)
-                continue;
-            c = entry_cost(r, next, rule, user);
-            if (c != c) {
-                r->count = 0;
-                heap_clear(&r->open);
-                *aborted = 1;
-                return ASTAR_OK;
-            }
-            if (c == INFINITY)
-                continue;                      /* impassable, even with an infinite budget */
-            ng = g + c;
-            st = r->stamp[next];
-            if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))
-                continue;
-            r->g[next] = ng;
-            r->stamp[next] = (st & ST_RULE_MASK) | ST_HAS_G | ((uint32_t)d << ST_DIR_SHIFT)
-                             | stamp_of(r, 0);
-            if (heap_push(&r->open, ng, next) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-    }
-    return ASTAR_OK;
-}
-
-/* Is the orthogonal neighbour o of an expanded cell a wall for the corner
- * rule? The expansion has looked it up already (orthogonal directions come
- * first), so this asks no rule: a grid wall, or impassable for this unit;
- * the start (no rule is asked about it) is open unless it is a grid wall. */
-static int corner_wall(const AstarRange *r, uint32_t o, uint32_t start)
-{
-    return !r->grid->open[o] || (o != start && r->entry[o] == INFINITY);
-}
-
-/* The 8-direction search: a loop of its own, so the 4-direction one above
- * pays nothing for diagonals. Same order of rule calls for d 0-3; then the
- * diagonals, each checked against the corner rule before its rule is asked. */
-static AstarError run_diagonal(AstarRange *r, const AstarGrid *grid, uint32_t start,
-                               double budget, AstarDiagonal diagonal, AstarRangeRule rule,
-                               void *user, int *aborted)
-{
-    while (r->open.size > 0) {
-        uint32_t cell = heap_pop(&r->open).cell, st = r->stamp[cell];
-        double g = r->g[cell];
-        int d;
-
-        if (st & ST_CLOSED)
-            continue;                                  /* a stale duplicate */
-        r->stamp[cell] = st | ST_CLOSED;
-        r->slot[cell] = (uint32_t)r->count;
-        r->order[r->count++] = cell;
-        if (cell != start && (st & ASTAR_RANGE_ENDS_MOVE))
-            continue;                                  /* zone of control */
-        for (d = 0; d < 8; d++) {
-            uint32_t next = (uint32_t)((long)cell + r->offset[d]);
-            double c, ng;
-
-            if (!grid->open[next] || next == start)
-                continue;
-            if (d >= 4 && diagonal != ASTAR_DIAGONAL_ALWAYS) {
-                uint32_t ox = (uint32_t)((long)cell + r->offset[CORNER_X[d]]);
-                uint32_t oy = (uint32_t)((long)cell + r->offset[CORNER_Y[d]]);
-                int walls = corner_wall(r, ox, start) + corner_wall(r, oy, start);
-                if (walls == 2 || (walls == 1 && diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
-                    continue;
-            }
-            c = entry_cost(r, next, rule, user);
-            if (c != c) {
-                r->count = 0;
-                heap_clear(&r->open);
-                *aborted = 1;
-                return ASTAR_OK;
-            }
-            if (c == INFINITY)
-                continue;
-            ng = g + (d < 4 ? c : SQRT2 * c);
-            st = r->stamp[next];
-            if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))
-                continue;
-            r->g[next] = ng;
-            r->stamp[next] = (st & ST_RULE_MASK) | ST_HAS_G | ((uint32_t)d << ST_DIR_SHIFT)
-                             | stamp_of(r, 0);
-            if (heap_push(&r->open, ng, next) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-    }
-    return ASTAR_OK;
-}
-
-AstarError astar_range_run_diagonal(AstarRange *r, const AstarGrid *grid, uint32_t sx,
-                                    uint32_t sy, double budget, AstarDiagonal diagonal,
-                                    AstarRangeRule rule, void *user, int *aborted)
-{
-    uint32_t start = (uint32_t)astar_index(grid, sx, sy);
-
-    if (diagonal == ASTAR_DIAGONAL_NEVER)
-        return astar_range_run(r, grid, sx, sy, budget, rule, user, aborted);
-    *aborted = 0;
-    if (begin(r, grid) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    r->g[start] = 0.0;
-    r->entry[start] = 0.0;
-    r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
-    if (heap_push(&r->open, 0.0, start) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    return run_diagonal(r, grid, start, budget, diagonal, rule, user, aborted);
 }
 
 /* ---- large units (issue 14, clearance.c) -------------------------------- */
@@ -369,7 +222,7 @@ static double large_step(AstarRange *r, const AstarGrid *grid, const AstarGrid *
         if (v != 0.0)
             return v;
     }
-    astar_new_cells(&cells, n, DX[d], DY[d], r->size, grid->stride);
+    astar_new_cells(&cells, n, BOARD_DX[d], BOARD_DY[d], r->size, grid->stride);
     while (astar_new_cell(&cells, &cell)) {
         unsigned flags;
         double v = large_cell(r, grid, (uint32_t)cell, rule, user, &flags);
@@ -383,70 +236,183 @@ static double large_step(AstarRange *r, const AstarGrid *grid, const AstarGrid *
     return worst;
 }
 
-/* The loop of a large unit with costs or a rule: run_diagonal's (and
- * clearance.c astar_run_large's) steps over the top-left positions, each
- * priced by large_step; the corner rule looks at the positions beside a
- * diagonal step (the orthogonal ones, priced first). */
-static AstarError run_large(AstarRange *r, const AstarGrid *grid, const AstarGrid *fit,
-                            uint32_t start, double budget, AstarDiagonal diagonal,
-                            AstarRangeRule rule, void *user, int *aborted)
+/* ---- the searches: dijkstra.h's loop with range hooks ------------------- */
+
+/* One movement query: what the hooks read besides the scratch. */
+typedef struct {
+    AstarRange *r;
+    const AstarGrid *grid;
+    const AstarGrid *fit;    /* BOARD_LARGE: the positions where the unit fits */
+    uint32_t start;
+    AstarRangeRule rule;
+    void *user;
+    int zoc;                 /* BOARD_LARGE: the step dk_look priced ends the move */
+} RangeQuery;
+
+/* Settles u into the result; a cell that ends the move (other than the
+ * start) is not expanded: a zone of control. */
+static inline int dk_settle(RangeQuery *q, const BoardKind kind, uint32_t u, double *g)
 {
-    const int ndir = diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8;
+    AstarRange *r = q->r;
+    uint32_t st = r->stamp[u];
 
-    while (r->open.size > 0) {
-        uint32_t cell = heap_pop(&r->open).cell, st = r->stamp[cell];
-        double g = r->g[cell];
-        int d, p[4] = {0, 0, 0, 0};
-
-        if (st & ST_CLOSED)
-            continue;                                  /* a stale duplicate */
-        r->stamp[cell] = st | ST_CLOSED;
-        r->slot[cell] = (uint32_t)r->count;
-        r->order[r->count++] = cell;
-        if (cell != start && (st & ST_POS_ZOC))
-            continue;                                  /* zone of control */
-        for (d = 0; d < ndir; d++) {
-            uint32_t next = (uint32_t)((long)cell + r->offset[d]);
-            double c, ng;
-            int zoc;
-
-            if (d >= 4) {
-                int a = p[CORNER_X[d]], b = p[CORNER_Y[d]];
-                if (diagonal == ASTAR_DIAGONAL_ONE_OBSTACLE ? !(a || b)
-                    : diagonal == ASTAR_DIAGONAL_NO_OBSTACLES ? !(a && b) : 0)
-                    continue;
-            }
-            c = large_step(r, grid, fit, cell, d, cell == start, rule, user, &zoc);
-            if (c != c) {
-                r->count = 0;
-                heap_clear(&r->open);
-                *aborted = 1;
-                return ASTAR_OK;
-            }
-            if (d < 4)
-                p[d] = c != INFINITY;
-            if (c == INFINITY)
-                continue;
-            ng = g + (d < 4 ? c : SQRT2 * c);
-            st = r->stamp[next];
-            if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))
-                continue;
-            r->g[next] = ng;
-            r->stamp[next] = (st & (ST_RULE_MASK | ST_LOOKED)) | ST_HAS_G
-                             | (zoc ? ST_POS_ZOC : 0) | ((uint32_t)d << ST_DIR_SHIFT)
-                             | stamp_of(r, 0);
-            if (heap_push(&r->open, ng, next) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-    }
-    return ASTAR_OK;
+    if (st & ST_CLOSED)
+        return 0;                                      /* a stale duplicate */
+    r->stamp[u] = st | ST_CLOSED;
+    r->slot[u] = (uint32_t)r->count;
+    r->order[r->count++] = u;
+    *g = r->g[u];
+    return u == q->start || !(st & (kind == BOARD_LARGE ? ST_POS_ZOC : ASTAR_RANGE_ENDS_MOVE));
 }
 
+/* A step walking away from the start is priced by what it enters: the
+ * cell's entry cost, or for a large unit the highest of its new cells'. */
+static inline int dk_look(RangeQuery *q, const Board *b, const BoardKind kind,
+                          const unsigned traits, uint32_t u, uint32_t v, unsigned d,
+                          double *price)
+{
+    AstarRange *r = q->r;
+    double c;
+
+    (void)b;
+    (void)traits;
+    if (kind == BOARD_LARGE) {
+        int zoc;
+        c = large_step(r, q->grid, q->fit, u, (int)d, u == q->start, q->rule, q->user, &zoc);
+        q->zoc = zoc;
+    } else {
+        if (!q->grid->open[v])
+            return DK_BLOCKED;
+        c = entry_cost(r, v, q->rule, q->user);
+    }
+    if (c != c)
+        return DK_ABORT;
+    if (c == INFINITY)
+        return DK_BLOCKED;                     /* impassable, even with an infinite budget */
+    if (r->stamp[v] & ST_CLOSED)
+        return DK_PASS;
+    *price = c;
+    return DK_OPEN;
+}
+
+/* The first cheapest way in wins: a later equal one keeps the parent. */
+static inline int dk_relax(RangeQuery *q, uint32_t u, uint32_t v, unsigned d, double g)
+{
+    AstarRange *r = q->r;
+    uint32_t st = r->stamp[v];
+
+    (void)u;
+    if ((st & ST_HAS_G) && g >= r->g[v])
+        return 0;
+    r->g[v] = g;
+    r->stamp[v] = (st & (ST_RULE_MASK | ST_LOOKED)) | ST_HAS_G | (q->zoc ? ST_POS_ZOC : 0)
+                  | (d << ST_DIR_SHIFT) | stamp_of(r, 0);
+    return 1;
+}
+
+#define DK_QUERY RangeQuery
+#define DK_CORNER_FIRST 1   /* a diagonal cell cut off by the corner rule is not asked */
+#include "dijkstra.h"
+
+/* A movement range from bordered cell start (the scratch begun on q's grid):
+ * the loop compiled for each board kind. */
+static AstarError range_search(const RangeQuery *query, const Board *board,
+                               const BoardKind kind, double budget, int *aborted)
+{
+    RangeQuery query_copy = *query, *q = &query_copy;   /* locals: kept in registers */
+    Board board_copy = *board, *b = &board_copy;
+    AstarRange *r = q->r;
+    OpenList open;
+    int done;
+
+    *aborted = 0;
+    r->g[q->start] = 0.0;
+    r->entry[q->start] = 0.0;
+    r->stamp[q->start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
+    open_heap(&open, &r->open);
+    if (heap_push(&r->open, 0.0, q->start) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    switch (kind) {
+    case BOARD_SQUARE4:
+        done = dijkstra_loop(q, b, BOARD_SQUARE4, &open, OPEN_HEAP, 0, budget);
+        break;
+    case BOARD_SQUARE8:
+        done = dijkstra_loop(q, b, BOARD_SQUARE8, &open, OPEN_HEAP, 0, budget);
+        break;
+    case BOARD_HEX:
+        done = dijkstra_loop(q, b, BOARD_HEX, &open, OPEN_HEAP, 0, budget);
+        break;
+    default:
+        done = dijkstra_loop(q, b, BOARD_LARGE, &open, OPEN_HEAP, 0, budget);
+    }
+    if (done == DK_ABORTED) {
+        r->count = 0;
+        *aborted = 1;
+    }
+    return done == DK_NOMEM ? ASTAR_ENOMEM : ASTAR_OK;
+}
+
+/* Begins a query from (sx, sy) of grid on the board of the given kind; a
+ * large unit (size > 1) moves over fit, the positions where it fits. */
+static AstarError range_query(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
+                              BoardKind kind, AstarDiagonal diagonal, const AstarGrid *fit,
+                              uint32_t size, double budget, AstarRangeRule rule, void *user,
+                              int *aborted)
+{
+    RangeQuery q;
+    Board b;
+    AstarHexLayout layout = ASTAR_HEX_ODD_R;
+
+    *aborted = 0;
+    if (begin(r, grid) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    r->size = size;
+    astar_grid_hex(grid, &layout);
+    board_init(&b, grid->stride, diagonal, layout, size);
+    q.r = r;
+    q.grid = grid;
+    q.fit = fit;
+    q.start = (uint32_t)astar_index(grid, sx, sy);
+    q.rule = rule;
+    q.user = user;
+    q.zoc = 0;
+    return range_search(&q, &b, kind, budget, aborted);
+}
+
+AstarError astar_range_run(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
+                           double budget, AstarRangeRule rule, void *user, int *aborted)
+{
+    return range_query(r, grid, sx, sy, BOARD_SQUARE4, ASTAR_DIAGONAL_NEVER, NULL, 1, budget,
+                       rule, user, aborted);
+}
+
+AstarError astar_range_run_diagonal(AstarRange *r, const AstarGrid *grid, uint32_t sx,
+                                    uint32_t sy, double budget, AstarDiagonal diagonal,
+                                    AstarRangeRule rule, void *user, int *aborted)
+{
+    return range_query(r, grid, sx, sy,
+                       diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8,
+                       diagonal, NULL, 1, budget, rule, user, aborted);
+}
+
+/* A movement range on a hex board: the six hex neighbours (astar_hex_neighbours'
+ * order), each step the entered cell's cost. Every hex step is one of the
+ * eight directions, so parents and astar_range_get work unchanged. */
+AstarError astar_range_run_hex(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
+                               double budget, AstarRangeRule rule, void *user, int *aborted)
+{
+    return range_query(r, grid, sx, sy, BOARD_HEX, ASTAR_DIAGONAL_NEVER, NULL, 1, budget, rule,
+                       user, aborted);
+}
+
+/* A large unit with costs or a rule runs over the top-left positions, each
+ * step priced by large_step; the corner rule looks at the positions beside a
+ * diagonal step (the orthogonal ones, priced first). */
 AstarError astar_range_run_large(AstarRange *r, AstarGrid *grid, uint32_t sx, uint32_t sy,
                                  uint32_t size, double budget, AstarDiagonal diagonal,
                                  AstarRangeRule rule, void *user, int *aborted)
 {
-    uint32_t start = (uint32_t)astar_index(grid, sx, sy), used;
+    uint32_t used;
     AstarGrid *fit;
     AstarError e;
 
@@ -464,15 +430,10 @@ AstarError astar_range_run_large(AstarRange *r, AstarGrid *grid, uint32_t sx, ui
         r->size = used;
         return e;
     }
-    if (begin(r, grid) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    r->size = used;
-    r->g[start] = 0.0;
-    r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
-    if (heap_push(&r->open, 0.0, start) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    return run_large(r, grid, fit, start, budget, diagonal, rule, user, aborted);
+    return range_query(r, grid, sx, sy, BOARD_LARGE, diagonal, fit, used, budget, rule, user,
+                       aborted);
 }
+
 
 size_t astar_range_count(const AstarRange *r) { return r->count; }
 
@@ -674,73 +635,6 @@ AstarError astar_cell_list_push(AstarCellList *list, uint32_t cell)
         list->capacity = capacity;
     }
     list->cell[list->size++] = cell;
-    return ASTAR_OK;
-}
-
-/* ---- hex boards (astar_hex.h) ------------------------------------------- */
-
-/* A movement range on a hex board: the 4-direction loop's rules with the six
- * hex neighbours (astar_hex_neighbours' order), each step the entered cell's
- * cost. Every hex step is one of the eight directions above, so parents and
- * astar_range_get work unchanged. */
-AstarError astar_range_run_hex(AstarRange *r, const AstarGrid *grid, uint32_t sx, uint32_t sy,
-                               double budget, AstarRangeRule rule, void *user, int *aborted)
-{
-    uint32_t start = (uint32_t)astar_index(grid, sx, sy);
-    AstarHexLayout layout = ASTAR_HEX_ODD_R;
-
-    astar_grid_hex(grid, &layout);
-    *aborted = 0;
-    if (begin(r, grid) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-    r->g[start] = 0.0;
-    r->entry[start] = 0.0;
-    r->stamp[start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
-    if (heap_push(&r->open, 0.0, start) != ASTAR_OK)
-        return ASTAR_ENOMEM;
-
-    while (r->open.size > 0) {
-        uint32_t cell = heap_pop(&r->open).cell, st = r->stamp[cell];
-        double g = r->g[cell];
-        int dx[6], dy[6], k;
-
-        if (st & ST_CLOSED)
-            continue;                                  /* a stale duplicate */
-        r->stamp[cell] = st | ST_CLOSED;
-        r->slot[cell] = (uint32_t)r->count;
-        r->order[r->count++] = cell;
-        if (cell != start && (st & ASTAR_RANGE_ENDS_MOVE))
-            continue;                                  /* zone of control */
-        astar_hex_neighbours(layout, cell_x(r, cell), cell_y(r, cell), dx, dy);
-        for (k = 0; k < 6; k++) {
-            uint32_t d = dy[k] == 0 ? (dx[k] > 0 ? 0u : 1u)
-                         : dx[k] == 0 ? (dy[k] > 0 ? 2u : 3u)
-                         : dy[k] > 0 ? (dx[k] > 0 ? 4u : 5u) : (dx[k] > 0 ? 6u : 7u);
-            uint32_t next = (uint32_t)((long)cell + r->offset[d]);
-            double c, ng;
-
-            if (!grid->open[next] || next == start)
-                continue;
-            c = entry_cost(r, next, rule, user);
-            if (c != c) {
-                r->count = 0;
-                heap_clear(&r->open);
-                *aborted = 1;
-                return ASTAR_OK;
-            }
-            if (c == INFINITY)
-                continue;
-            ng = g + c;
-            st = r->stamp[next];
-            if (!(ng <= budget) || (st & ST_CLOSED) || ((st & ST_HAS_G) && ng >= r->g[next]))
-                continue;
-            r->g[next] = ng;
-            r->stamp[next] = (st & ST_RULE_MASK) | ST_HAS_G | (d << ST_DIR_SHIFT)
-                             | stamp_of(r, 0);
-            if (heap_push(&r->open, ng, next) != ASTAR_OK)
-                return ASTAR_ENOMEM;
-        }
-    }
     return ASTAR_OK;
 }
 

@@ -1,0 +1,126 @@
+/*
+ * The board of the one search engine (issue 18): what moves leave a cell and
+ * what decides whether each may be taken. Not public.
+ *
+ * Moves are the eight directions 0-7 (E W S N SE SW NE NW: orthogonal ones
+ * first, so a diagonal's two sides are looked at before it); a board kind
+ * says which of them a cell has:
+ * - BOARD_SQUARE4: the four orthogonal ones;
+ * - BOARD_SQUARE8: all eight, a diagonal one subject to the corner rule of
+ *   the query's AstarDiagonal mode;
+ * - BOARD_HEX: six, astar_hex_neighbours' order for the layout, each priced
+ *   as an orthogonal step (no sqrt 2), no corner rule;
+ * - BOARD_LARGE: a k x k unit's top-left position, four or eight directions
+ *   (diagonal NEVER: four), the corner rule over the positions beside a
+ *   diagonal step; a step covers the cells clearance.h astar_new_cells lists.
+ * Kinds are compile-time constants at every call (dijkstra.h), so each
+ * query's loop is compiled for its board and pays for no other.
+ *
+ * Cells are bordered indices (grid_layout.h): a neighbour is cell + off[d].
+ */
+#ifndef ASTAR_BOARD_H
+#define ASTAR_BOARD_H
+
+#include "astar_hex.h"
+#include "clearance.h"
+
+#define BOARD_SQRT2 1.41421356237309504880   /* as search_internal.h: findPath's step */
+
+typedef enum { BOARD_SQUARE4, BOARD_SQUARE8, BOARD_HEX, BOARD_LARGE } BoardKind;
+
+static const int BOARD_DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+static const int BOARD_DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+/* The orthogonal directions a diagonal one passes between (the corner rule),
+ * and the direction back. */
+static const int BOARD_CORNER_X[8] = {0, 0, 0, 0, 0, 1, 0, 1};
+static const int BOARD_CORNER_Y[8] = {0, 0, 0, 0, 2, 2, 3, 3};
+static const uint8_t BOARD_OPPOSITE[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+
+typedef struct {
+    long off[8];               /* cell + off[d]: the neighbour in direction d */
+    uint32_t stride;
+    AstarDiagonal diagonal;    /* SQUARE8 and LARGE */
+    AstarHexLayout layout;     /* HEX */
+    uint32_t size;             /* LARGE: k */
+    unsigned hex[2][6];        /* HEX: the directions out of an even and an odd row (column) */
+} Board;
+
+/* The direction code (0-7) of a unit offset. */
+static inline unsigned board_dir(int dx, int dy)
+{
+    return dy == 0 ? (dx > 0 ? 0u : 1u)
+           : dx == 0 ? (dy > 0 ? 2u : 3u)
+           : dy > 0 ? (dx > 0 ? 4u : 5u) : (dx > 0 ? 6u : 7u);
+}
+
+/* The six hex neighbours of bordered cell c as directions, ascending. */
+static inline void board_hex_dirs(AstarHexLayout layout, uint32_t stride, size_t c,
+                                  unsigned dirs[6])
+{
+    int dx[6], dy[6], k;
+    astar_hex_neighbours(layout, (uint32_t)(c % stride - 1), (uint32_t)(c / stride - 1), dx, dy);
+    for (k = 0; k < 6; k++)
+        dirs[k] = board_dir(dx[k], dy[k]);
+}
+
+static inline void board_init(Board *b, uint32_t stride, AstarDiagonal diagonal,
+                              AstarHexLayout layout, uint32_t size)
+{
+    int d;
+    for (d = 0; d < 8; d++)
+        b->off[d] = BOARD_DY[d] * (long)stride + BOARD_DX[d];
+    b->stride = stride;
+    b->diagonal = diagonal;
+    b->layout = layout;
+    b->size = size;
+    /* a hex cell's neighbours depend only on the parity of its row (r
+     * layouts) or column (q layouts): those of (0, 0) and (1, 1) */
+    board_hex_dirs(layout, stride, (size_t)stride + 1, b->hex[0]);
+    board_hex_dirs(layout, stride, 2 * (size_t)stride + 2, b->hex[1]);
+}
+
+/* How many moves leave cell c; for HEX, their directions in *dirs (square
+ * kinds: move k is direction k). */
+static inline int board_moves(const Board *b, const BoardKind kind, size_t c,
+                              const unsigned **dirs)
+{
+    switch (kind) {
+    case BOARD_SQUARE4:
+        return 4;
+    case BOARD_HEX:
+        *dirs = b->hex[(b->layout <= ASTAR_HEX_EVEN_R ? c / b->stride - 1 : c % b->stride - 1) & 1];
+        return 6;
+    default:
+        return kind == BOARD_LARGE && b->diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8;
+    }
+}
+
+/* Does the board have a corner rule to apply (diagonal moves, a mode other
+ * than ALWAYS)? */
+static inline int board_has_corners(const Board *b, const BoardKind kind)
+{
+    return (kind == BOARD_SQUARE8 || kind == BOARD_LARGE)
+           && b->diagonal != ASTAR_DIAGONAL_ALWAYS && b->diagonal != ASTAR_DIAGONAL_NEVER;
+}
+
+/* The corner rule: may diagonal direction d be taken, given whether the
+ * cells (positions) on its two orthogonal sides are passable? */
+static inline int board_corner_ok(const Board *b, int d, const int side[4])
+{
+    int walls = !side[BOARD_CORNER_X[d]] + !side[BOARD_CORNER_Y[d]];
+    return walls == 0 || (walls == 1 && b->diagonal != ASTAR_DIAGONAL_NO_OBSTACLES);
+}
+
+/* What a move in direction d costs when the cost it is priced by is c. */
+static inline double board_step(const BoardKind kind, unsigned d, double c)
+{
+    return kind == BOARD_HEX || d < 4 ? c : BOARD_SQRT2 * c;
+}
+
+/* LARGE: the cells a step in direction d onto position q newly covers. */
+static inline void board_new_cells(const Board *b, AstarNewCells *it, size_t q, unsigned d)
+{
+    astar_new_cells(it, q, BOARD_DX[d], BOARD_DY[d], b->size, b->stride);
+}
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * The Dijkstra side of the one search engine (issue 18): one bounded,
+ * multi-source best-first loop that movement ranges (range.c) and distance
+ * maps (distance.c) configure. Not public.
+ *
+ * A template: the including file defines, before including it,
+ *   DK_QUERY          its query's type (what it records per cell);
+ *   DK_CORNER_FIRST   1 when the corner rule is checked before the diagonal
+ *                     cell is looked up (ranges), 0 after (distance maps): the
+ *                     rule callbacks see exactly the calls they saw before;
+ * and these static inline functions:
+ *   int dk_settle(DK_QUERY *q, BoardKind kind, uint32_t u, double *g)
+ *       u was popped: 0 when it is stale or must not be expanded (a zone of
+ *       control), else 1 with its cost in *g; records u as settled either way;
+ *   int dk_look(DK_QUERY *q, const Board *b, BoardKind kind, unsigned traits,
+ *               uint32_t u, uint32_t v, unsigned d, double *price)
+ *       the move u -> v in direction d: DK_BLOCKED (a wall for the corner
+ *       rule), DK_PASS (passable but not to be relaxed: settled, or outside a
+ *       rescan), DK_OPEN (*price: what the step is priced by), DK_ABORT (a
+ *       rule stopped the query); asks the rule at most once per cell;
+ *   int dk_relax(DK_QUERY *q, uint32_t u, uint32_t v, unsigned d, double g)
+ *       offers v the cost g through u: 1 when v must be (re)queued.
+ * The loop is dijkstra_loop; each caller passes constant board and open-list
+ * kinds, and the loop is inlined there, so the compiler writes the variants.
+ * traits (DK_KNOWN, DK_RESCAN) tell dk_look what the query is known to be;
+ * constant where a variant pays for checking them. A file that passes
+ * DK_KNOWN also defines DK_WALL(q, c) (is cell c a wall: the corner rule
+ * reads the cells rather than tracking the looks) and DK_PRICE(q) (what
+ * every move out of the settled cell is priced by: the budget is checked
+ * once per cell, and on a 4-direction board not per move).
+ */
+#ifndef ASTAR_DIJKSTRA_H
+#define ASTAR_DIJKSTRA_H
+
+#include "board.h"
+#include "heap.h"
+#include "range_internal.h"
+
+#if defined(__GNUC__)
+#define DK_INLINE static inline __attribute__((always_inline))
+#else
+#define DK_INLINE static inline
+#endif
+
+enum { DK_ABORT = -1, DK_BLOCKED = 0, DK_OPEN = 1, DK_PASS = 2 };
+/* Traits: every entry cost is known (no rule to ask); a rescan of known cells. */
+enum { DK_KNOWN = 1, DK_RESCAN = 2 };
+/* What dijkstra_loop returns. */
+enum { DK_DONE = 0, DK_ABORTED = 1, DK_NOMEM = 2 };
+
+/* The open list, a parameter of the loop:
+ * - OPEN_HEAP: heap.h's binary heap, any costs;
+ * - OPEN_FIFO: a queue in the heap's cell array (reserved for every cell),
+ *   exact when every step costs the same and the sources share one value:
+ *   cells arrive in the order of their values;
+ * - OPEN_BUCKETS: a circular bucket queue of nb lists of width `width` from
+ *   `base`, exact when every step costs at least 2 * width (see distance.c). */
+typedef enum { OPEN_HEAP, OPEN_FIFO, OPEN_BUCKETS } OpenKind;
+
+typedef struct {
+    Heap *heap;
+    uint32_t *queue;                  /* FIFO: the heap's cell array, held */
+    size_t head, tail;
+    AstarCellList *bucket, *list;     /* BUCKETS; list: bucket b's */
+    size_t nb, b, pending;
+    double base, width;
+} OpenList;
+
+static inline void open_heap(OpenList *o, Heap *heap)
+{
+    o->heap = heap;
+    heap_clear(heap);
+}
+
+DK_INLINE int open_pop(OpenList *o, const OpenKind kind, uint32_t *cell)
+{
+    switch (kind) {
+    case OPEN_HEAP:
+        if (o->heap->size == 0)
+            return 0;
+        *cell = heap_pop(o->heap).cell;
+        return 1;
+    case OPEN_FIFO:
+        if (o->head == o->tail)
+            return 0;
+        *cell = o->queue[o->head++];
+        return 1;
+    default:
+        while (o->list->size == 0) {
+            if (o->pending == 0)
+                return 0;
+            o->b++;
+            o->list = &o->bucket[o->b % o->nb];
+        }
+        o->pending--;
+        *cell = o->list->cell[--o->list->size];
+        return 1;
+    }
+}
+
+DK_INLINE AstarError open_push(OpenList *o, const OpenKind kind, double f, uint32_t cell)
+{
+    size_t k;
+
+    switch (kind) {
+    case OPEN_HEAP:
+        return heap_push(o->heap, f, cell);
+    case OPEN_FIFO:
+        o->queue[o->tail++] = cell;
+        return ASTAR_OK;
+    default:
+        k = (size_t)((f - o->base) / o->width);
+        if (k <= o->b)
+            k = o->b + 1;                      /* cannot happen; stay ahead */
+        o->pending++;
+        return astar_cell_list_push(&o->bucket[k % o->nb], cell);
+    }
+}
+
+DK_INLINE void open_clear(OpenList *o, const OpenKind kind)
+{
+    size_t k;
+    if (kind == OPEN_HEAP)
+        heap_clear(o->heap);
+    else if (kind == OPEN_FIFO)
+        o->head = o->tail;
+    else
+        for (k = 0; k < o->nb; k++)
+            o->bucket[k].size = 0;
+}
+
+#endif /* ASTAR_DIJKSTRA_H */
+
+/* The loop itself is defined once per including file, with its hooks. */
+#ifdef DK_QUERY
+#ifndef DK_WALL
+#define DK_WALL(q, c) 0
+#define DK_PRICE(q) 0.0
+#endif
+/* Settles cells from the open list in order of cost, relaxing the moves the
+ * board allows up to `budget`. */
+DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, OpenList *open,
+                            const OpenKind open_kind, const unsigned traits, double budget)
+{
+    const int corners = board_has_corners(b, kind);
+    uint32_t u;
+
+    while (open_pop(open, open_kind, &u)) {
+        const unsigned *dirs = NULL;
+        int side[4] = {1, 1, 1, 1}, n, k;
+        double g;
+
+        if (!dk_settle(q, kind, u, &g))
+            continue;
+        /* known costs on a square board: the cheapest move out costs the same */
+        if ((traits & DK_KNOWN) && kind <= BOARD_SQUARE8 && !(g + DK_PRICE(q) <= budget))
+            continue;
+        n = board_moves(b, kind, u, &dirs);
+        for (k = 0; k < n; k++) {
+            unsigned d = kind == BOARD_HEX ? dirs[k] : (unsigned)k;
+            uint32_t v = (uint32_t)((long)u + b->off[d]);
+            double price, ng;
+            int look;
+
+            if (DK_CORNER_FIRST && corners && d >= 4 && !board_corner_ok(b, (int)d, side))
+                continue;
+            look = dk_look(q, b, kind, traits, u, v, d, &price);
+            if (corners && d < 4 && !(traits & DK_KNOWN))
+                side[d] = look != DK_BLOCKED;
+            if (look == DK_ABORT) {
+                open_clear(open, open_kind);
+                return DK_ABORTED;
+            }
+            if (look != DK_OPEN)
+                continue;
+            if (!DK_CORNER_FIRST && corners && d >= 4 && (traits & DK_KNOWN)) {
+                side[BOARD_CORNER_X[d]] = !DK_WALL(q, (long)u + b->off[BOARD_CORNER_X[d]]);
+                side[BOARD_CORNER_Y[d]] = !DK_WALL(q, (long)u + b->off[BOARD_CORNER_Y[d]]);
+            }
+            if (!DK_CORNER_FIRST && corners && d >= 4 && !board_corner_ok(b, (int)d, side))
+                continue;
+            ng = g + board_step(kind, d, price);
+            if (!((traits & DK_KNOWN) && kind <= BOARD_SQUARE8 && d < 4) && !(ng <= budget))
+                continue;
+            if (dk_relax(q, u, v, d, ng) && open_push(open, open_kind, ng, v) != ASTAR_OK)
+                return DK_NOMEM;
+        }
+    }
+    return DK_DONE;
+}
+#endif
