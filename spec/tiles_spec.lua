@@ -610,9 +610,27 @@ end)
 -- ---- finalizers -----------------------------------------------------------------------
 
 describe("tile calls with finalizers that close or change the grid", function()
-  local F = require "helpers.finalizers"
-  local arm = F.arm
-  local function eager() return F.eagerCollector("incremental") end
+  local V54 = _VERSION == "Lua 5.4" and not rawget(_G, "jit")
+  local newproxy = newproxy -- luacheck: ignore 113 (Lua 5.1 and LuaJIT)
+  local function arm(f)
+    if newproxy then
+      local p = newproxy(true)
+      getmetatable(p).__gc = f
+    else
+      setmetatable({}, { __gc = f })
+    end
+  end
+  local function eager()
+    if V54 then
+      collectgarbage("incremental", 1, 1000, 1)
+      return function() collectgarbage("incremental", 200, 100, 13) end
+    end
+    local pause, stepmul = collectgarbage("setpause", 0), collectgarbage("setstepmul", 1000)
+    return function()
+      collectgarbage("setpause", pause)
+      collectgarbage("setstepmul", stepmul)
+    end
+  end
 
   for _, action in ipairs({ "close", "change" }) do
     it("finalizers that " .. action .. " the grid: the right grid or a clean error", function()
