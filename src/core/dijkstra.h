@@ -159,7 +159,7 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
         for (k = 0; k < n; k++) {
             unsigned d = kind == BOARD_HEX ? dirs[k] : (unsigned)k;
             uint32_t v = (uint32_t)((long)u + b->off[d]);
-            double price, ng;
+            double price = 0.0, ng;   /* set by dk_look when it answers DK_OPEN */
             int look;
 
             if (DK_CORNER_FIRST && corners && d >= 4 && !board_corner_ok(b, (int)d, side))
