@@ -22,12 +22,12 @@ love-test:
 	@cp -R lua/astar.lua lua/astar $(LOVE_GAME)/
 	@cp build/luajit/astar/core.so $(LOVE_GAME)/astar/core.so
 	@for b in $(LOVE_BACKENDS); do \
-	    env -u DISPLAY -u WAYLAND_DISPLAY XDG_DATA_HOME="$(CURDIR)/build/love-home" \
+	    env -u DISPLAY -u WAYLAND_DISPLAY -u LUA_PATH -u LUA_CPATH XDG_DATA_HOME="$(CURDIR)/build/love-home" \
 	        ASTAR_BACKEND=$$b timeout 300 love $(LOVE_GAME) || exit 1; \
 	done
 	@rm -rf $(LOVE_BESIDE) && mkdir -p $(LOVE_BESIDE)/astar
 	@cp -R $(LOVE_GAME) $(LOVE_BESIDE)/game && mv $(LOVE_BESIDE)/game/astar/core.so $(LOVE_BESIDE)/astar/
-	env -u DISPLAY -u WAYLAND_DISPLAY XDG_DATA_HOME="$(CURDIR)/build/love-home" \
+	env -u DISPLAY -u WAYLAND_DISPLAY -u LUA_PATH -u LUA_CPATH XDG_DATA_HOME="$(CURDIR)/build/love-home" \
 	    ASTAR_BACKEND=c timeout 300 love $(LOVE_BESIDE)/game
 
 .PHONY: love-test

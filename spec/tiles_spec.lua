@@ -667,8 +667,21 @@ describe("tile calls with finalizers that close or change the grid", function()
         env.grid, env.flipped = grid, false
         for _ = 1, 3 do arm(fin) end
         -- odd rounds: a table rule (finalizers run at the call's own
-        -- allocations); even rounds: a rule function that allocates
-        local rule = round % 2 == 1 and RULE or function(id) return ({ RULE[id] })[1] end
+        -- allocations); even rounds: a rule function that allocates, and
+        -- every fourth round one that makes a full collection at one cell
+        -- (the finalizers armed above run there, whatever the heap's size)
+        local rule = RULE
+        if round % 4 == 0 then
+          local at = math.floor(round / 4) % ((W - 2) * (H - 2))
+          local n = 0
+          rule = function(id)
+            if n == at then collectgarbage("collect") end
+            n = n + 1
+            return RULE[id]
+          end
+        elseif round % 2 == 0 then
+          rule = function(id) return ({ RULE[id] })[1] end
+        end
         env.inCall = true
         local ok, err = pcall(grid.setTiles, grid, tiles, rule, 2, 2)
         env.inCall = false
