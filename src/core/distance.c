@@ -114,43 +114,6 @@ static inline int offer(double *dist, uint8_t *step, uint32_t *origin, uint32_t 
     return 0;
 }
 
-/* descend on a hex map (astar_distance_descend). */
-static void descend_hex(AstarDistanceMap *m)
-{
-    long off[8];
-    int d;
-    size_t i;
-
-    for (d = 0; d < 8; d++)
-        off[d] = BOARD_DY[d] * (long)m->stride + BOARD_DX[d];
-    m->reached = 0;
-    for (i = 0; i < m->cells; i++) {
-        double best;
-        unsigned bs = ASTAR_STEP_END, dirs[6];
-        int k;
-
-        if (!(m->step[i] & ASTAR_STEP_MEMBER))
-            continue;
-        m->reached++;
-        best = m->dist[i];
-        board_hex_dirs((AstarHexLayout)(m->hex - 1), m->stride, i, dirs);
-        for (k = 0; k < 6; k++) {
-            size_t u = (size_t)((long)i + off[dirs[k]]);
-            double ng;
-
-            if (!(m->step[u] & ASTAR_STEP_MEMBER))
-                continue;
-            ng = m->dist[u] + m->cost[u];
-            if (ng < best) {   /* dirs ascend: the first in E W S N SE SW NE NW order */
-                best = ng;
-                bs = dirs[k];
-            }
-        }
-        m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | bs);
-        m->origin[i] = cell_number(m, i);
-    }
-}
-
 /* ---- large units (issue 14): maps over the top-left cells of k x k units ----
  *
  * A position is the unit's top-left cell (bordered index); it is allowed when
@@ -233,50 +196,6 @@ static int sized_source(AstarDistanceMap *m, const AstarGrid *grid, size_t c,
                 return 0;
         }
     return 1;
-}
-
-/* descend for a map of size > 1. */
-static void descend_sized(AstarDistanceMap *m)
-{
-    long off[8];
-    int ndir = m->diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
-    size_t i;
-
-    for (d = 0; d < 8; d++)
-        off[d] = BOARD_DY[d] * (long)m->stride + BOARD_DX[d];
-    m->reached = 0;
-    for (i = 0; i < m->cells; i++) {
-        double best;
-        unsigned bs = ASTAR_STEP_END;
-        int side[4];
-
-        if (!(m->step[i] & ASTAR_STEP_MEMBER))
-            continue;
-        m->reached++;
-        best = m->dist[i];
-        for (d = 0; d < 4; d++)
-            side[d] = sized_open(m, NULL, NULL, i, d, NULL, NULL);
-        for (d = 0; d < ndir; d++) {
-            size_t u = (size_t)((long)i + off[d]);
-            double ng;
-
-            if (!(m->step[u] & ASTAR_STEP_MEMBER))
-                continue;
-            if (d >= 4 && m->diagonal != ASTAR_DIAGONAL_ALWAYS) {
-                int walls = !side[BOARD_CORNER_X[d]] + !side[BOARD_CORNER_Y[d]];
-                if (walls == 2 || (walls == 1 && m->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
-                    continue;
-            }
-            ng = sized_price(m, i, d);
-            ng = m->dist[u] + (d < 4 ? ng : BOARD_SQRT2 * ng);
-            if (ng < best) {
-                best = ng;
-                bs = (unsigned)d;
-            }
-        }
-        m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | bs);
-        m->origin[i] = cell_number(m, i);
-    }
 }
 
 /* Clears the closed bits a flood left. */
@@ -551,52 +470,75 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
 }
 
 
-void astar_distance_descend(AstarDistanceMap *m)
+/* One member's step on board kind `kind`: the neighbour it walks to, the
+ * member through which its value is least (the first in E W S N SE SW NE NW
+ * order on a tie; none when it is a source, or the least itself). A step is
+ * priced by the cells it enters: the neighbour's entry cost, or for a large
+ * unit the highest among the cells the step newly covers. The corner rule
+ * reads the known costs (a cell never asked counts as one that can be
+ * entered). */
+static inline unsigned descend_step(AstarDistanceMap *m, const Board *b,
+                                    const BoardKind kind, size_t i)
 {
-    long off[8];
-    int ndir = m->diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8, d;
+    const unsigned *dirs = NULL;
+    const int n = board_moves(b, kind, i, &dirs);
+    int side[4] = {1, 1, 1, 1}, k;
+    unsigned bs = ASTAR_STEP_END;
+    double best = m->dist[i];
+
+    if (board_has_corners(b, kind))
+        for (k = 0; k < 4; k++)
+            side[k] = kind == BOARD_LARGE
+                          ? sized_open(m, NULL, NULL, i, k, NULL, NULL)
+                          : m->cost[(long)i + b->off[k]] != INFINITY;
+    for (k = 0; k < n; k++) {
+        unsigned d = kind == BOARD_HEX ? dirs[k] : (unsigned)k;
+        size_t u = (size_t)((long)i + b->off[d]);
+        double ng;
+
+        if (!(m->step[u] & ASTAR_STEP_MEMBER))
+            continue;
+        if (d >= 4 && board_has_corners(b, kind) && !board_corner_ok(b, (int)d, side))
+            continue;
+        ng = m->dist[u] + board_step(kind, d, kind == BOARD_LARGE ? sized_price(m, i, (int)d)
+                                                                  : m->cost[u]);
+        if (ng < best) {
+            best = ng;
+            bs = d;
+        }
+    }
+    return bs;
+}
+
+/* Rebuilds every member's step and origin from the values (a decoded map, or
+ * one whose values a rescan changed): each walks to its best neighbour, and
+ * its origin becomes itself (a rebuilt map does not know its sources' walks). */
+static inline void descend_on(AstarDistanceMap *m, const BoardKind kind)
+{
+    Board b;
     size_t i;
 
-    if (m->hex) {
-        descend_hex(m);
-        return;
-    }
-    if (m->size > 1) {
-        descend_sized(m);
-        return;
-    }
-    for (d = 0; d < 8; d++)
-        off[d] = BOARD_DY[d] * (long)m->stride + BOARD_DX[d];
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
     m->reached = 0;
     for (i = 0; i < m->cells; i++) {
-        double best;
-        unsigned bs = ASTAR_STEP_END;
-
         if (!(m->step[i] & ASTAR_STEP_MEMBER))
             continue;
         m->reached++;
-        best = m->dist[i];
-        for (d = 0; d < ndir; d++) {
-            size_t u = (size_t)((long)i + off[d]);
-            double ng;
-
-            if (!(m->step[u] & ASTAR_STEP_MEMBER))
-                continue;
-            if (d >= 4 && m->diagonal != ASTAR_DIAGONAL_ALWAYS) {
-                int walls = (m->cost[(long)i + off[BOARD_CORNER_X[d]]] == INFINITY)
-                            + (m->cost[(long)i + off[BOARD_CORNER_Y[d]]] == INFINITY);
-                if (walls == 2 || (walls == 1 && m->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
-                    continue;
-            }
-            ng = m->dist[u] + (d < 4 ? m->cost[u] : BOARD_SQRT2 * m->cost[u]);
-            if (ng < best) {
-                best = ng;
-                bs = (unsigned)d;
-            }
-        }
-        m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | bs);
+        m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | descend_step(m, &b, kind, i));
         m->origin[i] = cell_number(m, i);
     }
+}
+
+void astar_distance_descend(AstarDistanceMap *m)
+{
+    if (m->hex)
+        descend_on(m, BOARD_HEX);
+    else if (m->size > 1)
+        descend_on(m, BOARD_LARGE);
+    else if (m->diagonal == ASTAR_DIAGONAL_NEVER)
+        descend_on(m, BOARD_SQUARE4);
+    else
+        descend_on(m, BOARD_SQUARE8);
 }
 
 int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint32_t *nx,
