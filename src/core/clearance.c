@@ -18,21 +18,26 @@
 #include "clearance.h"
 #include "search_internal.h"
 
-void astar_layers_free(struct AstarLayer *layers)
+/* ---- the layers as a cache of the grid (grid_layout.h) ---- */
+
+static void layers_free(AstarGrid *grid)
 {
+    struct AstarLayer *layers = grid->layers;
     while (layers) {
         struct AstarLayer *next = layers->next;
         astar_grid_free(layers->fit);
         free(layers);
         layers = next;
     }
+    grid->layers = NULL;
 }
 
-size_t astar_layers_memory(const struct AstarLayer *layers)
+static size_t layers_memory(const AstarGrid *grid)
 {
+    const struct AstarLayer *l;
     size_t bytes = 0;
-    for (; layers; layers = layers->next)
-        bytes += sizeof *layers + astar_grid_memory(layers->fit);
+    for (l = grid->layers; l; l = l->next)
+        bytes += sizeof *l + astar_grid_memory(l->fit);
     return bytes;
 }
 
@@ -59,7 +64,9 @@ static int fits(const AstarGrid *grid, uint32_t px, uint32_t py, uint32_t k)
     return 1;
 }
 
-void astar_layers_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable)
+/* Cell (x, y) became walkable or a wall: the positions whose k x k cells
+ * hold it fit or no longer do. */
+static void layers_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable)
 {
     struct AstarLayer *l;
     for (l = grid->layers; l; l = l->next) {
@@ -78,12 +85,22 @@ void astar_layers_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable
     }
 }
 
-void astar_layers_sync(AstarGrid *grid)
+/* Any change of bordered cell i: the layers take the grid's version (a cost
+ * change moves no position in or out of a layer). */
+static void layers_changed(AstarGrid *grid, size_t i, int walkable)
 {
     struct AstarLayer *l;
+
+    if (walkable >= 0) {
+        layers_walkable(grid, (uint32_t)(i % grid->stride - 1), (uint32_t)(i / grid->stride - 1),
+                        walkable);
+        return;
+    }
     for (l = grid->layers; l; l = l->next)
         l->fit->version = grid->version;
 }
+
+static const struct AstarCacheHooks LAYER_HOOKS = {layers_changed, layers_memory, layers_free};
 
 /* The erosion, word by word (see the top of the file). */
 static AstarError build(const AstarGrid *grid, uint32_t k, AstarGrid **out)
@@ -162,6 +179,7 @@ AstarError astar_grid_layer(AstarGrid *grid, uint32_t size, AstarGrid **layer, u
     l->size = size;
     l->next = grid->layers;
     grid->layers = l;
+    grid->cache[ASTAR_CACHE_LAYERS] = &LAYER_HOOKS;
     *layer = l->fit;
     return ASTAR_OK;
 }

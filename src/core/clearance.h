@@ -16,17 +16,9 @@ struct AstarLayer {
     struct AstarLayer *next;
 };
 
-void astar_layers_free(struct AstarLayer *layers);
-size_t astar_layers_memory(const struct AstarLayer *layers);
-/* After cell (x, y) of grid became walkable or not (grid.c). */
-void astar_layers_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable);
-/* After any other change: the layers take the grid's version. */
-void astar_layers_sync(AstarGrid *grid);
 /* The layer of size (built if missing); the size used (clamped to one past
  * the shorter side: no position fits either way) in *used. */
 AstarError astar_grid_layer(AstarGrid *grid, uint32_t size, AstarGrid **layer, uint32_t *used);
-/* Recomputes every stop line of a grid from its bit lines (grid.c). */
-void astar_grid_restop(AstarGrid *grid);
 
 /* The cells a unit of size k newly covers when it steps by (dx, dy) (each
  * -1, 0 or 1, not both 0) onto position q: those of q that q - (dx, dy) does

@@ -30,17 +30,20 @@ struct AstarComponents {
     size_t cells;           /* entries in label (0 while none) */
 };
 
-void astar_components_free(struct AstarComponents *c)
+static void components_free(AstarGrid *grid)
 {
+    struct AstarComponents *c = grid->components;
     if (!c)
         return;
     free(c->label);
     free(c->parent);
     free(c);
+    grid->components = NULL;
 }
 
-size_t astar_components_memory(const struct AstarComponents *c)
+static size_t components_memory(const AstarGrid *grid)
 {
+    const struct AstarComponents *c = grid->components;
     return c ? sizeof *c + c->cells * sizeof *c->label + c->capacity * sizeof *c->parent : 0;
 }
 
@@ -92,7 +95,7 @@ static uint16_t new_label(struct AstarComponents *c)
     return (uint16_t)c->count;
 }
 
-void astar_components_opened(AstarGrid *grid, size_t i)
+static void components_opened(AstarGrid *grid, size_t i)
 {
     struct AstarComponents *c = grid->components;
     long step[4];
@@ -131,7 +134,7 @@ void astar_components_opened(AstarGrid *grid, size_t i)
     c->label[i] = (uint16_t)best;
 }
 
-void astar_components_closed(AstarGrid *grid, size_t i)
+static void components_closed(AstarGrid *grid, size_t i)
 {
     struct AstarComponents *c = grid->components;
     if (!c->label)
@@ -139,6 +142,19 @@ void astar_components_closed(AstarGrid *grid, size_t i)
     c->label[i] = 0;
     c->stale = 1;
 }
+
+/* Cell i changed: the labels follow a wall added or removed (a cost does not
+ * connect or cut anything). */
+static void components_changed(AstarGrid *grid, size_t i, int walkable)
+{
+    if (walkable == 1)
+        components_opened(grid, i);
+    else if (walkable == 0)
+        components_closed(grid, i);
+}
+
+static const struct AstarCacheHooks COMPONENT_HOOKS = {components_changed, components_memory,
+                                                      components_free};
 
 /* Stack of seeds for the span fill, grown as needed. */
 typedef struct {
@@ -215,6 +231,7 @@ AstarError astar_grid_label_components(AstarGrid *grid)
         if (!c)
             return ASTAR_ENOMEM;
         grid->components = c;
+        grid->cache[ASTAR_CACHE_COMPONENTS] = &COMPONENT_HOOKS;
     }
     c->valid = 0;
     if (!c->label) {
@@ -265,6 +282,7 @@ void astar_components_note_waste(AstarGrid *grid, size_t work)
         if (!c)
             return;
         grid->components = c;
+        grid->cache[ASTAR_CACHE_COMPONENTS] = &COMPONENT_HOOKS;
     }
     c->wasted += work;
     if (c->wasted >= grid->cells / 16)

@@ -1,6 +1,6 @@
 /*
- * Connected-component labels: the private hooks grid.c and search.c call
- * (the public functions are in astar.h).
+ * Connected-component labels, a cache of the grid (grid_layout.h): what
+ * search.c asks of them (the public functions are in astar.h).
  */
 #ifndef ASTAR_COMPONENTS_H
 #define ASTAR_COMPONENTS_H
@@ -8,10 +8,6 @@
 #include "grid_layout.h"
 
 struct AstarComponents;
-
-/* Keep the labels right after cell i changed (grid.c, only when labelled). */
-void astar_components_opened(AstarGrid *grid, size_t i);
-void astar_components_closed(AstarGrid *grid, size_t i);
 
 /* Counts work that fresh labels could have saved (astar_grid_note_no_path,
  * astar_search_prepare_step) and rebuilds stale labels once it reaches about
@@ -21,9 +17,6 @@ void astar_components_closed(AstarGrid *grid, size_t i);
 void astar_components_note_waste(AstarGrid *grid, size_t work);
 /* The work of `expanded` expansions of algorithm ran, in A* expansions. */
 size_t astar_components_work(const AstarGrid *grid, AstarAlgorithm ran, size_t expanded);
-
-void astar_components_free(struct AstarComponents *components);
-size_t astar_components_memory(const struct AstarComponents *components);
 
 /* 0 when the labels prove that no path leads from cell start to the walkable
  * cell goal in this diagonal mode; 1 when one may (or nothing is known). */

@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clearance.h"
-#include "components.h"
 #include "grid_layout.h"
 
 /* Sets bits [from, to) of a bit line. */
@@ -145,6 +143,7 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
     grid->components = NULL;
     grid->layers = NULL;
+    grid->cache[ASTAR_CACHE_LAYERS] = grid->cache[ASTAR_CACHE_COMPONENTS] = NULL;
     grid->hex = 0;
     grid->open = calloc(grid->cells, 1);
     if (!grid->open || make_bits(grid) != ASTAR_OK) {
@@ -159,6 +158,8 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
 
 void astar_grid_free(AstarGrid *grid)
 {
+    int k;
+
     if (!grid)
         return;
     free(grid->open);
@@ -169,8 +170,9 @@ void astar_grid_free(AstarGrid *grid)
     free(grid->row_stops[1]);
     free(grid->col_stops[0]);
     free(grid->col_stops[1]);
-    astar_components_free(grid->components);
-    astar_layers_free(grid->layers);
+    for (k = 0; k < ASTAR_CACHES; k++)
+        if (grid->cache[k])
+            grid->cache[k]->free(grid);
     free(grid);
 }
 
@@ -193,6 +195,15 @@ void astar_grid_put_open(AstarGrid *grid, size_t i, int walkable)
     update_stops_near(grid, bx, by);
 }
 
+/* Tells the caches built over the grid that bordered cell i changed. */
+static void tell_caches(AstarGrid *grid, size_t i, int walkable)
+{
+    int k;
+    for (k = 0; k < ASTAR_CACHES; k++)
+        if (grid->cache[k])
+            grid->cache[k]->changed(grid, i, walkable);
+}
+
 void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkable)
 {
     size_t i = astar_index(grid, x, y);
@@ -202,14 +213,7 @@ void astar_grid_set_walkable(AstarGrid *grid, uint32_t x, uint32_t y, int walkab
         return;                          /* no change: the version stays */
     astar_grid_put_open(grid, i, walkable);
     astar_grid_changed(grid, i);
-    if (grid->layers)
-        astar_layers_walkable(grid, x, y, walkable);
-    if (grid->components) {
-        if (walkable)
-            astar_components_opened(grid, i);
-        else
-            astar_components_closed(grid, i);
-    }
+    tell_caches(grid, i, walkable);
 }
 
 double astar_grid_cost(const AstarGrid *grid, uint32_t x, uint32_t y)
@@ -359,10 +363,19 @@ AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double c
         return ASTAR_OK;                 /* no change: the version stays */
     grid->cost[i] = cost;
     astar_grid_changed(grid, i);
-    if (grid->layers)
-        astar_layers_sync(grid);
+    tell_caches(grid, i, -1);
     note_cost_change(grid, old, cost);
     return ASTAR_OK;
+}
+
+static size_t caches_memory(const AstarGrid *grid)
+{
+    size_t bytes = 0;
+    int k;
+    for (k = 0; k < ASTAR_CACHES; k++)
+        if (grid->cache[k])
+            bytes += grid->cache[k]->memory(grid);
+    return bytes;
 }
 
 size_t astar_grid_memory(const AstarGrid *grid)
@@ -371,5 +384,5 @@ size_t astar_grid_memory(const AstarGrid *grid)
                                          + (grid->cost ? sizeof *grid->cost : 0))
            + 3 * ((grid->height + 2) * grid->row_words + grid->stride * grid->col_words)
                  * sizeof *grid->row_bits   /* walkable bits and the two stop lines */
-           + astar_components_memory(grid->components) + astar_layers_memory(grid->layers);
+           + caches_memory(grid);
 }

@@ -60,6 +60,21 @@ struct AstarGrid {
     struct AstarComponents *components;
     /* Large units: one layer per unit size in use (clearance.c); NULL. */
     struct AstarLayer *layers;
+    /* The hooks of the caches above built (NULL: none), in ASTAR_CACHE_* order. */
+    const struct AstarCacheHooks *cache[2];
+};
+
+/* A cache derived from the grid's cells (the component labels, the layers of
+ * large units) hangs off the grid without the grid knowing what it is: the
+ * cache sets its hooks in grid->cache[kind] when it is first built, and the
+ * grid calls them after every change, to count memory and to free. So grid.c
+ * depends on no cache, and the caches sit above the grid. */
+enum { ASTAR_CACHE_LAYERS, ASTAR_CACHE_COMPONENTS, ASTAR_CACHES };
+struct AstarCacheHooks {
+    /* Bordered cell i became walkable (1) or a wall (0); -1: its cost changed. */
+    void (*changed)(AstarGrid *grid, size_t i, int walkable);
+    size_t (*memory)(const AstarGrid *grid);
+    void (*free)(AstarGrid *grid);
 };
 
 #define ASTAR_BITS_PAD 64
@@ -70,6 +85,10 @@ struct AstarGrid {
  * search with per-query walls (search.c) writes them with this for the
  * length of one call and writes the cells back before it returns. */
 void astar_grid_put_open(AstarGrid *grid, size_t i, int walkable);
+
+/* Recomputes every stop line of a grid from its bit lines (the layers of
+ * large units are grids whose bits they write themselves). */
+void astar_grid_restop(AstarGrid *grid);
 
 /* Counts a change of bordered cell i: the version and the change log. */
 static inline void astar_grid_changed(AstarGrid *grid, size_t i)
