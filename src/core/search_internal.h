@@ -187,6 +187,44 @@ static inline AstarError search_push_tie(AstarSearch *s, uint32_t cell)
     return ASTAR_OK;
 }
 
+/* The next cell to expand: the ties first, else the heap's top, whose f
+ * becomes *fc (the f of the cells being expanded). The open list must not
+ * be empty. */
+ASTAR_INLINE uint32_t search_pop(AstarSearch *s, double *fc)
+{
+    HeapEntry top;
+    if (s->ties_size > 0)
+        return s->ties[--s->ties_size];
+    top = heap_pop(&s->open);
+    *fc = top.f;
+    return top.cell;
+}
+
+/* Was cell closed by this query (a stale duplicate when popped)? */
+ASTAR_INLINE int search_closed(const uint16_t *stamp, unsigned gen, uint32_t cell)
+{
+    return (stamp[cell] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED);
+}
+
+/* Does cost g improve on what cell n holds this query? Counts n touched the
+ * first time; a closed cell is never improved. */
+ASTAR_INLINE int search_improves(AstarSearch *s, const double *gv, const uint16_t *stamp,
+                                 unsigned gen, uint32_t n, double g)
+{
+    unsigned st = stamp[n];
+    if ((st & STAMP_GEN_MASK) == gen)
+        return !(st & STAMP_CLOSED) && !(g >= gv[n]);
+    s->touched++;
+    return 1;
+}
+
+/* Queues cell n at f: on the ties stack when f is the f being expanded
+ * (fc), so it comes next, else on the heap. */
+ASTAR_INLINE AstarError search_queue(AstarSearch *s, uint32_t n, double f, double fc)
+{
+    return f == fc ? search_push_tie(s, n) : heap_push(&s->open, f, n);
+}
+
 /* Appends an expanded cell to the recorded list (search.c): the rare case of
  * search_record, out of line so the loops stay small. */
 AstarError astar_search_record_grow(AstarSearch *s, uint32_t cell);
