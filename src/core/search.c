@@ -80,7 +80,7 @@ static AstarError reserve_scratch(AstarSearch *search, size_t cells)
     return ASTAR_OK;
 }
 
-/* The general loop's scratch (search_internal.h), sized like the rest. */
+/* The general variants' scratch (search_internal.h), sized like the rest. */
 static AstarError reserve_general(AstarSearch *search)
 {
     size_t cells = search->capacity;
@@ -473,7 +473,7 @@ static AstarError check_goal(AstarSearch *s, AstarStatus *verdict)
     return ASTAR_OK;
 }
 
-/* The rest of astar_search_begin for a query of the general loop. */
+/* The rest of astar_search_begin for a query of the general variants. */
 static AstarError begin_general(AstarSearch *s)
 {
     AstarStatus verdict = ASTAR_SEARCHING;
@@ -527,7 +527,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
         s->options.near = grid->width + grid->height;   /* as far as any cell is */
     s->general = options->rule || options->goal_count || options->near || options->bounded
                  || s->large
-                 || grid->hex;                 /* hex boards: the hex loop (hex.c) */
+                 || grid->hex;                 /* hex boards: hex A* (hex.c) */
     if (keep_goals(s, options, gx, gy) != ASTAR_OK || keep_walls(s, options) != ASTAR_OK
         || (s->general && reserve_general(s) != ASTAR_OK)
         || (s->size > 1 && astar_large_reserve_walls(s) != ASTAR_OK))

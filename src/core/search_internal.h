@@ -1,6 +1,6 @@
 /*
- * The search's state, shared by search.c (queries, results), astar_loop.c
- * (A*) and jps.c (jump point search). Not public.
+ * The search's state, shared by search.c (queries, results), the A* kernel
+ * (astar_kernel.h) and jps.c (jump point search). Not public.
  *
  * Scratch per cell: g (cost so far, 8 bytes) and a 16-bit stamp holding the
  * query's generation (12 bits), a closed bit and the direction the cell was
@@ -57,8 +57,8 @@ struct AstarSearch {
     int record_next;         /* astar_search_record's setting */
     int recording;           /* the current query's */
 
-    /* Queries with rules, several goals, near or a budget run the general
-     * loop (astar_loop.c). Its scratch, allocated by the first such query:
+    /* Queries with rules, several goals, near or a budget run the kernel's
+     * general variants (astar_kernel.h). Their scratch, allocated by the first such query:
      * the rule's answer per cell (the entry cost, negated for a cell the
      * path may not end on, INFINITY when impassable) valid where rule_stamp
      * holds the generation, and the cells that end the path (target holds
