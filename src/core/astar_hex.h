@@ -8,7 +8,7 @@
  * A hex grid is an AstarGrid whose cells have six neighbours: the four sides
  * of the square grid and two of its diagonals, chosen by the parity of the
  * row (r layouts) or the column (q layouts). A step costs the entered cell's
- * cost (no sqrt 2). Searches on it run the hex loop (hex.c) with hex
+ * cost (no sqrt 2). Searches on it run hex A* (hex.c) with hex
  * distance times the lowest cost as the heuristic; jump point search and
  * the diagonal modes do not apply.
  */

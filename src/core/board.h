@@ -63,8 +63,17 @@ static inline void board_hex_dirs(AstarHexLayout layout, uint32_t stride, size_t
         dirs[k] = board_dir(dx[k], dy[k]);
 }
 
-static inline void board_init(Board *b, uint32_t stride, AstarDiagonal diagonal,
-                              AstarHexLayout layout, uint32_t size)
+#if defined(__GNUC__)
+#define BOARD_INLINE static inline __attribute__((always_inline))
+#else
+#define BOARD_INLINE static inline
+#endif
+
+/* board_init without the hex move tables (the kernels of astar_kernel.h
+ * use board_hex_diagonals): a caller's Board then stays in registers, and
+ * its constant diagonal mode or layout is known to the compiler. */
+BOARD_INLINE void board_init_moves(Board *b, uint32_t stride, AstarDiagonal diagonal,
+                                   AstarHexLayout layout, uint32_t size)
 {
     int d;
     for (d = 0; d < 8; d++)
@@ -73,10 +82,37 @@ static inline void board_init(Board *b, uint32_t stride, AstarDiagonal diagonal,
     b->diagonal = diagonal;
     b->layout = layout;
     b->size = size;
+}
+
+static inline void board_init(Board *b, uint32_t stride, AstarDiagonal diagonal,
+                              AstarHexLayout layout, uint32_t size)
+{
+    board_init_moves(b, stride, diagonal, layout, size);
     /* a hex cell's neighbours depend only on the parity of its row (r
      * layouts) or column (q layouts): those of (0, 0) and (1, 1) */
     board_hex_dirs(layout, stride, (size_t)stride + 1, b->hex[0]);
     board_hex_dirs(layout, stride, 2 * (size_t)stride + 2, b->hex[1]);
+}
+
+/* The neighbour offset of direction d, computed rather than read from off[]:
+ * a constant times the stride when d is a constant, so that a kernel's
+ * Board stays in registers. */
+static inline long board_offset(const Board *b, unsigned d)
+{
+    return BOARD_DY[d] * (long)b->stride + BOARD_DX[d];
+}
+
+/* HEX: the two diagonal moves out of bordered cell (x, y), in
+ * astar_hex_neighbours' order: on the side its row (r layouts) or column (q
+ * layouts) is shoved to, which its parity decides. */
+static inline void board_hex_diagonals(const Board *b, size_t x, size_t y, unsigned *first,
+                                       unsigned *second)
+{
+    const int rows = b->layout <= ASTAR_HEX_EVEN_R;
+    const int odd = b->layout == ASTAR_HEX_ODD_R || b->layout == ASTAR_HEX_ODD_Q;
+    const int ahead = (int)(((rows ? y : x) - 1) & 1) == odd;   /* east (south) */
+    *first = ahead ? 4u : rows ? 5u : 6u;
+    *second = ahead ? (rows ? 6u : 5u) : 7u;
 }
 
 /* How many moves leave cell c; for HEX, their directions in *dirs (square
@@ -107,8 +143,9 @@ static inline int board_has_corners(const Board *b, const BoardKind kind)
  * cells (positions) on its two orthogonal sides are passable? */
 static inline int board_corner_ok(const Board *b, int d, const int side[4])
 {
-    int walls = !side[BOARD_CORNER_X[d]] + !side[BOARD_CORNER_Y[d]];
-    return walls == 0 || (walls == 1 && b->diagonal != ASTAR_DIAGONAL_NO_OBSTACLES);
+    int x = side[BOARD_CORNER_X[d]], y = side[BOARD_CORNER_Y[d]];
+    return b->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES ? x && y
+           : b->diagonal == ASTAR_DIAGONAL_ONE_OBSTACLE ? x || y : 1;
 }
 
 /* What a move in direction d costs when the cost it is priced by is c. */

@@ -8,15 +8,15 @@
  * rule a size-k query is exactly a one-cell query on that layer (every
  * position entered costs the one cost; the corner rule applies to the
  * positions beside a diagonal step, which are the layer's cells), so the
- * specialised loops and jump point search run on it unchanged. With a cost
- * layer or a rule, astar_run_large below prices each step by the cells it
- * newly covers.
+ * square loops and jump point search run on it unchanged. With a cost
+ * layer or a rule, astar_run_large below runs astar_kernel.h's loop on
+ * BOARD_LARGE, each step priced by the cells it newly covers.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "astar_kernel.h"   /* the loop is included below with the look */
 #include "clearance.h"
-#include "search_internal.h"
 
 /* ---- the layers as a cache of the grid (grid_layout.h) ---- */
 
@@ -245,164 +245,75 @@ int astar_large_wall_listed(const AstarSearch *s, uint32_t position)
 
 /* ---- the loop with costs or a rule ------------------------------------- */
 
-/* Entry cost of bordered cell c of the grid the query was asked on: the
- * rule's (asked once; negative: no stop there), else the grid's. */
-static double cell_value(AstarSearch *s, uint32_t c, uint16_t gen)
-{
-    const AstarGrid *b = s->base;
-    if (!b->open[c])
-        return INFINITY;
-    if (!s->options.rule)
-        return b->cost ? b->cost[c] : 1.0;
-    if (s->rule_stamp[c] == gen)
-        return s->rule_cost[c];
-    return astar_search_ask_rule(s, c);
-}
-
 /* Every cell of position p, row by row: NAN when the rule stopped the
  * query, INFINITY at the first impassable one, else 0. */
-static double check_footprint(AstarSearch *s, uint32_t p, uint16_t gen)
+static double check_footprint(AstarSearch *s, const AkCells *cells, uint32_t p)
 {
     const size_t stride = s->grid->stride, k = s->size;
     size_t row, i;
     for (row = p; row < p + k * stride; row += stride)
         for (i = row; i < row + k; i++) {
-            double v = cell_value(s, (uint32_t)i, gen);
+            double v = ak_entry(s, cells, (uint32_t)i);
             if (v != v || v == INFINITY)
                 return v;
         }
     return 0.0;
 }
 
-/* The cost of moving the unit from position c by direction d (bordered
- * cells of the layer): the highest entry cost among the cells it newly
- * covers, INFINITY when the new position does not fit or covers an
- * impassable cell, NAN when the rule stopped the query. The cells shared
- * with c were checked when c was entered, but for the start, whose cells a
- * rule was never asked about: from there every cell is checked. */
-static double move_cost(AstarSearch *s, uint32_t c, int d, uint16_t gen)
+/* astar_kernel.h's look for a large unit: the cost of moving it from
+ * position u by direction d onto v (positions are top-left cells, on the
+ * layer s->grid; q->cells are those of the grid the query was asked on,
+ * s->base): the highest entry cost among the cells it newly covers;
+ * blocked when v does not fit or covers an impassable cell. The cells
+ * shared with u were checked when u was entered, but for the start, whose
+ * cells a rule was never asked about: from there every cell is checked. */
+ASTAR_INLINE int large_look(AkQuery *q, AstarSearch *s, const Board *b,
+                            const BoardKind kind, const unsigned traits, uint32_t u, uint32_t v,
+                            unsigned d, double *price)
 {
-    const uint32_t n = (uint32_t)((long)c + s->offset[d]);
     AstarNewCells cells;
     size_t cell;
     double worst = 0.0;
 
-    if (!s->grid->open[n])
-        return INFINITY;
-    if (c == s->start && s->options.rule) {
-        double v = check_footprint(s, n, gen);
-        if (v != 0.0)
-            return v;
+    (void)kind;
+    (void)traits;
+    if (!s->grid->open[v])
+        return AK_BLOCKED;
+    if (u == s->start && s->options.rule) {
+        double e = check_footprint(s, &q->cells, v);
+        if (e != 0.0)
+            return e != e ? AK_ABORT : AK_BLOCKED;
     }
-    astar_new_cells(&cells, n, ASTAR_DIR_DX[d], ASTAR_DIR_DY[d], s->size, s->grid->stride);
+    board_new_cells(b, &cells, v, d);
     while (astar_new_cell(&cells, &cell)) {
-        double v = cell_value(s, (uint32_t)cell, gen);
-        if (v != v || v == INFINITY)
-            return v;
-        v = fabs(v);
-        if (v > worst)
-            worst = v;
+        double e = ak_entry(s, &q->cells, (uint32_t)cell);
+        if (e != e)
+            return AK_ABORT;
+        if (e == INFINITY)
+            return AK_BLOCKED;
+        if (fabs(e) > worst)
+            worst = fabs(e);
     }
-    return worst;
+    *price = worst;
+    return AK_OPEN;
 }
+
+#define AK_QUERY AkQuery
+#define AK_LOOK large_look
+#include "astar_kernel.h"
 
 double astar_large_goal(AstarSearch *s)
 {
-    uint16_t gen = (uint16_t)search_gen(s);
-    double v = check_footprint(s, s->goal, gen);
-    return v != 0.0 ? v : cell_value(s, s->goal, gen);
-}
-
-/* Offers position n at cost ng (astar_loop.c RELAX_GENERAL). */
-static AstarError relax(AstarSearch *s, uint32_t n, double ng, unsigned dir, double *fc)
-{
-    const unsigned gen = search_gen(s);
-    unsigned st = s->stamp[n];
-    long stride = (long)s->grid->stride;
-    double f;
-    if (s->options.bounded && ng > s->options.max_cost)
-        return ASTAR_OK;
-    if ((st & STAMP_GEN_MASK) == gen) {
-        if ((st & STAMP_CLOSED) || ng >= s->g[n])
-            return ASTAR_OK;
-    } else {
-        s->touched++;
-    }
-    s->g[n] = ng;
-    s->stamp[n] = (uint16_t)(gen | dir);
-    f = ng + s->h_scale * search_box_distance(s, s->options.heuristic, (int)((long)n % stride),
-                                               (int)((long)n / stride));
-    return f == *fc ? search_push_tie(s, n) : heap_push(&s->open, f, n);
+    AkCells cells;
+    double v;
+    ak_cells(&cells, s, s->base);
+    v = check_footprint(s, &cells, s->goal);
+    return v != 0.0 ? v : ak_entry(s, &cells, s->goal);
 }
 
 AstarStatus astar_run_large(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
-    const uint16_t gen = (uint16_t)search_gen(s);
-    const int ruled = s->options.rule != NULL;
-    const AstarDiagonal mode = s->options.diagonal;
-    size_t budget = max_expansions;
-    double fc = s->ties_f;
-
-    while (s->open.size > 0 || s->ties_size > 0) {
-        uint32_t c;
-        double gc;
-        int p[4], d;
-
-        if (max_expansions && budget-- == 0) {
-            s->ties_f = fc;
-            return ASTAR_SEARCHING;
-        }
-        if (s->ties_size > 0) {
-            c = s->ties[--s->ties_size];
-        } else {
-            HeapEntry top = heap_pop(&s->open);
-            c = top.cell;
-            fc = top.f;
-        }
-        if ((s->stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED)) {
-            budget++;
-            continue;
-        }
-        if (s->target[c] == gen && !(ruled && c != s->start && s->rule_cost[c] < 0)) {
-            astar_search_finish(s, ASTAR_FOUND, c);
-            return ASTAR_FOUND;
-        }
-        s->stamp[c] |= STAMP_CLOSED;
-        s->expanded++;
-        if (s->options.partial && !(ruled && c != s->start && s->rule_cost[c] < 0))
-            astar_search_note_closest(s, c);
-        if (s->recording && search_record(s, c) != ASTAR_OK) {
-            s->stamp[c] &= (uint16_t)~STAMP_CLOSED;
-            s->expanded--;
-            *error = ASTAR_ENOMEM;
-            return ASTAR_NO_PATH;
-        }
-        gc = s->g[c];
-        for (d = 0; d < 8; d++) {
-            uint32_t n = (uint32_t)((long)c + s->offset[d]);
-            double v;
-            if (d >= 4) {
-                int a = p[ASTAR_DIR_SIDE_A[d]], b = p[ASTAR_DIR_SIDE_B[d]];
-                if (mode == ASTAR_DIAGONAL_NEVER)
-                    break;
-                if (mode == ASTAR_DIAGONAL_ONE_OBSTACLE ? !(a || b)
-                    : mode == ASTAR_DIAGONAL_NO_OBSTACLES ? !(a && b) : 0)
-                    continue;
-            }
-            v = move_cost(s, c, d, gen);
-            if (v != v) {
-                *error = ASTAR_EABORTED;
-                return ASTAR_NO_PATH;
-            }
-            if (d < 4)
-                p[d] = v != INFINITY;
-            if (v == INFINITY)
-                continue;
-            if (relax(s, n, gc + (d < 4 ? v : SQRT2 * v), (unsigned)d, &fc) != ASTAR_OK) {
-                *error = ASTAR_ENOMEM;
-                return ASTAR_NO_PATH;
-            }
-        }
-    }
-    return ASTAR_NO_PATH;
+    AkQuery q;
+    return astar_kernel(s, &q, BOARD_LARGE, s->options.diagonal, ASTAR_HEX_ODD_R, 0,
+                        max_expansions, error);
 }

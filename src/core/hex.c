@@ -1,11 +1,12 @@
 /*
- * Hex boards: offset coordinates, hex distance, and the A* loop for hex
- * grids. The loop is the general loop of astar_loop.c (rules, goal lists,
- * near, budgets) with six neighbours per cell instead of four or eight: the
- * four sides and the two diagonals on the side the row (column) is shoved
- * to. Every hex step is one of the square grid's eight directions, so the
- * stamps, parents, paths and change checks of search.c work unchanged.
+ * Hex boards: offset coordinates, hex distance, and A* on hex grids:
+ * astar_kernel.h's loop on BOARD_HEX (six moves per cell: the four sides and
+ * the two diagonals on the side the row (column) is shoved to), compiled per
+ * layout and query kind, with hex distance as the estimate. Every hex step
+ * is one of the square grid's eight directions, so the stamps, parents,
+ * paths and change checks of search.c work unchanged.
  */
+#include "astar_kernel.h"   /* the loop is included below with the hooks */
 #include "hex_internal.h"
 
 void astar_grid_make_hex(AstarGrid *grid, AstarHexLayout layout)
@@ -113,30 +114,6 @@ double astar_hex_closeness(const AstarSearch *s, uint32_t cell)
     return best;
 }
 
-/* astar_search_note_closest with hex distance. */
-static void hex_note_closest(AstarSearch *s, uint32_t cell)
-{
-    double d = astar_hex_closeness(s, cell);
-    if (d < s->best_distance || (d == s->best_distance && s->g[cell] < s->best_g)) {
-        s->best = cell;
-        s->best_distance = d;
-        s->best_g = s->g[cell];
-    }
-}
-
-/* The entry cost of bordered cell n for this query (astar_loop.c entry). */
-ASTAR_INLINE double entry(AstarSearch *s, const uint8_t *open, const double *cost, uint16_t gen,
-                          uint32_t n)
-{
-    if (!open[n])
-        return INFINITY;
-    if (!s->options.rule)
-        return cost ? cost[n] : 1.0;
-    if (s->rule_stamp[n] == gen)
-        return s->rule_cost[n];
-    return astar_search_ask_rule(s, n);
-}
-
 /* The heuristic's targets, computed once per step call: the goals' axial
  * coordinates (or, past SEARCH_MAX_BOXES goals, the box around them all,
  * where the Chebyshev distance in offset coordinates is a lower bound:
@@ -183,9 +160,6 @@ ASTAR_INLINE double hex_h(const AstarSearch *s, const HexTargets *t, int x, int 
 }
 
 /* Unscaled hex distance from bordered (x, y) to the one goal (plain queries). */
-#define HEX_H1(x, y)                                                                \
-    (targets.zero ? 0.0 : hex_h1(layout, &targets, (x), (y)))
-
 ASTAR_INLINE double hex_h1(const AstarHexLayout layout, const HexTargets *t, int x, int y)
 {
     long q, r;
@@ -193,176 +167,47 @@ ASTAR_INLINE double hex_h1(const AstarHexLayout layout, const HexTargets *t, int
     return (double)axial_distance(q - t->q[0], r - t->r[0]);
 }
 
-#define RELAX_HEX(n, ng, dir, nx, ny)                                               \
-    do {                                                                            \
-        unsigned st_ = stamp[n];                                                    \
-        double h_;                                                                  \
-        if (!plain && bounded && (ng) > max_cost)                                   \
-            break;                                                                  \
-        if ((st_ & STAMP_GEN_MASK) == gen) {                                        \
-            if ((st_ & STAMP_CLOSED) || (ng) >= g[n])                               \
-                break;                                                              \
-        } else {                                                                    \
-            s->touched++;                                                           \
-        }                                                                           \
-        g[n] = (ng);                                                                \
-        stamp[n] = (uint16_t)(gen | (dir));                                         \
-        h_ = s->h_scale * (plain ? HEX_H1((nx), (ny)) : hex_h(s, &targets, (nx), (ny))); \
-        if ((ng) + h_ == fc ? search_push_tie(s, (uint32_t)(n)) != ASTAR_OK         \
-                            : heap_push(&s->open, (ng) + h_, (uint32_t)(n))         \
-                                  != ASTAR_OK) {                                    \
-            *error = ASTAR_ENOMEM;                                                  \
-            return ASTAR_NO_PATH;                                                   \
-        }                                                                           \
-    } while (0)
-
-/* The entry cost of bordered cell n: without rules a plain read (never NAN). */
-#define ENTRY_HEX(var, n)                                                           \
-    do {                                                                            \
-        if (plain) {                                                                \
-            var = open[n] ? (unit ? 1.0 : cost[n]) : INFINITY;                      \
-        } else {                                                                    \
-            var = entry(s, open, cost, (uint16_t)gen, (n));                         \
-            if (var != var)                                                         \
-                goto aborted;                                                       \
-        }                                                                           \
-    } while (0)
-
-/* The loop, compiled per layout and per query kind: plain (no rule, one goal,
- * no near, no budget; unit: no cost layer) or general. */
-ASTAR_INLINE AstarStatus hex_loop(AstarSearch *s, size_t max_expansions, AstarError *error,
-                                  const AstarHexLayout layout, const int plain, const int unit)
-{
-    const AstarGrid *grid = s->grid;
-    const uint8_t *open = grid->open;
-    const double *cost = grid->cost;
-    const uint16_t *target = s->target;
-    double *g = s->g;
-    uint16_t *stamp = s->stamp;
-    const unsigned gen = search_gen(s);
-    const long w = (long)grid->stride;
-    const uint32_t goal = s->goal;
-    const int partial = s->options.partial, recording = s->recording;
-    const int ruled = s->options.rule != NULL, bounded = s->options.bounded;
-    const double max_cost = s->options.max_cost;
-    const int rows = layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_EVEN_R;
-    /* bordered row / column k is 0-based k - 1: its diagonals lie on side +1
-     * when the parity of k - 1 is odd_layout's, -1 otherwise */
-    const int odd_layout = layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_ODD_Q;
+/* astar_kernel.h's hooks: a hex step is priced as a one-cell step. */
+typedef struct {
+    AkCells cells;
     HexTargets targets;
-    size_t budget = max_expansions;
-    double fc = s->ties_f;
+} HexQuery;
 
-    hex_targets(s, &targets);
-    while (s->open.size > 0 || s->ties_size > 0) {
-        uint32_t c;
-        double gc, e;
-        int cx, cy, side;
-
-        if (max_expansions && budget-- == 0) {
-            s->ties_f = fc;
-            return ASTAR_SEARCHING;
-        }
-        if (s->ties_size > 0) {
-            c = s->ties[--s->ties_size];
-        } else {
-            HeapEntry top = heap_pop(&s->open);
-            c = top.cell;
-            fc = top.f;
-        }
-        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED)) {
-            budget++;
-            continue;
-        }
-        if (plain ? c == goal : (target[c] == gen && !(ruled && s->rule_cost[c] < 0))) {
-            astar_search_finish(s, ASTAR_FOUND, c);
-            return ASTAR_FOUND;
-        }
-        stamp[c] |= STAMP_CLOSED;
-        s->expanded++;
-        if (partial && !(ruled && c != s->start && s->rule_cost[c] < 0))
-            hex_note_closest(s, c);
-        if (recording && search_record(s, c) != ASTAR_OK) {
-            stamp[c] &= (uint16_t)~STAMP_CLOSED;
-            s->expanded--;
-            *error = ASTAR_ENOMEM;
-            return ASTAR_NO_PATH;
-        }
-        gc = g[c];
-        cy = search_row(s, c);
-        cx = (int)(c - (uint32_t)cy * (uint32_t)w);
-        /* the four sides */
-        ENTRY_HEX(e, c + 1);
-        if (e != INFINITY)
-            RELAX_HEX(c + 1, gc + fabs(e), 0u, cx + 1, cy);
-        ENTRY_HEX(e, c - 1);
-        if (e != INFINITY)
-            RELAX_HEX(c - 1, gc + fabs(e), 1u, cx - 1, cy);
-        ENTRY_HEX(e, (uint32_t)(c + w));
-        if (e != INFINITY)
-            RELAX_HEX((uint32_t)(c + w), gc + fabs(e), 2u, cx, cy + 1);
-        ENTRY_HEX(e, (uint32_t)(c - w));
-        if (e != INFINITY)
-            RELAX_HEX((uint32_t)(c - w), gc + fabs(e), 3u, cx, cy - 1);
-        /* the two diagonals (astar_hex_neighbours' order) */
-        side = (((rows ? cy : cx) - 1) & 1) == odd_layout ? 1 : -1;
-        if (rows) {
-            uint32_t n = (uint32_t)((long)c + w + side);
-            ENTRY_HEX(e, n);
-            if (e != INFINITY)
-                RELAX_HEX(n, gc + fabs(e), side > 0 ? 4u : 5u, cx + side, cy + 1);
-            n = (uint32_t)((long)c - w + side);
-            ENTRY_HEX(e, n);
-            if (e != INFINITY)
-                RELAX_HEX(n, gc + fabs(e), side > 0 ? 6u : 7u, cx + side, cy - 1);
-        } else {
-            uint32_t n = (uint32_t)((long)c + side * w + 1);
-            ENTRY_HEX(e, n);
-            if (e != INFINITY)
-                RELAX_HEX(n, gc + fabs(e), side > 0 ? 4u : 6u, cx + 1, cy + side);
-            n = (uint32_t)((long)c + side * w - 1);
-            ENTRY_HEX(e, n);
-            if (e != INFINITY)
-                RELAX_HEX(n, gc + fabs(e), side > 0 ? 5u : 7u, cx - 1, cy + side);
-        }
-    }
-    return ASTAR_NO_PATH;
-aborted:
-    *error = ASTAR_EABORTED;
-    return ASTAR_NO_PATH;
+ASTAR_INLINE double hex_estimate(const HexQuery *q, const AstarSearch *s, const Board *b,
+                         const unsigned traits, int x, int y)
+{
+    if (!(traits & AK_PLAIN))
+        return s->h_scale * hex_h(s, &q->targets, x, y);
+    return s->h_scale * (q->targets.zero ? 0.0 : hex_h1(b->layout, &q->targets, x, y));
 }
 
-#define HEX_VARIANTS(suffix, layout)                                                \
-    static AstarStatus plain_unit_##suffix(AstarSearch *s, size_t m, AstarError *e) \
-    {                                                                               \
-        return hex_loop(s, m, e, layout, 1, 1);                                     \
-    }                                                                               \
-    static AstarStatus plain_cost_##suffix(AstarSearch *s, size_t m, AstarError *e) \
-    {                                                                               \
-        return hex_loop(s, m, e, layout, 1, 0);                                     \
-    }                                                                               \
-    static AstarStatus general_##suffix(AstarSearch *s, size_t m, AstarError *e)    \
-    {                                                                               \
-        return hex_loop(s, m, e, layout, 0, 0);                                     \
-    }
-HEX_VARIANTS(odd_r, ASTAR_HEX_ODD_R)
-HEX_VARIANTS(even_r, ASTAR_HEX_EVEN_R)
-HEX_VARIANTS(odd_q, ASTAR_HEX_ODD_Q)
-HEX_VARIANTS(even_q, ASTAR_HEX_EVEN_Q)
+#define AK_QUERY HexQuery
+#define AK_H hex_estimate
+#include "astar_kernel.h"
 
-typedef AstarStatus (*HexRun)(AstarSearch *, size_t, AstarError *);
+/* The loop, compiled per layout and per query kind: plain (no rule, one goal,
+ * no near, no bound; unit: no cost layer) or general. */
+ASTAR_INLINE AstarStatus hex_loop(AstarSearch *s, size_t max_expansions, AstarError *error,
+                                  const AstarHexLayout layout, const unsigned traits)
+{
+    HexQuery q;
+    hex_targets(s, &q.targets);
+    return astar_kernel(s, &q, BOARD_HEX, ASTAR_DIAGONAL_NEVER, layout, traits, max_expansions,
+                        error);
+}
+
+AK_VARIANTS(odd_r, hex_loop, ASTAR_HEX_ODD_R)
+AK_VARIANTS(even_r, hex_loop, ASTAR_HEX_EVEN_R)
+AK_VARIANTS(odd_q, hex_loop, ASTAR_HEX_ODD_Q)
+AK_VARIANTS(even_q, hex_loop, ASTAR_HEX_EVEN_Q)
 
 AstarStatus astar_run_hex(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
-    static const HexRun RUNS[4][3] = {
-        {plain_unit_odd_r, plain_cost_odd_r, general_odd_r},
-        {plain_unit_even_r, plain_cost_even_r, general_even_r},
-        {plain_unit_odd_q, plain_cost_odd_q, general_odd_q},
-        {plain_unit_even_q, plain_cost_even_q, general_even_q}};
+    static const AkRun RUNS[4][3] = {AK_RUNS(odd_r), AK_RUNS(even_r), AK_RUNS(odd_q),
+                                     AK_RUNS(even_q)};
     int plain = !s->options.rule && s->ngoals == 1 && s->options.near == 0
                 && !s->options.bounded;
-    int kind = !plain ? 2 : s->grid->cost ? 1 : 0;
-    return RUNS[s->grid->hex - 1][kind](s, max_expansions, error);
+    return RUNS[s->grid->hex - 1][ak_variant(s, plain)](s, max_expansions, error);
 }
 
 /* 0-based offset cell of axial (q, r): the inverse of to_axial. */

@@ -5,8 +5,8 @@
 #include "astar_hex.h"
 #include "search_internal.h"
 
-/* The hex loop: every query on a hex grid (a general query: rules, goals,
- * near, budget, partial). Same contract as astar_run_astar. */
+/* Hex A*: every query on a hex grid (astar_kernel.h's loop, plain or
+ * general variant). Same contract as astar_run_astar. */
 AstarStatus astar_run_hex(AstarSearch *s, size_t max_expansions, AstarError *error);
 /* Is bordered (x, y) within hex distance `near` of goal i (0-based goal)? */
 int astar_hex_in_region(const AstarSearch *s, size_t i, long x, long y);

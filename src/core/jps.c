@@ -218,7 +218,7 @@ static size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d)
 static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
 {
     AstarSearch *s = j->s;
-    unsigned gen = search_gen(s), st;
+    unsigned gen = search_gen(s);
     size_t k;
     uint32_t n;
     double g, h;
@@ -233,22 +233,15 @@ static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, uns
         return ASTAR_OK;
     n = (uint32_t)((long)c + (long)k * s->offset[e]);
     g = gc + (double)k * (e < 4 ? j->unit : j->unit_diagonal);
-    st = s->stamp[n];
-    if ((st & STAMP_GEN_MASK) == gen) {
-        if ((st & STAMP_CLOSED) || g >= s->g[n])
-            return ASTAR_OK;
-    } else {
-        s->touched++;
-    }
+    if (!search_improves(s, s->g, s->stamp, gen, n, g))
+        return ASTAR_OK;
     s->g[n] = g;
     s->stamp[n] = (uint16_t)(gen | e);
     x += (int)k * ASTAR_DIR_DX[e];
     y += (int)k * ASTAR_DIR_DY[e];
     h = j->multi ? s->h_scale * search_box_distance(s, s->options.heuristic, x, y)
                  : search_h(s, x, y);
-    if (g + h == s->ties_f)
-        return search_push_tie(s, n);           /* as good as the best: next */
-    return heap_push(&s->open, g + h, n);
+    return search_queue(s, n, g + h, s->ties_f);
 }
 
 /* The diagonal between horizontal direction h (0/1) and vertical v (2/3). */
@@ -325,14 +318,8 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
 
         if (max_expansions && budget-- == 0)
             return ASTAR_SEARCHING;
-        if (s->ties_size > 0) {
-            c = s->ties[--s->ties_size];
-        } else {
-            HeapEntry top = heap_pop(&s->open);
-            c = top.cell;
-            s->ties_f = top.f;
-        }
-        if ((stamp[c] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED)) {
+        c = search_pop(s, &s->ties_f);
+        if (search_closed(stamp, gen, c)) {
             budget++;                          /* a stale duplicate: not an expansion */
             continue;
         }

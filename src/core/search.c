@@ -1,6 +1,7 @@
 /*
  * Queries: preparing a search, choosing A* or jump point search, results.
- * The expansion loops are in astar_loop.c and jps.c; the state is described
+ * The expansion loops are astar_kernel.h's (run by astar_loop.c, hex.c and
+ * clearance.c) and jps.c's; the state is described
  * in search_internal.h.
  */
 #include <stdlib.h>
@@ -79,7 +80,7 @@ static AstarError reserve_scratch(AstarSearch *search, size_t cells)
     return ASTAR_OK;
 }
 
-/* The general loop's scratch (search_internal.h), sized like the rest. */
+/* The general variants' scratch (search_internal.h), sized like the rest. */
 static AstarError reserve_general(AstarSearch *search)
 {
     size_t cells = search->capacity;
@@ -210,6 +211,8 @@ static int cell_y(const AstarSearch *s, uint32_t cell) { return (int)(cell / s->
 static double closeness(const AstarSearch *s, uint32_t cell)
 {
     AstarHeuristic h = s->options.heuristic;
+    if (s->grid->hex)
+        return astar_hex_closeness(s, cell);   /* hex.c */
     if (h == ASTAR_HEURISTIC_ZERO)
         h = s->options.diagonal == ASTAR_DIAGONAL_NEVER ? ASTAR_HEURISTIC_MANHATTAN
                                                          : ASTAR_HEURISTIC_OCTILE;
@@ -418,8 +421,7 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
     s->g[s->start] = 0.0;
     s->stamp[s->start] = (uint16_t)search_gen(s);
     s->best = s->start;
-    s->best_distance = s->grid->hex ? astar_hex_closeness(s, s->start)   /* hex.c */
-                                    : closeness(s, s->start);
+    s->best_distance = closeness(s, s->start);
     s->best_g = 0.0;
     return heap_push(&s->open, 0.0, s->start);
 }
@@ -471,7 +473,7 @@ static AstarError check_goal(AstarSearch *s, AstarStatus *verdict)
     return ASTAR_OK;
 }
 
-/* The rest of astar_search_begin for a query of the general loop. */
+/* The rest of astar_search_begin for a query of the general variants. */
 static AstarError begin_general(AstarSearch *s)
 {
     AstarStatus verdict = ASTAR_SEARCHING;
@@ -525,7 +527,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
         s->options.near = grid->width + grid->height;   /* as far as any cell is */
     s->general = options->rule || options->goal_count || options->near || options->bounded
                  || s->large
-                 || grid->hex;                 /* hex boards: the hex loop (hex.c) */
+                 || grid->hex;                 /* hex boards: hex A* (hex.c) */
     if (keep_goals(s, options, gx, gy) != ASTAR_OK || keep_walls(s, options) != ASTAR_OK
         || (s->general && reserve_general(s) != ASTAR_OK)
         || (s->size > 1 && astar_large_reserve_walls(s) != ASTAR_OK))

@@ -1,6 +1,6 @@
 /*
- * The search's state, shared by search.c (queries, results), astar_loop.c
- * (A*) and jps.c (jump point search). Not public.
+ * The search's state, shared by search.c (queries, results), the A* kernel
+ * (astar_kernel.h) and jps.c (jump point search). Not public.
  *
  * Scratch per cell: g (cost so far, 8 bytes) and a 16-bit stamp holding the
  * query's generation (12 bits), a closed bit and the direction the cell was
@@ -57,8 +57,8 @@ struct AstarSearch {
     int record_next;         /* astar_search_record's setting */
     int recording;           /* the current query's */
 
-    /* Queries with rules, several goals, near or a budget run the general
-     * loop (astar_loop.c). Its scratch, allocated by the first such query:
+    /* Queries with rules, several goals, near or a budget run the kernel's
+     * general variants (astar_kernel.h). Their scratch, allocated by the first such query:
      * the rule's answer per cell (the entry cost, negated for a cell the
      * path may not end on, INFINITY when impassable) valid where rule_stamp
      * holds the generation, and the cells that end the path (target holds
@@ -185,6 +185,44 @@ static inline AstarError search_push_tie(AstarSearch *s, uint32_t cell)
     }
     s->ties[s->ties_size++] = cell;
     return ASTAR_OK;
+}
+
+/* The next cell to expand: the ties first, else the heap's top, whose f
+ * becomes *fc (the f of the cells being expanded). The open list must not
+ * be empty. */
+ASTAR_INLINE uint32_t search_pop(AstarSearch *s, double *fc)
+{
+    HeapEntry top;
+    if (s->ties_size > 0)
+        return s->ties[--s->ties_size];
+    top = heap_pop(&s->open);
+    *fc = top.f;
+    return top.cell;
+}
+
+/* Was cell closed by this query (a stale duplicate when popped)? */
+ASTAR_INLINE int search_closed(const uint16_t *stamp, unsigned gen, uint32_t cell)
+{
+    return (stamp[cell] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (gen | STAMP_CLOSED);
+}
+
+/* Does cost g improve on what cell n holds this query? Counts n touched the
+ * first time; a closed cell is never improved. */
+ASTAR_INLINE int search_improves(AstarSearch *s, const double *gv, const uint16_t *stamp,
+                                 unsigned gen, uint32_t n, double g)
+{
+    unsigned st = stamp[n];
+    if ((st & STAMP_GEN_MASK) == gen)
+        return !(st & STAMP_CLOSED) && !(g >= gv[n]);
+    s->touched++;
+    return 1;
+}
+
+/* Queues cell n at f: on the ties stack when f is the f being expanded
+ * (fc), so it comes next, else on the heap. */
+ASTAR_INLINE AstarError search_queue(AstarSearch *s, uint32_t n, double f, double fc)
+{
+    return f == fc ? search_push_tie(s, n) : heap_push(&s->open, f, n);
 }
 
 /* Appends an expanded cell to the recorded list (search.c): the rare case of
