@@ -2,7 +2,8 @@
 # The pure-Lua backend's speed against git revision BASE's lua/ tree, row by
 # row (tools/compare-fallback.lua), on Lua 5.4 and LuaJIT: runs of the two
 # trees alternate, REPS times, with the same C module for the helpers; each
-# row's ratio is now/base of the best times (below 1: faster now).
+# row's ratio is now/base of the best times (below 1: faster now). The
+# working tree's lua/ is copied first, so edits made meanwhile do not count.
 #
 #   tools/compare-fallback.sh BASE          (make bench-fallback-compare BASE=rev)
 set -eu
@@ -10,6 +11,8 @@ base=${1:?usage: tools/compare-fallback.sh BASE}
 dir=build/fallback-base-$(git rev-parse --short "$base")
 rm -rf "$dir" && mkdir -p "$dir"
 git archive "$base" lua | tar -x -C "$dir"
+now=build/fallback-now
+rm -rf "$now" && mkdir -p "$now" && cp -R lua "$now/"
 REPS=${REPS:-3}
 MAPS=${MAPS:-maps}
 out=$(mktemp -d)
@@ -18,7 +21,7 @@ for v in ${FALLBACK_LUAS:-5.4 luajit}; do
     if [ "$v" = luajit ]; then bin=luajit; else bin=lua$v; fi
     for rep in $(seq "$REPS"); do
         for tree in base now; do
-            if [ $tree = base ]; then lp="$dir/lua"; else lp=lua; fi
+            if [ $tree = base ]; then lp="$dir/lua"; else lp="$now/lua"; fi
             LUA_PATH="$lp/?.lua;$lp/?/init.lua;;" LUA_CPATH="build/$v/?.so;;" \
                 "$bin" tools/compare-fallback.lua "$MAPS" | sed "s/^/$v\t$tree\t/" >>"$out/times"
         done
