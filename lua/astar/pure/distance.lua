@@ -11,6 +11,7 @@
 -- flood with an error, a changed one starts it again (G.MAX_RESTARTS times).
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
+local P = require "astar.pure.points"
 local Q = require "astar.pure.query_rules"
 local O = require "astar.pure.options"
 local EN = require "astar.pure.encode"
@@ -118,49 +119,13 @@ function Map.getDimensions(...)
   return self._w, self._h
 end
 
-local function set_point(t, k, x, y, cost, reuse)
-  if reuse then
-    local p = rawget(t, k)
-    if type(p) == "table" then
-      rawset(p, "x", x)
-      rawset(p, "y", y)
-      if cost then rawset(p, "cost", cost) end
-      return
-    end
-  end
-  rawset(t, k, { x = x, y = y, cost = cost })
-end
-
-local function clear_tail(t, first)
-  for i = first, rawlen(t) do rawset(t, i, nil) end
-end
-
--- pathFrom's options (argument 3): flat, into (lua_range.c read_path_options).
-local function read_path_options(opts, present)
-  if opts == nil then return false, nil end
-  if type(opts) ~= "table" then type_error(3, "pathFrom", nil, "table", opts, present) end
-  local flat, into = false, nil
-  for key, v in next, opts do
-    if type(key) ~= "string" then
-      arg_error(3, "pathFrom", nil, "option names must be strings, got " .. type(key))
-    end
-    if key == "flat" then
-      flat = A.check_boolean(v, true, 3, "pathFrom", "opts.flat: ")
-    elseif key == "into" then
-      if type(v) ~= "table" then type_error(3, "pathFrom", "opts.into: ", "table", v, true) end
-      into = v
-    else
-      arg_error(3, "pathFrom", nil, "unknown option '" .. A.quoted(key) .. "'")
-    end
-  end
-  return flat, into
-end
+local set_point, clear_tail = P.set_point, P.clear_tail
 
 function Map.pathFrom(...)
   local self, x, y, opts = ...
   local nargs = select("#", ...)
   local i = find_cell("pathFrom", nargs, self, x, y)
-  local flat, into = read_path_options(opts, nargs > 3)
+  local flat, into = P.read_path_options(opts, nargs > 3, "pathFrom")
   if not i then return nil end
   -- the map as it is now: an update (a finalizer's, as tables are made
   -- below) puts new tables in the map and leaves these whole

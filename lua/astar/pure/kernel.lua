@@ -17,6 +17,8 @@
 -- Lines "--@if key", "--@else", "--@end" keep or drop what they enclose by
 -- the flags of the variant (the board kind's and the query's).
 local B = require "astar.pure.board"
+local G = require "astar.pure.grid"
+local Q = require "astar.pure.query_rules"
 
 local M = {}
 
@@ -94,6 +96,135 @@ return function($args)
 end
 ]]
 
+-- The A* side (search.c, astar_loop.c): the same heap, beside it the ties
+-- stack (cells whose f equals the f being expanded, taken last in first out
+-- before the heap), a budget of expansions and a goal test. Hooks: prepare,
+-- goal (an expression on u), best (may u be the partial result: an
+-- expression), closeness (its distance to the goal), moves (the expansion:
+-- for each move it sets v, ng, nx and ny, the neighbour's bordered
+-- coordinates, and writes RELAX), heuristic (sets f from ng, nx, ny) and
+-- finish (the status when the open list runs dry). In scope after the
+-- goal test: gu, and cx, cy the cell's bordered coordinates. Flag
+-- "general" (astar_loop.c general_loop: rules, goal lists, near, a bound):
+-- a move dearer than max_cost is not taken, entry(v) is the entry cost of
+-- cell v (the rule's, asked once per query, never about the start, negative
+-- where the path may not end; nil when the rule stopped the query), and
+-- stopped() ends a query the rule stopped.
+local ASTAR = [[
+return function(s, grid, budget)
+  if not budget or budget == 0 then budget = -1 end
+  local open, cost = grid._open, grid._cost
+  -- LuaJIT can run a finalizer at any trace exit (a sunk table made real), so
+  -- the grid may have been closed since M.step looked: stop as for a change
+  -- (the caller sees the grid closed); a table read here stays valid after.
+  if not open then return changed(s) end
+  local stride = grid._stride
+  local stamp, gs, parent = s.stamp, s.g, s.parent
+  local hf, hc, ties = s.hf, s.hc, s.ties
+  local n, tn, fc = s.n, s.tn, s.ties_f
+  local generation = s.generation
+  local seen = 2 * generation
+  local closed = seen + 1
+  local h_scale, heuristic, diagonal, partial = s.h_scale, s.heuristic, s.diagonal, s.partial
+  local expanded, touched = s.expanded, s.touched
+  local offset = offsets(stride)
+  --@if general
+  local rc, rs, target = s.rc, s.rs, s.target
+  local rule, start = s.rule, s.start
+  local bounded, max_cost = s.bounded, s.max_cost
+
+  local function entry(v)
+    if not open[v] then return huge end
+    if not rule then return cost and cost[v] or 1.0 end
+    if rs[v] == generation then return rc[v] end
+    local grid_cost = cost and cost[v] or 1.0
+    if v == start then return grid_cost end
+    s.expanded, s.touched = expanded, touched   -- as they stand, should it stop
+    local i0 = v - 1
+    local x = i0 % stride
+    local c, flags = ask(rule, toint(x), toint((i0 - x) / stride), grid_cost)
+    if c == nil then return nil end
+    if flags == 1 and c ~= huge then c = -c end
+    rc[v], rs[v] = c, generation
+    return c
+  end
+
+  local function stopped()
+    s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+    s.status = NO_PATH
+    return STOPPED
+  end
+  --@end
+  $prepare
+  while n > 0 or tn > 0 do
+    if budget == 0 then
+      s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
+      return SEARCHING
+    end
+    budget = budget - 1
+    local u
+    if tn > 0 then
+      u = ties[tn]
+      tn = tn - 1
+    else
+      u, fc = hc[1], hf[1]
+      $pop
+    end
+    if stamp[u] ~= closed then
+      if
+        $goal
+      then
+        s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+        return finish(s, FOUND, u)
+      end
+      stamp[u] = closed
+      expanded = expanded + 1
+      local gu = gs[u]
+      local cx = (u - 1) % stride
+      local cy = (u - 1 - cx) / stride
+      if
+        $best
+      then
+        local dd = $closeness
+        if dd < s.best_distance or (dd == s.best_distance and gu < s.best_g) then
+          s.best, s.best_distance, s.best_g = u, dd, gu
+        end
+      end
+      $moves
+    else
+      budget = budget + 1                       -- a stale duplicate: not an expansion
+    end
+  end
+  s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+  if partial then return finish(s, PARTIAL, s.best) end
+  $finish
+end
+]]
+
+-- What RELAX in an A* hook writes: v offered the cost ng through u.
+local RELAX = [[
+do
+  --@if general
+  if not (bounded and ng > max_cost) then
+  --@end
+  local st = stamp[v]
+  if st ~= closed and (st ~= seen or ng < gs[v]) then
+    if st ~= seen then touched = touched + 1 end
+    gs[v], stamp[v], parent[v] = ng, seen, u
+    $heuristic
+    if f == fc then
+      tn = tn + 1                   -- a tie with the cell being expanded
+      ties[tn] = v
+    else
+      PUSH(f, v)
+    end
+  end
+  --@if general
+  end
+  --@end
+end
+]]
+
 -- Keeps the lines of text its --@if blocks select by flags.
 local function select_lines(text, flags, name)
   local out, keep = {}, { true }
@@ -144,7 +275,7 @@ M.compile = compile
 
 -- What every loop may use besides the query's own upvalues.
 local COMMON = { SQRT2 = B.SQRT2, huge = math.huge, offsets = B.offsets, hex_dirs = B.hex_dirs,
-  CX = B.CX, CY = B.CY, NO_OBSTACLES = B.NO_OBSTACLES }
+  CX = B.CX, CY = B.CY, NO_OBSTACLES = B.NO_OBSTACLES, ask = Q.cell, toint = G.toint }
 
 -- The loop of query q (hooks: name, args, uses and the hook texts) on board
 -- kind `kind` with the query's flags (a list of names), compiled on first use.
@@ -168,6 +299,23 @@ function M.loop(q, kind, flags)
   fn = compile(expand_push(select_lines(text, on, name)), uses, name)
   q.compiled[key] = fn
   return fn
+end
+
+-- The A* loop of query q (hooks: name, uses, flags and the hook texts),
+-- compiled on first use: function(s, grid, budget) -> status.
+function M.astar(q)
+  if q.compiled then return q.compiled end
+  local on = {}
+  for _, f in ipairs(q.flags or {}) do on[f] = true end
+  local relax = RELAX:gsub("%$heuristic", function() return q.heuristic end)
+  local slots = { prepare = q.prepare, goal = q.goal, best = q.best, closeness = q.closeness,
+    moves = q.moves:gsub("RELAX", function() return relax end), finish = q.finish, pop = POP }
+  local text = ASTAR:gsub("%$(%a+)", function(slot) return slots[slot] end)
+  local uses = {}
+  for k, v in pairs(COMMON) do uses[k] = v end
+  for k, v in pairs(q.uses or {}) do uses[k] = v end
+  q.compiled = compile(expand_push(select_lines(text, on, q.name)), uses, q.name)
+  return q.compiled
 end
 
 -- The heap's push and pop as functions, for the entries put in before a

@@ -15,6 +15,7 @@
 -- the end of a run, with the same outcome.
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
+local P = require "astar.pure.points"
 local Q = require "astar.pure.query_rules"
 local O = require "astar.pure.options"
 local HX = require "astar.pure.hex"
@@ -31,15 +32,13 @@ local M = {}
 
 local floor, huge = math.floor, math.huge
 local format, gsub = string.format, string.gsub
-local getmetatable, setmetatable, select, type, rawget, next =
-  getmetatable, setmetatable, select, type, rawget, next
+local getmetatable, setmetatable, select, type, rawget =
+  getmetatable, setmetatable, select, type, rawget
 local toint = G.toint
 local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
 
 local NO_STOP, ENDS_MOVE = 1, 2   -- ASTAR_RANGE_NO_STOP, ASTAR_RANGE_ENDS_MOVE
 local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
--- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
-local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 113
 
 -- ---- the Range object ---------------------------------------------------------
 
@@ -83,51 +82,13 @@ function Range.costTo(...)
   return nil
 end
 
--- t[i] = {x =, y = [, cost =]}; with reuse, a table already at t[i] is
--- filled (rawset; other fields stay) instead of a new one (lua_range.c set_point).
-local function set_point(t, i, x, y, cost, reuse)
-  if reuse then
-    local p = rawget(t, i)
-    if type(p) == "table" then
-      rawset(p, "x", x)
-      rawset(p, "y", y)
-      if cost then rawset(p, "cost", cost) end
-      return
-    end
-  end
-  rawset(t, i, { x = x, y = y, cost = cost })
-end
-
-local function clear_tail(t, first)
-  for i = first, rawlen(t) do rawset(t, i, nil) end
-end
-
--- pathTo's options (argument 3): flat, into (lua_range.c read_path_options).
-local function read_path_options(opts, present)
-  if opts == nil then return false, nil end
-  if type(opts) ~= "table" then type_error(3, "pathTo", nil, "table", opts, present) end
-  local flat, into = false, nil
-  for key, v in next, opts do
-    if type(key) ~= "string" then
-      arg_error(3, "pathTo", nil, "option names must be strings, got " .. type(key))
-    end
-    if key == "flat" then
-      flat = A.check_boolean(v, true, 3, "pathTo", "opts.flat: ")
-    elseif key == "into" then
-      if type(v) ~= "table" then type_error(3, "pathTo", "opts.into: ", "table", v, true) end
-      into = v
-    else
-      arg_error(3, "pathTo", nil, "unknown option '" .. A.quoted(key) .. "'")
-    end
-  end
-  return flat, into
-end
+local set_point, clear_tail = P.set_point, P.clear_tail
 
 function Range.pathTo(...)
   local self, x, y, opts = ...
   local nargs = select("#", ...)
   local k = find_cell("pathTo", nargs, self, x, y)
-  local flat, into = read_path_options(opts, nargs > 3)
+  local flat, into = P.read_path_options(opts, nargs > 3, "pathTo")
   if not k or not self._stop[k] then return nil end   -- into is not touched
   local parent, len = self._parent, 1
   local j = k
