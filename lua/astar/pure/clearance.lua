@@ -167,12 +167,12 @@ local LARGE = { name = "astar large", flags = { "general" },
         if c == nil then return stopped() end
         if d <= 4 then p[d] = c ~= huge end
         if c ~= huge then
-          local ng, nx, ny = gu + (d <= 4 and c or SQRT2 * c), cx + DX[d], cy + DY[d]
+          local ng = gu + (d <= 4 and c or SQRT2 * c)
           RELAX
         end
       end
     end]=],
-  heuristic = "local f = ng + h_scale * box_distance(s, heuristic, nx, ny)",
+  heuristic = "local f = ng + h_scale * box_distance(s, heuristic, cx + DX[d], cy + DY[d])",
   finish = [=[
     s.status = NO_PATH
     return s.status]=],

@@ -218,11 +218,11 @@ local HEX = { name = "astar hex", flags = { "general" },
       local e = entry(v)
       if e == nil then return stopped() end
       if e ~= huge then
-        local ng, nx, ny = gu + (e < 0 and -e or e), cx + DX[d], cy + DY[d]
+        local ng = gu + (e < 0 and -e or e)
         RELAX
       end
     end]=],
-  heuristic = "local f = ng + h_scale * hex_h(nx, ny)",
+  heuristic = "local f = ng + h_scale * hex_h(cx + DX[d], cy + DY[d])",
   finish = [=[
     s.status = NO_PATH
     return s.status]=],

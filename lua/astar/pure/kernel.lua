@@ -101,8 +101,9 @@ end
 -- before the heap), a budget of expansions and a goal test. Hooks: prepare,
 -- goal (an expression on u), best (may u be the partial result: an
 -- expression), closeness (its distance to the goal), moves (the expansion:
--- for each move it sets v, ng, nx and ny, the neighbour's bordered
--- coordinates, and writes RELAX), heuristic (sets f from ng, nx, ny) and
+-- for each move it sets v, ng and d, the direction (board.lua), and writes
+-- RELAX), heuristic (sets f from ng and the neighbour's bordered coordinates
+-- cx + DX[d], cy + DY[d], computed only for a move that improves v) and
 -- finish (the status when the open list runs dry). In scope after the
 -- goal test: gu, and cx, cy the cell's bordered coordinates. Flag
 -- "general" (astar_loop.c general_loop: rules, goal lists, near, a bound):

@@ -236,7 +236,7 @@ local PLAIN = { name = "astar",
           end
         end
         if allowed then
-          local ng, nx, ny = gu + step, cx + DX[d], cy + DY[d]
+          local ng = gu + step
           RELAX
         end
       end
@@ -244,7 +244,7 @@ local PLAIN = { name = "astar",
   heuristic = [=[
     local h = 0.0
     if heuristic ~= 5 then
-      local a, b = nx - goal_x, ny - goal_y
+      local a, b = cx + DX[d] - goal_x, cy + DY[d] - goal_y
       if a < 0 then a = -a end
       if b < 0 then b = -b end
       if heuristic == OCTILE then
@@ -508,10 +508,10 @@ local GENERAL = { name = "astar general", flags = { "general" },
     local en = entry(u - stride)
     if en == nil then return stopped() end
     local pe, pw, ps, pn = ee ~= huge, ew ~= huge, es ~= huge, en ~= huge
-    if pe then local v, ng, nx, ny = u + 1, gu + (ee < 0 and -ee or ee), cx + 1, cy RELAX end
-    if pw then local v, ng, nx, ny = u - 1, gu + (ew < 0 and -ew or ew), cx - 1, cy RELAX end
-    if ps then local v, ng, nx, ny = u + stride, gu + (es < 0 and -es or es), cx, cy + 1 RELAX end
-    if pn then local v, ng, nx, ny = u - stride, gu + (en < 0 and -en or en), cx, cy - 1 RELAX end
+    if pe then local v, ng, d = u + 1, gu + (ee < 0 and -ee or ee), 1 RELAX end
+    if pw then local v, ng, d = u - 1, gu + (ew < 0 and -ew or ew), 2 RELAX end
+    if ps then local v, ng, d = u + stride, gu + (es < 0 and -es or es), 3 RELAX end
+    if pn then local v, ng, d = u - stride, gu + (en < 0 and -en or en), 4 RELAX end
     if diagonal ~= NEVER then
       local always, one = diagonal == ALWAYS, diagonal == ONE_OBSTACLE
       -- SE, SW, NE, NW: each between two of the sides
@@ -526,13 +526,13 @@ local GENERAL = { name = "astar general", flags = { "general" },
           local ed = entry(v)
           if ed == nil then return stopped() end
           if ed ~= huge then
-            local ng, nx, ny = gu + SQRT2 * (ed < 0 and -ed or ed), cx + DX[d], cy + DY[d]
+            local ng = gu + SQRT2 * (ed < 0 and -ed or ed)
             RELAX
           end
         end
       end
     end]=],
-  heuristic = "local f = ng + h_scale * box_distance(s, heuristic, nx, ny)",
+  heuristic = "local f = ng + h_scale * box_distance(s, heuristic, cx + DX[d], cy + DY[d])",
   finish = [=[
     s.status = NO_PATH
     return s.status]=],
