@@ -99,44 +99,20 @@ local function closeness(s, x, y)
   return best + 0.0
 end
 
-local MAX_BOXES = 8   -- SEARCH_MAX_BOXES
+-- The hex distance from bordered cell `cell` to the nearest goal region.
+function M.cell_closeness(s, cell)
+  local stride = s.grid._stride
+  local x = (cell - 1) % stride
+  return closeness(s, x, (cell - 1 - x) / stride)
+end
 
--- search.c begin_general for a hex grid (search.lua begin_general calls it
--- once it has made the general scratch).
-function M.begin(S, s, grid, start, gx, gy, o, rule)
-  local generation = s.generation
-  s.hex = grid._hex
-  s.runner = M.run
-  s.general, s.size = true, 1   -- hex boards have no large units
-  s.grid, s.version = grid, grid._version
-  s.heuristic, s.partial = o.heuristic, o.partial
-  s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
-  local stride = grid._stride
-  local ngoals = #gx
-  s.gx, s.gy, s.ngoals = gx, gy, ngoals
-  local goal = gy[1] * stride + gx[1] + 1
-  s.start, s.goal = start, goal
-  local lowest = grid._min_cost
-  s.rule_min = rule and rule.min_cost or huge
-  if s.rule_min < lowest then lowest = s.rule_min end
-  local h_scale = o.weight * lowest
-  if h_scale > S.H_SCALE_MAX then h_scale = S.H_SCALE_MAX end
-  s.h_scale = h_scale
-  s.n, s.tn, s.ties_f, s.expanded, s.touched = 0, 0, -1.0, 0, 1
-  s.status = S.NO_PATH
-  local n = s.near
-  -- the heuristic's targets: the goals' axial coordinates, or past MAX_BOXES
-  -- goals the box around them all (Chebyshev in offset coordinates)
+-- The heuristic's targets of a hex query (search.lua begin_general asks):
+-- the goals' axial coordinates, or, given the box x0..x1, y0..y1 around
+-- them all (past SEARCH_MAX_BOXES goals), that box grown by near n
+-- (Chebyshev in offset coordinates).
+function M.set_targets(s, gx, gy, ngoals, n, x0, x1, y0, y1)
   local layout = s.hex
-  if ngoals > MAX_BOXES then
-    local x0, x1, y0, y1 = gx[1], gx[1], gy[1], gy[1]
-    for i = 2, ngoals do
-      local x, y = gx[i], gy[i]
-      if x < x0 then x0 = x end
-      if x > x1 then x1 = x end
-      if y < y0 then y0 = y end
-      if y > y1 then y1 = y end
-    end
+  if x0 then
     s.hbox = { x0 - n, x1 + n, y0 - n, y1 + n }
     s.hq = nil
   else
@@ -144,39 +120,6 @@ function M.begin(S, s, grid, start, gx, gy, o, rule)
     for i = 1, ngoals do hq[i], hr[i] = axial(layout, gx[i] - 1, gy[i] - 1) end
     s.hq, s.hr, s.hbox = hq, hr, nil
   end
-  -- mark the targets, open the start
-  local target = s.target
-  local w, h = grid._w, grid._h
-  for i = 1, ngoals do
-    local cx, cy = gx[i], gy[i]
-    local x0, x1 = cx - n, cx + n
-    local y0, y1 = cy - n, cy + n
-    if x0 < 1 then x0 = 1 end
-    if x1 > w then x1 = w end
-    if y0 < 1 then y0 = 1 end
-    if y1 > h then y1 = h end
-    for y = y0, y1 do
-      local row = y * stride + 1
-      for x = x0, x1 do
-        if M.in_region(s, i, x, y) then target[row + x] = generation end
-      end
-    end
-  end
-  s.g[start] = 0.0
-  s.stamp[start] = 2 * generation
-  s.best, s.best_g = start, 0.0
-  local sx = (start - 1) % stride
-  s.best_distance = closeness(s, sx, (start - 1 - sx) / stride)
-  s.n = 1
-  s.hf[1], s.hc[1] = 0.0, start
-  if target[start] == generation then       -- already there
-    s.n = 0
-    return S.finish(s, S.FOUND, start)
-  end
-  s.goal_checked = ngoals == 1 and n == 0 and not o.partial
-  if s.goal_checked then return S.checked_goal(s, grid, goal, gx[1], gy[1], rule) end
-  s.status = S.SEARCHING
-  return s.status
 end
 
 -- hex.c astar_run_hex on kernel.lua's A* loop: search.lua's general loop

@@ -353,16 +353,14 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   local generation = s.generation + 1
   s.generation = generation
   reserve_general(s)
-  if grid._hex then             -- a hex board: hex.lua's begin and loop
-    s.S = M
-    return H.begin(M, s, grid, start, gx, gy, o, rule)
-  end
+  local hex = grid._hex         -- a hex board: hex.lua's targets and loop
   s.general = true
-  s.runner, s.hex = nil, nil
+  s.runner, s.hex, s.S = hex and H.run, hex, M
   s.grid, s.version = grid, grid._version
-  s.diagonal, s.heuristic, s.partial = o.diagonal, o.heuristic, o.partial
+  if not hex then s.diagonal = o.diagonal end
+  s.heuristic, s.partial = o.heuristic, o.partial
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
-  s.size = o.size or 1
+  s.size = not hex and o.size or 1   -- hex boards have no large units
   local stride = grid._stride
   local ngoals = #gx
   s.gx, s.gy, s.ngoals = gx, gy, ngoals
@@ -377,27 +375,34 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.h_scale = h_scale
   s.n, s.tn, s.ties_f, s.expanded, s.touched = 0, 0, -1.0, 0, 1
   s.status = M.NO_PATH
-  -- set_boxes: one per goal, or one around them all past MAX_BOXES goals
   local n = s.near
-  local bx0, bx1, by0, by1 = {}, {}, {}, {}
+  local lx, hx, ly, hy   -- past MAX_BOXES goals, the box around them all
   if ngoals > MAX_BOXES then
-    local x0, x1, y0, y1 = gx[1], gx[1], gy[1], gy[1]
+    lx, hx, ly, hy = gx[1], gx[1], gy[1], gy[1]
     for i = 2, ngoals do
       local x, y = gx[i], gy[i]
-      if x < x0 then x0 = x end
-      if x > x1 then x1 = x end
-      if y < y0 then y0 = y end
-      if y > y1 then y1 = y end
+      if x < lx then lx = x end
+      if x > hx then hx = x end
+      if y < ly then ly = y end
+      if y > hy then hy = y end
     end
-    bx0[1], bx1[1], by0[1], by1[1] = x0 - n, x1 + n, y0 - n, y1 + n
-    s.nboxes = 1
-  else
-    for i = 1, ngoals do
-      bx0[i], bx1[i], by0[i], by1[i] = gx[i] - n, gx[i] + n, gy[i] - n, gy[i] + n
-    end
-    s.nboxes = ngoals
   end
-  s.bx0, s.bx1, s.by0, s.by1 = bx0, bx1, by0, by1
+  if hex then
+    H.set_targets(s, gx, gy, ngoals, n, lx, hx, ly, hy)
+  else
+    -- set_boxes: one per goal, or the one around them all
+    local bx0, bx1, by0, by1 = {}, {}, {}, {}
+    if lx then
+      bx0[1], bx1[1], by0[1], by1[1] = lx - n, hx + n, ly - n, hy + n
+      s.nboxes = 1
+    else
+      for i = 1, ngoals do
+        bx0[i], bx1[i], by0[i], by1[i] = gx[i] - n, gx[i] + n, gy[i] - n, gy[i] + n
+      end
+      s.nboxes = ngoals
+    end
+    s.bx0, s.bx1, s.by0, s.by1 = bx0, bx1, by0, by1
+  end
   -- restart: mark the targets, open the start
   local target = s.target
   local w, h = grid._w, grid._h
@@ -419,7 +424,7 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.g[start] = 0.0
   s.stamp[start] = 2 * generation
   s.best, s.best_g = start, 0.0
-  s.best_distance = general_closeness(s, start)
+  s.best_distance = (hex and H.cell_closeness or general_closeness)(s, start)
   s.n = 1
   s.hf[1], s.hc[1] = 0.0, start
   if target[start] == generation then       -- already there
