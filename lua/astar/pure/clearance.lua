@@ -173,9 +173,6 @@ local LARGE = { name = "astar large", flags = { "general" },
       end
     end]=],
   heuristic = "local f = ng + h_scale * box_distance(s, heuristic, cx + DX[d], cy + DY[d])",
-  finish = [=[
-    s.status = NO_PATH
-    return s.status]=],
 }
 M.run_large = K.astar(LARGE)
 

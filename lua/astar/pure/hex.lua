@@ -166,9 +166,6 @@ local HEX = { name = "astar hex", flags = { "general" },
       end
     end]=],
   heuristic = "local f = ng + h_scale * hex_h(cx + DX[d], cy + DY[d])",
-  finish = [=[
-    s.status = NO_PATH
-    return s.status]=],
 }
 
 -- Expands at most `budget` cells (nil or 0: no limit). Compiled on first

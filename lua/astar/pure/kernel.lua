@@ -104,8 +104,9 @@ end
 -- for each move it sets v, ng and d, the direction (board.lua), and writes
 -- RELAX), heuristic (sets f from ng and the neighbour's bordered coordinates
 -- cx + DX[d], cy + DY[d], computed only for a move that improves v) and
--- finish (the status when the open list runs dry). In scope after the
--- goal test: gu, and cx, cy the cell's bordered coordinates. Flag
+-- finish (the status when the open list runs dry; "no path" unless given).
+-- In scope after the goal test: gu, and cx, cy the cell's bordered
+-- coordinates; everywhere the locals the loop opens with. Flag
 -- "general" (astar_loop.c general_loop: rules, goal lists, near, a bound):
 -- a move dearer than max_cost is not taken, entry(v) is the entry cost of
 -- cell v (the rule's, asked once per query, never about the start, negative
@@ -310,7 +311,8 @@ function M.astar(q)
   for _, f in ipairs(q.flags or {}) do on[f] = true end
   local relax = RELAX:gsub("%$heuristic", function() return q.heuristic end)
   local slots = { prepare = q.prepare, goal = q.goal, best = q.best, closeness = q.closeness,
-    moves = q.moves:gsub("RELAX", function() return relax end), finish = q.finish, pop = POP }
+    moves = q.moves:gsub("RELAX", function() return relax end), pop = POP,
+    finish = q.finish or "s.status = NO_PATH return s.status" }
   local text = ASTAR:gsub("%$(%a+)", function(slot) return slots[slot] end)
   local uses = {}
   for k, v in pairs(COMMON) do uses[k] = v end

@@ -538,9 +538,6 @@ local GENERAL = { name = "astar general", flags = { "general" },
       end
     end]=],
   heuristic = "local f = ng + h_scale * box_distance(s, heuristic, cx + DX[d], cy + DY[d])",
-  finish = [=[
-    s.status = NO_PATH
-    return s.status]=],
 }
 local general_loop = K.astar(GENERAL)
 
