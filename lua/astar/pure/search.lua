@@ -73,14 +73,19 @@ function M.new(cells)
   }
 end
 
--- The distance that ranks cells for partial results (search.c closeness).
-local function closeness(s, cell)
+-- What ranks cells for partial results (search.c closeness): bordered
+-- cell's coordinates and the heuristic, the board's distance when the query
+-- has none.
+local function ranking(s, cell)
   local stride = s.grid._stride
-  local i0 = cell - 1
-  local x = i0 % stride
-  local y = (i0 - x) / stride
+  local x = (cell - 1) % stride
   local h = s.heuristic
   if h == 5 then h = s.diagonal == NEVER and MANHATTAN or OCTILE end
+  return h, x, (cell - 1 - x) / stride
+end
+
+local function closeness(s, cell)
+  local h, x, y = ranking(s, cell)
   return distance(h, x - s.goal_x, y - s.goal_y)
 end
 
@@ -308,13 +313,7 @@ end
 
 -- closeness for a general query: the distance to the nearest goal box.
 local function general_closeness(s, cell)
-  local stride = s.grid._stride
-  local i0 = cell - 1
-  local x = i0 % stride
-  local y = (i0 - x) / stride
-  local h = s.heuristic
-  if h == 5 then h = s.diagonal == NEVER and MANHATTAN or OCTILE end
-  return box_distance(s, h, x, y)
+  return box_distance(s, ranking(s, cell))
 end
 
 M.box_distance, M.general_closeness = box_distance, general_closeness
