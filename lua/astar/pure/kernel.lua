@@ -15,17 +15,15 @@
 -- the step is priced by) to have the move relaxed; in relax, ng the cost of
 -- v through u. PUSH(f, v) in a hook pushes v with key f (plain names only).
 -- Lines "--@if key", "--@else", "--@end" keep or drop what they enclose by
--- the flags of the variant (the board kind's and the query's).
+-- the flags of the variant (the board kind's and the query's: template.lua).
 local B = require "astar.pure.board"
+local T = require "astar.pure.template"
 local G = require "astar.pure.grid"
 local Q = require "astar.pure.query_rules"
 
 local M = {}
 
-local concat, format = table.concat, string.format
-local load, setfenv, pairs, ipairs, sort, error = load, setfenv, pairs, ipairs, table.sort, error
-local unpack = table.unpack or unpack -- luacheck: ignore 113 (Lua 5.1, LuaJIT)
-local loadstring = loadstring -- luacheck: ignore 113 (Lua 5.1, LuaJIT)
+local concat, pairs, ipairs = table.concat, pairs, ipairs
 
 local POP = [[
 local lf, lc = hf[n], hc[n]
@@ -227,27 +225,6 @@ do
 end
 ]]
 
--- Keeps the lines of text its --@if blocks select by flags.
-local function select_lines(text, flags, name)
-  local out, keep = {}, { true }
-  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
-    local op, key = line:match("^%s*%-%-@(%a+)%s*([%w_]*)")
-    if op == "if" then
-      keep[#keep + 1] = keep[#keep] and flags[key] == true
-    elseif op == "else" then
-      keep[#keep] = keep[#keep - 1] and not keep[#keep]
-    elseif op == "end" then
-      keep[#keep] = nil
-    elseif op then
-      error(format("kernel %s: unknown directive --@%s", name, op))
-    elseif keep[#keep] then
-      out[#out + 1] = line
-    end
-  end
-  if #keep ~= 1 then error(format("kernel %s: unbalanced --@if", name)) end
-  return concat(out, "\n")
-end
-
 -- Writes the heap's push for every PUSH(f, v) of text.
 local function expand_push(text)
   return (text:gsub("PUSH%(%s*([%w_]+)%s*,%s*([%w_]+)%s*%)", function(f, v)
@@ -255,29 +232,18 @@ local function expand_push(text)
   end))
 end
 
--- Compiles source text with the upvalues `uses` (name -> value), in an empty
--- environment: a generated loop reads no globals.
-local function compile(source, uses, name)
-  local names, values = {}, {}
-  for k in pairs(uses) do names[#names + 1] = k end
-  sort(names)
-  for i, k in ipairs(names) do values[i] = uses[k] end
-  if #names > 0 then source = "local " .. concat(names, ", ") .. " = ...\n" .. source end
-  local chunk, message
-  if setfenv then
-    chunk, message = loadstring(source, "=kernel " .. name)
-    if chunk then setfenv(chunk, {}) end
-  else
-    chunk, message = load(source, "=kernel " .. name, "t", {})
-  end
-  if not chunk then error(message, 0) end
-  return chunk(unpack(values, 1, #names))
-end
-M.compile = compile
-
 -- What every loop may use besides the query's own upvalues.
 local COMMON = { SQRT2 = B.SQRT2, huge = math.huge, offsets = B.offsets, hex_dirs = B.hex_dirs,
   CX = B.CX, CY = B.CY, NO_OBSTACLES = B.NO_OBSTACLES, ask = Q.cell, toint = G.toint }
+
+-- Loop text `text` with its slots filled, the variant's lines kept (flags
+-- on), the heap written in, compiled with COMMON and the query's upvalues.
+local function build(text, slots, on, q, name)
+  local uses = {}
+  for k, v in pairs(COMMON) do uses[k] = v end
+  for k, v in pairs(q.uses or {}) do uses[k] = v end
+  return T.compile(expand_push(T.select(T.fill(text, slots), on, name)), uses, name)
+end
 
 -- The loop of query q (hooks: name, args, uses and the hook texts) on board
 -- kind `kind` with the query's flags (a list of names), compiled on first use.
@@ -293,12 +259,7 @@ function M.loop(q, kind, flags)
   local slots = { args = q.args, prepare = q.prepare or "", fresh = q.fresh, settle = q.settle or "",
     expand = q.expand or "true", look = q.look, relax = q.relax, finish = q.finish or "",
     open = board.open, close = board.close, step = board.step, pop = POP }
-  local text = LOOP:gsub("%$(%a+)", function(slot) return slots[slot] end)
-  local name = q.name .. " " .. key
-  local uses = {}
-  for k, v in pairs(COMMON) do uses[k] = v end
-  for k, v in pairs(q.uses or {}) do uses[k] = v end
-  fn = compile(expand_push(select_lines(text, on, name)), uses, name)
+  fn = build(LOOP, slots, on, q, q.name .. " " .. key)
   q.compiled[key] = fn
   return fn
 end
@@ -309,23 +270,17 @@ function M.astar(q)
   if q.compiled then return q.compiled end
   local on = {}
   for _, f in ipairs(q.flags or {}) do on[f] = true end
-  local relax = RELAX:gsub("%$heuristic", function() return q.heuristic end)
+  local relax = T.fill(RELAX, { heuristic = q.heuristic })
   local slots = { prepare = q.prepare, goal = q.goal, best = q.best, closeness = q.closeness,
     moves = q.moves:gsub("RELAX", function() return relax end), pop = POP,
     finish = q.finish or "s.status = NO_PATH return s.status" }
-  local text = ASTAR:gsub("%$(%a+)", function(slot) return slots[slot] end)
-  local uses = {}
-  for k, v in pairs(COMMON) do uses[k] = v end
-  for k, v in pairs(q.uses or {}) do uses[k] = v end
-  q.compiled = compile(expand_push(select_lines(text, on, q.name)), uses, q.name)
+  q.compiled = build(ASTAR, slots, on, q, q.name)
   return q.compiled
 end
 
--- The heap's push and pop as functions, for the entries put in before a
--- loop runs (sources, a rescan's cells): push(hf, hc, n, f, c) -> n;
--- pop(hf, hc, n) -> the cell on top, n.
-M.push = compile(expand_push("return function(hf, hc, n, f, c) PUSH(f, c) return n end"), {}, "push")
-M.pop = compile("return function(hf, hc, n) local u = hc[1] do " .. POP .. " end return u, n end",
-  {}, "pop")
+-- The heap's push as a function, for the entries put in before a loop runs
+-- (sources, a rescan's cells): push(hf, hc, n, f, c) -> n.
+M.push = T.compile(expand_push("return function(hf, hc, n, f, c) PUSH(f, c) return n end"), {},
+  "push")
 
 return M
