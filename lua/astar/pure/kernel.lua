@@ -15,7 +15,7 @@
 -- the step is priced by) to have the move relaxed; in relax, ng the cost of
 -- v through u. PUSH(f, v) in a hook pushes v with key f (plain names only).
 -- Lines "--@if key", "--@else", "--@end" keep or drop what they enclose by
--- the flags of the variant (the board kind's and the query's: template.lua).
+-- the flags of the variant (the board kind's; an A* query's: template.lua).
 local B = require "astar.pure.board"
 local T = require "astar.pure.template"
 local G = require "astar.pure.grid"
@@ -23,7 +23,7 @@ local Q = require "astar.pure.query_rules"
 
 local M = {}
 
-local concat, pairs, ipairs = table.concat, pairs, ipairs
+local pairs, ipairs = pairs, ipairs
 
 local POP = [[
 local lf, lc = hf[n], hc[n]
@@ -246,21 +246,18 @@ local function build(text, slots, on, q, name)
 end
 
 -- The loop of query q (hooks: name, args, uses and the hook texts) on board
--- kind `kind` with the query's flags (a list of names), compiled on first use.
-function M.loop(q, kind, flags)
-  local key = kind .. " " .. concat(flags or {}, " ")
-  q.compiled = q.compiled or {}
-  local fn = q.compiled[key]
+-- kind `kind`, compiled on first use.
+function M.loop(q, kind)
+  local compiled = q.compiled
+  local fn = compiled and compiled[kind]   -- looked up once per query
   if fn then return fn end
+  q.compiled = compiled or {}
   local board = B.SOURCE[kind]
-  local on = {}
-  for k, v in pairs(board.flags) do on[k] = v end
-  for _, f in ipairs(flags or {}) do on[f] = true end
   local slots = { args = q.args, prepare = q.prepare or "", fresh = q.fresh, settle = q.settle or "",
     expand = q.expand or "true", look = q.look, relax = q.relax, finish = q.finish or "",
     open = board.open, close = board.close, step = board.step, pop = POP }
-  fn = build(LOOP, slots, on, q, q.name .. " " .. key)
-  q.compiled[key] = fn
+  fn = build(LOOP, slots, board.flags, q, q.name .. " " .. kind)
+  q.compiled[kind] = fn
   return fn
 end
 
