@@ -100,3 +100,15 @@ for _, m in ipairs(MAPS) do
 end
 print(("%-19s %8.3f %8.3f %9.3f %8.1fx %8.1fx"):format("all (sum)", total_auto * 1e3,
   total_c * 1e3, total_lua * 1e3, total_lua / total_auto, total_lua / total_c))
+
+-- The pure backend alone on the other kinds of query (bench/fallback_rows.lua).
+print(("%-19s %9s"):format("pure Lua rows", "ms/run"))
+for _, row in ipairs(dofile("bench/fallback_rows.lua")(P, dir)) do
+  row[2]()   -- warm up
+  local rounds, t0 = 0, os.clock()
+  repeat
+    row[2]()
+    rounds = rounds + 1
+  until os.clock() - t0 > 0.2
+  print(("%-19s %9.3f"):format(row[1], (os.clock() - t0) / rounds * 1e3))
+end

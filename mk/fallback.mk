@@ -2,7 +2,11 @@
 #
 #   make test-lua-backend   the busted suite with ASTAR_BACKEND=lua on Lua 5.4 and
 #                           LuaJIT: the same specs, the pure-Lua backend
-#   make bench-fallback     bench/fallback_bench.lua: C vs pure Lua on real maps
+#   make bench-fallback     bench/fallback_bench.lua: C vs pure Lua on real maps,
+#                           then the pure backend's rows of bench/fallback_rows.lua
+#   make bench-fallback-compare BASE=rev
+#                           tools/compare-fallback.sh: the pure backend's rows,
+#                           now against rev's lua/ tree, in one run
 #
 # FALLBACK_SKIP lists spec files the pure backend should not run: none. Specs
 # that check a C-only speed-up hold only the C backend to it (astar.backend).
@@ -13,7 +17,7 @@ FALLBACK_EXCLUDE = $(foreach s,$(FALLBACK_SKIP),--exclude-pattern=$(s))
 TEST_TARGETS += test-lua-backend
 BENCH_TARGETS += bench-fallback
 
-.PHONY: test-lua-backend bench-fallback
+.PHONY: test-lua-backend bench-fallback bench-fallback-compare
 
 # The C module is built too: the fallback is forced by ASTAR_BACKEND, not by
 # its absence, so the helpers that need astar.core still load.
@@ -32,3 +36,7 @@ bench-fallback:
 	@$(MAKE) --no-print-directory LUA=luajit all
 	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/5.4/?.so;;" lua5.4 bench/fallback_bench.lua $(or $(MAPS),maps)
 	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/luajit/?.so;;" luajit bench/fallback_bench.lua $(or $(MAPS),maps)
+
+bench-fallback-compare:
+	@test -n "$(BASE)" || { echo "usage: make bench-fallback-compare BASE=rev"; exit 2; }
+	tools/compare-fallback.sh $(BASE)

@@ -6,17 +6,19 @@
 -- corner rule applies to the positions beside a diagonal step; goals, near
 -- and "occupied" are about the top-left cell. The C core keeps a layer of
 -- the positions where the unit fits per size; this backend checks the k x k
--- cells where it needs them. Queries of size > 1 run run_large, a copy of
--- search.lua's run_general that prices each step by the cells it newly
+-- cells where it needs them. Queries of size > 1 run run_large, search.lua's
+-- general loop on kernel.lua that prices each step by the cells it newly
 -- covers; the begin and the rest are search.lua's.
 local S = require "astar.pure.search"
 local Q = require "astar.pure.query_rules"
+local B = require "astar.pure.board"
+local K = require "astar.pure.kernel"
 
 local M = {}
 
 local toint = math.tointeger or function(v) return v end
-local huge, SQRT2 = math.huge, math.sqrt(2)
-local NEVER, ALWAYS, ONE_OBSTACLE = 1, 2, 3
+local huge = math.huge
+local NEVER, ALWAYS, ONE_OBSTACLE = B.NEVER, B.ALWAYS, B.ONE_OBSTACLE
 
 -- Does a unit of size k fit with its top-left at bordered cell `cell`? open
 -- is the query's own reference to the grid's walkable cells, taken when it
@@ -137,141 +139,41 @@ local function move_cost(s, grid, open, c, n, dx, dy, cells)
   return worst
 end
 
--- search.lua run_general with move_cost for the entry costs.
-function M.run_large(s, grid, budget)
-  if not budget or budget == 0 then budget = -1 end
-  if not grid._open then return S.changed(s) end
-  local stride, open = grid._stride, grid._open
-  local stamp, gs, parent = s.stamp, s.g, s.parent
-  local hf, hc, ties = s.hf, s.hc, s.ties
-  local n, tn, fc = s.n, s.tn, s.ties_f
-  local generation = s.generation
-  local seen = 2 * generation
-  local closed = seen + 1
-  local rc, target = s.rc, s.target
-  local rule, start = s.rule, s.start
-  local bounded, max_cost = s.bounded, s.max_cost
-  local h_scale, heuristic, diagonal, partial = s.h_scale, s.heuristic, s.diagonal, s.partial
-  local box_distance, closeness = S.box_distance, S.general_closeness
-
-  local function relax(cell, nb, ng, nx, ny)
-    if bounded and ng > max_cost then return end
-    local st = stamp[nb]
-    if st == closed or (st == seen and ng >= gs[nb]) then return end
-    if st ~= seen then s.touched = s.touched + 1 end
-    gs[nb], stamp[nb], parent[nb] = ng, seen, cell
-    local f = ng + h_scale * box_distance(s, heuristic, nx, ny)
-    if f == fc then
-      tn = tn + 1
-      ties[tn] = nb
-    else
-      n = n + 1
-      local j = n
-      while j > 1 do
-        local p = (j + 2 - (j + 2) % 4) / 4
-        local pf = hf[p]
-        if f < pf then
-          hf[j], hc[j] = pf, hc[p]
-          j = p
-        else
-          break
+-- search.lua's general loop on kernel.lua with move_cost for the entry
+-- costs, the corner rule over the positions beside a diagonal step.
+local LARGE = { name = "astar large", flags = { "general" },
+  uses = { changed = S.changed, closeness = S.general_closeness, finish = S.finish,
+    box_distance = S.box_distance, move_cost = move_cost, DX = B.DX, DY = B.DY, NEVER = NEVER,
+    ALWAYS = ALWAYS, ONE_OBSTACLE = ONE_OBSTACLE, SEARCHING = S.SEARCHING, FOUND = S.FOUND,
+    PARTIAL = S.PARTIAL, NO_PATH = S.NO_PATH, STOPPED = S.STOPPED },
+  prepare = [=[
+    local p, cells = {}, {}
+    local last = diagonal == NEVER and 4 or 8]=],
+  goal = "target[u] == generation and not (rule and u ~= start and rc[u] < 0)",
+  best = "partial and not (rule and u ~= start and rc[u] < 0)",
+  closeness = "closeness(s, u)",
+  moves = [=[
+    for d = 1, last do
+      local ok = true
+      if d > 4 then
+        local a, b = p[CX[d]], p[CY[d]]
+        if diagonal == ONE_OBSTACLE then ok = a or b
+        elseif diagonal ~= ALWAYS then ok = a and b end
+      end
+      if ok then
+        local v = u + offset[d]
+        if rule then s.expanded, s.touched = expanded, touched end   -- as they stand for the rule
+        local c = move_cost(s, grid, open, u, v, DX[d], DY[d], cells)
+        if c == nil then return stopped() end
+        if d <= 4 then p[d] = c ~= huge end
+        if c ~= huge then
+          local ng = gu + (d <= 4 and c or SQRT2 * c)
+          RELAX
         end
       end
-      hf[j], hc[j] = f, nb
-    end
-  end
-
-  local function stopped()
-    s.n, s.tn = 0, 0
-    s.status = S.NO_PATH
-    return S.STOPPED
-  end
-
-  local DX = { 1, -1, 0, 0, 1, -1, 1, -1 }
-  local DY = { 0, 0, 1, -1, 1, 1, -1, -1 }
-  local SA = { 0, 0, 0, 0, 1, 2, 1, 2 }
-  local SB = { 0, 0, 0, 0, 3, 3, 4, 4 }
-  local p, cells = {}, {}
-  local last = diagonal == NEVER and 4 or 8
-
-  while n > 0 or tn > 0 do
-    if budget == 0 then
-      s.n, s.tn, s.ties_f = n, tn, fc
-      return S.SEARCHING
-    end
-    budget = budget - 1
-
-    local cell
-    if tn > 0 then
-      cell = ties[tn]
-      tn = tn - 1
-    else
-      cell, fc = hc[1], hf[1]
-      local lf, lc = hf[n], hc[n]
-      n = n - 1
-      local i = 1
-      while true do
-        local first = 4 * i - 2
-        if first > n then break end
-        local best, bf = first, hf[first]
-        local l = first + 3
-        if l > n then l = n end
-        for q = first + 1, l do
-          if hf[q] < bf then best, bf = q, hf[q] end
-        end
-        if bf < lf then
-          hf[i], hc[i] = bf, hc[best]
-          i = best
-        else
-          break
-        end
-      end
-      if n > 0 then hf[i], hc[i] = lf, lc end
-    end
-
-    if stamp[cell] ~= closed then
-      if target[cell] == generation and not (rule and cell ~= start and rc[cell] < 0) then
-        s.n, s.tn = 0, 0
-        return S.finish(s, S.FOUND, cell)
-      end
-      stamp[cell] = closed
-      s.expanded = s.expanded + 1
-      local g = gs[cell]
-      if partial and not (rule and cell ~= start and rc[cell] < 0) then
-        local d = closeness(s, cell)
-        if d < s.best_distance or (d == s.best_distance and g < s.best_g) then
-          s.best, s.best_distance, s.best_g = cell, d, g
-        end
-      end
-      local i0 = cell - 1
-      local cx = i0 % stride
-      local cy = (i0 - cx) / stride
-      for d = 1, last do
-        local ok = true
-        if d > 4 then
-          local a, b = p[SA[d]], p[SB[d]]
-          if diagonal == ONE_OBSTACLE then ok = a or b
-          elseif diagonal ~= ALWAYS then ok = a and b end
-        end
-        if ok then
-          local nb = cell + DY[d] * stride + DX[d]
-          local v = move_cost(s, grid, open, cell, nb, DX[d], DY[d], cells)
-          if v == nil then return stopped() end
-          if d <= 4 then p[d] = v ~= huge end
-          if v ~= huge then
-            relax(cell, nb, g + (d <= 4 and v or SQRT2 * v), cx + DX[d], cy + DY[d])
-          end
-        end
-      end
-    else
-      budget = budget + 1
-    end
-  end
-
-  s.n, s.tn = 0, 0
-  if partial then return S.finish(s, S.PARTIAL, s.best) end
-  s.status = S.NO_PATH
-  return s.status
-end
+    end]=],
+  heuristic = "local f = ng + h_scale * box_distance(s, heuristic, cx + DX[d], cy + DY[d])",
+}
+M.run_large = K.astar(LARGE)
 
 return M

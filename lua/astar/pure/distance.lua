@@ -11,9 +11,12 @@
 -- flood with an error, a changed one starts it again (G.MAX_RESTARTS times).
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
+local P = require "astar.pure.points"
 local Q = require "astar.pure.query_rules"
 local O = require "astar.pure.options"
 local EN = require "astar.pure.encode"
+local B = require "astar.pure.board"
+local K = require "astar.pure.kernel"
 local new_cells = require("astar.pure.clearance").new_cells
 
 local M = {}
@@ -26,15 +29,9 @@ local toint = G.toint
 local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
 local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 113
 
-local SQRT2 = 1.41421356237309504880
-local END = 8
--- distance.c's DX / DY order; CX / CY: the orthogonal directions (1-based)
--- a diagonal one passes between; OPPOSITE: the direction back (0-based).
-local DX = { 1, -1, 0, 0, 1, -1, 1, -1 }
-local DY = { 0, 0, 1, -1, 1, 1, -1, -1 }
-local CX, CY = { 0, 0, 0, 0, 1, 2, 1, 2 }, { 0, 0, 0, 0, 3, 3, 4, 4 }
-local OPPOSITE = { 1, 0, 3, 2, 7, 6, 5, 4 }
-local NEVER, ALWAYS, NO_OBSTACLES = 1, 2, 4
+local END = 8   -- a step code: the walk ends here
+local SQRT2, DX, DY, CX, CY, OPPOSITE = B.SQRT2, B.DX, B.DY, B.CX, B.CY, B.OPPOSITE
+local NEVER, ALWAYS = B.NEVER, B.ALWAYS
 
 local Map = {}
 local MAP = { __index = Map, __name = "astar.DistanceMap" }
@@ -122,49 +119,13 @@ function Map.getDimensions(...)
   return self._w, self._h
 end
 
-local function set_point(t, k, x, y, cost, reuse)
-  if reuse then
-    local p = rawget(t, k)
-    if type(p) == "table" then
-      rawset(p, "x", x)
-      rawset(p, "y", y)
-      if cost then rawset(p, "cost", cost) end
-      return
-    end
-  end
-  rawset(t, k, { x = x, y = y, cost = cost })
-end
-
-local function clear_tail(t, first)
-  for i = first, rawlen(t) do rawset(t, i, nil) end
-end
-
--- pathFrom's options (argument 3): flat, into (lua_range.c read_path_options).
-local function read_path_options(opts, present)
-  if opts == nil then return false, nil end
-  if type(opts) ~= "table" then type_error(3, "pathFrom", nil, "table", opts, present) end
-  local flat, into = false, nil
-  for key, v in next, opts do
-    if type(key) ~= "string" then
-      arg_error(3, "pathFrom", nil, "option names must be strings, got " .. type(key))
-    end
-    if key == "flat" then
-      flat = A.check_boolean(v, true, 3, "pathFrom", "opts.flat: ")
-    elseif key == "into" then
-      if type(v) ~= "table" then type_error(3, "pathFrom", "opts.into: ", "table", v, true) end
-      into = v
-    else
-      arg_error(3, "pathFrom", nil, "unknown option '" .. A.quoted(key) .. "'")
-    end
-  end
-  return flat, into
-end
+local set_point, clear_tail = P.set_point, P.clear_tail
 
 function Map.pathFrom(...)
   local self, x, y, opts = ...
   local nargs = select("#", ...)
   local i = find_cell("pathFrom", nargs, self, x, y)
-  local flat, into = read_path_options(opts, nargs > 3)
+  local flat, into = P.read_path_options(opts, nargs > 3, "pathFrom")
   if not i then return nil end
   -- the map as it is now: an update (a finalizer's, as tables are made
   -- below) puts new tables in the map and leaves these whole
@@ -210,234 +171,12 @@ MAP.__tostring = function(self)
   return format("astar.DistanceMap (%d cells of %dx%d)", self._reached, self._w, self._h)
 end
 
--- ---- the flood (distance.c) -----------------------------------------------------
+-- ---- the flood (distance.c), on kernel.lua --------------------------------------
 
--- The directions (1-based, into DX / DY) of the six hex neighbours of
--- bordered cell i of a hex map, ascending (distance.c hex_dirs).
-local function hex_dirs(m, i)
-  local hex, stride = m._hex, m._stride
-  local cx = (i - 1) % stride
-  local cy = (i - 1 - cx) / stride
-  local side
-  if hex <= 2 then
-    side = ((cy - 1) % 2 == (hex == 1 and 1 or 0)) and 1 or -1
-    if side > 0 then return { 1, 2, 3, 4, 5, 7 } end
-    return { 1, 2, 3, 4, 6, 8 }
-  end
-  side = ((cx - 1) % 2 == (hex == 3 and 1 or 0)) and 1 or -1
-  if side > 0 then return { 1, 2, 3, 4, 5, 6 } end
-  return { 1, 2, 3, 4, 7, 8 }
-end
-M.hex_dirs = hex_dirs
-
--- The flood from the heap (hf, hc, n) on map m. grid nil: a rescan over the
--- cells in the map. Returns false when a rule stopped it.
-local function flood(m, hf, hc, n, grid, r, max_cost)
-  local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
-  local stride, mode = m._stride, m._diagonal
-  local ndir = mode == NEVER and 4 or 8
-  local cornered = mode ~= ALWAYS
-  local offset = {}
-  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
-  local closed = {}
-  local grid_costs = grid and grid._cost
-  local reached = 0
-  while n > 0 do
-    -- pop (heap.h's 4-ary heap)
-    local u = hc[1]
-    local lf, lc = hf[n], hc[n]
-    hf[n], hc[n] = nil, nil
-    n = n - 1
-    local i = 1
-    while true do
-      local first = 4 * i - 2
-      if first > n then break end
-      local best, bf = first, hf[first]
-      local last = first + 3
-      if last > n then last = n end
-      for k = first + 1, last do
-        if hf[k] < bf then best, bf = k, hf[k] end
-      end
-      if bf < lf then
-        hf[i], hc[i] = bf, hc[best]
-        i = best
-      else
-        break
-      end
-    end
-    if n > 0 then hf[i], hc[i] = lf, lc end
-
-    if not closed[u] then
-      closed[u] = true
-      reached = reached + 1
-      local gu, cu = dist[u], cost[u]
-      for d = 1, ndir do
-        local v = u + offset[d]
-        local pass = not closed[v]
-        if pass then
-          if grid then
-            local ev = cost[v]
-            if ev == nil then
-              local vx, vy = cell_xy(m, v)
-              ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
-              if ev == nil then return false end
-              cost[v] = ev
-            end
-            pass = ev < huge
-          else
-            pass = step[v] ~= nil
-          end
-        end
-        if pass and d > 4 and cornered then
-          local walls = (cost[u + offset[CX[d]]] == huge and 1 or 0)
-            + (cost[u + offset[CY[d]]] == huge and 1 or 0)
-          pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
-        end
-        if pass then
-          local ng = d > 4 and gu + SQRT2 * cu or gu + cu
-          if ng <= max_cost then
-            local s = OPPOSITE[d]
-            local dv = dist[v]
-            if dv == nil or ng < dv then
-              dist[v], step[v], origin[v] = ng, s, origin[u]
-              -- push
-              n = n + 1
-              local j = n
-              while j > 1 do
-                local p = (j + 2 - (j + 2) % 4) / 4
-                local pf = hf[p]
-                if ng < pf then
-                  hf[j], hc[j] = pf, hc[p]
-                  j = p
-                else
-                  break
-                end
-              end
-              hf[j], hc[j] = ng, v
-            elseif ng == dv and step[v] ~= END and s < step[v] then
-              step[v], origin[v] = s, origin[u]
-            end
-          end
-        end
-      end
-    end
-  end
-  m._reached = reached
-  return true
-end
-
--- flood on a hex map: six neighbours, each step the entered cell's cost.
-local function flood_hex(m, hf, hc, n, grid, r, max_cost)
-  local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
-  local stride = m._stride
-  local offset = {}
-  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
-  local closed = {}
-  local grid_costs = grid and grid._cost
-  local reached = 0
-  while n > 0 do
-    -- pop
-    local u = hc[1]
-    local lf, lc = hf[n], hc[n]
-    hf[n], hc[n] = nil, nil
-    n = n - 1
-    local i = 1
-    while true do
-      local first = 4 * i - 2
-      if first > n then break end
-      local best, bf = first, hf[first]
-      local last = first + 3
-      if last > n then last = n end
-      for k = first + 1, last do
-        if hf[k] < bf then best, bf = k, hf[k] end
-      end
-      if bf < lf then
-        hf[i], hc[i] = bf, hc[best]
-        i = best
-      else
-        break
-      end
-    end
-    if n > 0 then hf[i], hc[i] = lf, lc end
-
-    if not closed[u] then
-      closed[u] = true
-      reached = reached + 1
-      local gu, cu = dist[u], cost[u]
-      local dirs = hex_dirs(m, u)
-      for k = 1, 6 do
-        local d = dirs[k]
-        local v = u + offset[d]
-        local pass = not closed[v]
-        if pass then
-          if grid then
-            local ev = cost[v]
-            if ev == nil then
-              local vx, vy = cell_xy(m, v)
-              ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
-              if ev == nil then return false end
-              cost[v] = ev
-            end
-            pass = ev < huge
-          else
-            pass = step[v] ~= nil
-          end
-        end
-        if pass then
-          local ng = gu + cu
-          if ng <= max_cost then
-            local s = OPPOSITE[d]
-            local dv = dist[v]
-            if dv == nil or ng < dv then
-              dist[v], step[v], origin[v] = ng, s, origin[u]
-              -- push
-              n = n + 1
-              local j = n
-              while j > 1 do
-                local p = (j + 2 - (j + 2) % 4) / 4
-                local pf = hf[p]
-                if ng < pf then
-                  hf[j], hc[j] = pf, hc[p]
-                  j = p
-                else
-                  break
-                end
-              end
-              hf[j], hc[j] = ng, v
-            elseif ng == dv and step[v] ~= END and s < step[v] then
-              step[v], origin[v] = s, origin[u]
-            end
-          end
-        end
-      end
-    end
-  end
-  m._reached = reached
-  return true
-end
-
-local function push_all(hf, hc, n, f, c)
-  n = n + 1
-  local j = n
-  while j > 1 do
-    local p = (j + 2 - (j + 2) % 4) / 4
-    local pf = hf[p]
-    if f < pf then
-      hf[j], hc[j] = pf, hc[p]
-      j = p
-    else
-      break
-    end
-  end
-  hf[j], hc[j] = f, c
-  return n
-end
-
--- ---- large units (issue 14): maps over the top-left cells of k x k units -----
--- distance.c's sized_open, sized_price, sized_source, flood_sized and
--- descend_sized: the flood relaxes v from a settled u (the walk steps v -> u),
--- priced by the cells u covers and v does not; v's cells that u does not cover
--- are the ones to check.
+-- Large units (issue 14): maps over the top-left cells of k x k units.
+-- distance.c's sized_open and sized_price: the flood relaxes v from a settled
+-- u (the walk steps v -> u), priced by the cells u covers and v does not;
+-- v's cells that u does not cover are the ones to check.
 
 -- Position v = u + direction d beside an allowed position u: 1 when the cells
 -- of v not covered by u can be entered (asking the rule, row by row, stopping
@@ -473,8 +212,9 @@ local function sized_price(m, p, dx, dy, cells)
   return worst
 end
 
--- Source position c: 1 when the unit fits there, 0 when not, -1 when the rule stopped.
-local function sized_source(m, grid, c, r)
+-- Source position c (a cell, or a unit's top-left position): 1 when the
+-- unit fits there, 0 when not, -1 when the rule stopped.
+local function source_fit(m, grid, c, r)
   local cost, stride, k = m._cost, m._stride, m._size
   local cx, cy = cell_xy(m, c)
   if cx - 1 + k > m._w or cy - 1 + k > m._h then return 0 end
@@ -494,120 +234,90 @@ local function sized_source(m, grid, c, r)
   return 1
 end
 
--- heap.h's pop from (hf, hc, n): the cell on top and the new n.
-local function pop_top(hf, hc, n)
-  local u = hc[1]
-  local lf, lc = hf[n], hc[n]
-  hf[n], hc[n] = nil, nil
-  n = n - 1
-  local i = 1
-  while true do
-    local first = 4 * i - 2
-    if first > n then break end
-    local best, bf = first, hf[first]
-    local last = first + 3
-    if last > n then last = n end
-    for k = first + 1, last do
-      if hf[k] < bf then best, bf = k, hf[k] end
-    end
-    if bf < lf then
-      hf[i], hc[i] = bf, hc[best]
-      i = best
+-- The flood from the heap (hf, hc, n) on map m (distance.c dk_settle,
+-- dk_look, dk_relax on the kernel): grid nil, a rescan over the cells in the
+-- map. Returns false when a rule stopped it. A large unit's step from a
+-- settled u relaxes v (the walk steps v -> u), priced by the cells u covers
+-- and v does not, the corner rule over the positions beside it.
+local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
+  uses = { Q = Q, cell_xy = cell_xy, sized_open = sized_open, sized_price = sized_price,
+    OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY },
+  prepare = [=[
+    local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
+    local stride, mode, layout = m._stride, m._diagonal, m._hex
+    local ndir = mode == NEVER and 4 or 8
+    local cornered = mode ~= ALWAYS
+    local closed = {}
+    local grid_costs = grid and grid._cost
+    local reached = 0
+    --@if large
+    local side, cells = {}, {}
+    --@end]=],
+  fresh = "not closed[u]",
+  settle = [=[
+    closed[u] = true
+    reached = reached + 1
+    local gu, cu = dist[u], cost[u] ]=],
+  look = [=[
+    --@if large
+    if closed[v] then
+      if d <= 4 then side[d] = true end
     else
-      break
+      local ok = sized_open(m, grid, u, d, r, cells)
+      if ok < 0 then return false end
+      if d <= 4 then side[d] = ok == 1 end
+      local pass
+      if grid then pass = ok == 1 else pass = step[v] ~= nil end
+      if pass and d > 4 and cornered then
+        local walls = (side[CX[d]] and 0 or 1) + (side[CY[d]] and 0 or 1)
+        pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
+      end
+      if pass then price = sized_price(m, v, -DX[d], -DY[d], cells) end
     end
-  end
-  if n > 0 then hf[i], hc[i] = lf, lc end
-  return u, n
-end
-
--- flood for a map of size > 1 (grid nil: a rescan); false when a rule stopped it.
-local function flood_sized(m, hf, hc, n, grid, r, max_cost)
-  local dist, step, origin = m._dist, m._step, m._origin
-  local stride, mode = m._stride, m._diagonal
-  local ndir = mode == NEVER and 4 or 8
-  local cornered = mode ~= ALWAYS
-  local offset = {}
-  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
-  local closed = {}
-  local reached = 0
-  local side, cells = {}, {}
-  while n > 0 do
-    local u
-    u, n = pop_top(hf, hc, n)
-    if not closed[u] then
-      closed[u] = true
-      reached = reached + 1
-      local gu = dist[u]
-      for d = 1, ndir do
-        local v = u + offset[d]
-        if closed[v] then
-          if d <= 4 then side[d] = true end
-        else
-          local ok = sized_open(m, grid, u, d, r, cells)
-          if ok < 0 then return false end
-          if d <= 4 then side[d] = ok == 1 end
-          local pass
-          if grid then pass = ok == 1 else pass = step[v] ~= nil end
-          if pass and d > 4 and cornered then
-            local walls = (side[CX[d]] and 0 or 1) + (side[CY[d]] and 0 or 1)
-            pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
-          end
-          if pass then
-            local price = sized_price(m, v, -DX[d], -DY[d], cells)
-            local ng = d > 4 and gu + SQRT2 * price or gu + price
-            if ng <= max_cost then
-              local s = OPPOSITE[d]
-              local dv = dist[v]
-              if dv == nil or ng < dv then
-                dist[v], step[v], origin[v] = ng, s, origin[u]
-                n = push_all(hf, hc, n, ng, v)
-              elseif ng == dv and step[v] ~= END and s < step[v] then
-                step[v], origin[v] = s, origin[u]
-              end
-            end
-          end
+    --@else
+    local pass = not closed[v]
+    if pass then
+      if grid then
+        local ev = cost[v]
+        if ev == nil then
+          local vx, vy = cell_xy(m, v)
+          ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
+          if ev == nil then return false end
+          cost[v] = ev
         end
+        pass = ev < huge
+      else
+        pass = step[v] ~= nil
       end
     end
-  end
-  m._reached = reached
-  return true
-end
-
--- descend for a map of size > 1.
-local function descend_sized(m)
-  local step, dist, origin = m._step, m._dist, m._origin
-  local stride, mode, w = m._stride, m._diagonal, m._w
-  local ndir = mode == NEVER and 4 or 8
-  local offset = {}
-  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
-  local reached = 0
-  local new, side, cells = {}, {}, {}
-  for i = 1, m._cells do
-    if step[i] ~= nil then
-      reached = reached + 1
-      local best, bs = dist[i], END
-      for d = 1, 4 do side[d] = sized_open(m, nil, i, d, nil, cells) == 1 end
-      for d = 1, ndir do
-        local u = i + offset[d]
-        local pass = step[u] ~= nil
-        if pass and d > 4 and mode ~= ALWAYS then
-          local walls = (side[CX[d]] and 0 or 1) + (side[CY[d]] and 0 or 1)
-          pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
-        end
-        if pass then
-          local price = sized_price(m, i, DX[d], DY[d], cells)
-          local ng = d > 4 and dist[u] + SQRT2 * price or dist[u] + price
-          if ng < best then best, bs = ng, d - 1 end
-        end
-      end
-      new[i] = bs
-      local x, y = cell_xy(m, i)
-      origin[i] = (y - 1) * w + x - 1
+    --@if diagonal
+    if pass and d > 4 and cornered then
+      local walls = (cost[u + offset[CX[d]]] == huge and 1 or 0)
+        + (cost[u + offset[CY[d]]] == huge and 1 or 0)
+      pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
     end
-  end
-  m._step, m._reached = new, reached
+    --@end
+    if pass then price = cu end
+    --@end]=],
+  relax = [=[
+    if ng <= max_cost then
+      local s = OPPOSITE[d]
+      local dv = dist[v]
+      if dv == nil or ng < dv then
+        dist[v], step[v], origin[v] = ng, s, origin[u]
+        PUSH(ng, v)
+      elseif ng == dv and step[v] ~= END and s < step[v] then
+        step[v], origin[v] = s, origin[u]
+      end
+    end]=],
+  finish = [=[
+    m._reached = reached
+    return true]=],
+}
+
+local function flood(m, hf, hc, n, grid, r, max_cost)
+  local kind = m._hex and "hex" or m._size > 1 and "large" or "square"
+  return K.loop(FLOOD, kind)(m, hf, hc, n, grid, r, max_cost)
 end
 
 -- astar_distance_run: one flood of m on grid; false when a rule stopped it.
@@ -626,44 +336,20 @@ local function run(m, grid, r)
   local dist, step, origin = m._dist, m._step, m._origin
   local hf, hc, n = {}, {}, 0
   local stride = m._stride
-  if m._size > 1 then
-    for k, s in ipairs(m._sources) do
-      local c = s.y * stride + s.x + 1
-      local fit = sized_source(m, grid, c, r)
-      if fit < 0 then
-        m._dist, m._step, m._reached = {}, {}, 0
-        return false
-      end
-      local v = s.value
-      if fit == 1 and v <= m._max and (dist[c] == nil or v < dist[c]) then
-        dist[c], step[c], origin[c] = v, END, k - 1
-        n = push_all(hf, hc, n, v, c)
-      end
-    end
-    if not flood_sized(m, hf, hc, n, grid, r, m._max) then
+  for k, s in ipairs(m._sources) do
+    local c = s.y * stride + s.x + 1
+    local fit = source_fit(m, grid, c, r)
+    if fit < 0 then
       m._dist, m._step, m._reached = {}, {}, 0
       return false
     end
-    return true
-  end
-  for k, s in ipairs(m._sources) do
-    local c = s.y * stride + s.x + 1
-    local ec = cost[c]
-    if ec == nil then
-      ec = Q.cell(r, s.x, s.y, costs and costs[c] or 1.0)
-      if ec == nil then
-        m._dist, m._step, m._reached = {}, {}, 0
-        return false
-      end
-      cost[c] = ec
-    end
     local v = s.value
-    if ec < huge and v <= m._max and (dist[c] == nil or v < dist[c]) then
+    if fit == 1 and v <= m._max and (dist[c] == nil or v < dist[c]) then
       dist[c], step[c], origin[c] = v, END, k - 1
-      n = push_all(hf, hc, n, v, c)
+      n = K.push(hf, hc, n, v, c)
     end
   end
-  if not (m._hex and flood_hex or flood)(m, hf, hc, n, grid, r, m._max) then
+  if not flood(m, hf, hc, n, grid, r, m._max) then
     m._dist, m._step, m._reached = {}, {}, 0
     return false
   end
@@ -680,63 +366,48 @@ local function rescan(m)
       step[i] = END
       local x, y = cell_xy(m, i)
       origin[i] = (y - 1) * w + x - 1
-      n = push_all(hf, hc, n, dist[i], i)
+      n = K.push(hf, hc, n, dist[i], i)
     end
   end
-  ;(m._hex and flood_hex or m._size > 1 and flood_sized or flood)(m, hf, hc, n, nil, nil, huge)
+  flood(m, hf, hc, n, nil, nil, huge)
 end
 
--- astar_distance_descend: steps from values alone.
-local function descend_hex(m)
-  local step, dist, cost, origin = m._step, m._dist, m._cost, m._origin
-  local stride, w = m._stride, m._w
-  local reached = 0
-  local new = {}
-  for i = 1, m._cells do
-    if step[i] ~= nil then
-      reached = reached + 1
-      local best, bs = dist[i], END
-      local dirs = hex_dirs(m, i)
-      for k = 1, 6 do
-        local d = dirs[k]
-        local u = i + DY[d] * stride + DX[d]
-        if step[u] ~= nil then
-          local ng = dist[u] + cost[u]
-          if ng < best then best, bs = ng, d - 1 end
-        end
-      end
-      new[i] = bs
-      local x, y = cell_xy(m, i)
-      origin[i] = (y - 1) * w + x - 1
-    end
-  end
-  m._step, m._reached = new, reached
-end
-
+-- astar_distance_descend: steps from values alone, on any board (distance.c
+-- descend): each cell steps to the neighbour it is cheapest through.
+local SQUARE_DIRS = { 1, 2, 3, 4, 5, 6, 7, 8 }
 local function descend(m)
-  if m._hex then return descend_hex(m) end
-  if m._size > 1 then return descend_sized(m) end
   local step, dist, cost, origin = m._step, m._dist, m._cost, m._origin
-  local stride, mode, w = m._stride, m._diagonal, m._w
-  local ndir = mode == NEVER and 4 or 8
-  local offset = {}
-  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
+  local stride, mode, w, layout, large = m._stride, m._diagonal, m._w, m._hex, m._size > 1
+  local ndir = layout and 6 or mode == NEVER and 4 or 8
+  local cornered = not layout and mode ~= ALWAYS
+  local offset = B.offsets(stride)
   local reached = 0
-  local new = {}
+  local new, side, cells = {}, {}, {}
   for i = 1, m._cells do
     if step[i] ~= nil then
       reached = reached + 1
       local best, bs = dist[i], END
-      for d = 1, ndir do
+      local dirs = layout and B.hex_dirs(layout, stride, i) or SQUARE_DIRS
+      if large then
+        for d = 1, 4 do side[d] = sized_open(m, nil, i, d, nil, cells) == 1 end
+      end
+      for k = 1, ndir do
+        local d = dirs[k]
         local u = i + offset[d]
         local pass = step[u] ~= nil
-        if pass and d > 4 and mode ~= ALWAYS then
-          local walls = (cost[i + offset[CX[d]]] == huge and 1 or 0)
-            + (cost[i + offset[CY[d]]] == huge and 1 or 0)
-          pass = walls == 0 or (walls == 1 and mode ~= NO_OBSTACLES)
+        if pass and d > 4 and cornered then
+          local walls
+          if large then
+            walls = (side[CX[d]] and 0 or 1) + (side[CY[d]] and 0 or 1)
+          else
+            walls = (cost[i + offset[CX[d]]] == huge and 1 or 0)
+              + (cost[i + offset[CY[d]]] == huge and 1 or 0)
+          end
+          pass = B.corner_ok(mode, walls)
         end
         if pass then
-          local ng = d > 4 and dist[u] + SQRT2 * cost[u] or dist[u] + cost[u]
+          local price = large and sized_price(m, i, DX[d], DY[d], cells) or cost[u]
+          local ng = d > 4 and not layout and dist[u] + SQRT2 * price or dist[u] + price
           if ng < best then best, bs = ng, d - 1 end
         end
       end
@@ -1120,7 +791,7 @@ function M.decode_map(...)
             bad_map("bad step")
           end
           if hex and st >= 4 then           -- a hex map steps to a hex neighbour
-            local dirs = hex_dirs(m, i)
+            local dirs = B.hex_dirs(hex, stride, i)
             if st + 1 ~= dirs[5] and st + 1 ~= dirs[6] then bad_map("bad step") end
           end
         end

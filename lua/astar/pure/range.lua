@@ -15,9 +15,12 @@
 -- the end of a run, with the same outcome.
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
+local P = require "astar.pure.points"
 local Q = require "astar.pure.query_rules"
 local O = require "astar.pure.options"
 local HX = require "astar.pure.hex"
+local B = require "astar.pure.board"
+local K = require "astar.pure.kernel"
 -- large units (clearance.lua), loaded on first use: it requires search.lua
 local clearance_module
 local function clearance()
@@ -29,16 +32,13 @@ local M = {}
 
 local floor, huge = math.floor, math.huge
 local format, gsub = string.format, string.gsub
-local getmetatable, setmetatable, select, type, rawget, next =
-  getmetatable, setmetatable, select, type, rawget, next
+local getmetatable, setmetatable, select, type, rawget =
+  getmetatable, setmetatable, select, type, rawget
 local toint = G.toint
 local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
 
 local NO_STOP, ENDS_MOVE = 1, 2   -- ASTAR_RANGE_NO_STOP, ASTAR_RANGE_ENDS_MOVE
 local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
-local SQRT2 = 1.41421356237309504880   -- range.c's (findPath's) diagonal step
--- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
-local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 113
 
 -- ---- the Range object ---------------------------------------------------------
 
@@ -82,51 +82,13 @@ function Range.costTo(...)
   return nil
 end
 
--- t[i] = {x =, y = [, cost =]}; with reuse, a table already at t[i] is
--- filled (rawset; other fields stay) instead of a new one (lua_range.c set_point).
-local function set_point(t, i, x, y, cost, reuse)
-  if reuse then
-    local p = rawget(t, i)
-    if type(p) == "table" then
-      rawset(p, "x", x)
-      rawset(p, "y", y)
-      if cost then rawset(p, "cost", cost) end
-      return
-    end
-  end
-  rawset(t, i, { x = x, y = y, cost = cost })
-end
-
-local function clear_tail(t, first)
-  for i = first, rawlen(t) do rawset(t, i, nil) end
-end
-
--- pathTo's options (argument 3): flat, into (lua_range.c read_path_options).
-local function read_path_options(opts, present)
-  if opts == nil then return false, nil end
-  if type(opts) ~= "table" then type_error(3, "pathTo", nil, "table", opts, present) end
-  local flat, into = false, nil
-  for key, v in next, opts do
-    if type(key) ~= "string" then
-      arg_error(3, "pathTo", nil, "option names must be strings, got " .. type(key))
-    end
-    if key == "flat" then
-      flat = A.check_boolean(v, true, 3, "pathTo", "opts.flat: ")
-    elseif key == "into" then
-      if type(v) ~= "table" then type_error(3, "pathTo", "opts.into: ", "table", v, true) end
-      into = v
-    else
-      arg_error(3, "pathTo", nil, "unknown option '" .. A.quoted(key) .. "'")
-    end
-  end
-  return flat, into
-end
+local set_point, clear_tail = P.set_point, P.clear_tail
 
 function Range.pathTo(...)
   local self, x, y, opts = ...
   local nargs = select("#", ...)
   local k = find_cell("pathTo", nargs, self, x, y)
-  local flat, into = read_path_options(opts, nargs > 3)
+  local flat, into = P.read_path_options(opts, nargs > 3, "pathTo")
   if not k or not self._stop[k] then return nil end   -- into is not touched
   local parent, len = self._parent, 1
   local j = k
@@ -377,8 +339,6 @@ end
 
 -- ---- movementRange --------------------------------------------------------------
 
--- Is orthogonal neighbour o of an expanded cell a wall for the corner rule?
--- Looked up already by the expansion (range.c corner_wall): no rule is asked.
 -- The Range of a finished run: the cells in the order settled (order[1] the
 -- start), their costs and parents, which of them a move may end on (flags:
 -- an even value; the start of a unit of size > 1 always), by bordered cell.
@@ -400,324 +360,159 @@ local function new_range(w, h, stride, order, count, g, parent, slot, flags, siz
     _stop = stop, _parent = parents, _slot = keys, _size = size > 1 and size or nil }, RANGE)
 end
 
+-- Is orthogonal neighbour o of an expanded cell a wall for the corner rule?
+-- Looked up already by the expansion (range.c corner_wall): no rule is asked.
 local function corner_wall(open, entry, o, start)
   return not open[o] or (o ~= start and entry[o] == huge)
 end
 
--- One run of the search from cell (x, y); returns the Range, or nil when the
--- grid changed under it (the caller starts again). diagonal: 1 never, 2
--- always, 3 one-obstacle, 4 no-obstacles (range.c run_diagonal when > 1).
-local function run_range(q, x, y, move, rule, diagonal)
-  local grid = q.grid
-  q.version = grid._version
-  local w, h = grid._w, grid._h
-  local stride, open, grid_costs = grid._stride, grid._open, grid._cost
-  -- range.c DX / DY order; CX / CY: the orthogonal directions a diagonal
-  -- one passes between
-  local offset = { 1, -1, stride, -stride, stride + 1, stride - 1, 1 - stride, -1 - stride }
-  local CX, CY = { 0, 0, 0, 0, 1, 2, 1, 2 }, { 0, 0, 0, 0, 3, 3, 4, 4 }
-  local ndir = diagonal > 1 and 8 or 4
-  local cornered = diagonal > 2
-  local start = y * stride + x + 1
-  local entry, flags = { [start] = 0.0 }, { [start] = 0 }
-  local g, parent, slot = { [start] = 0.0 }, {}, {}
-  local order, count = {}, 0
-  -- the open list: heap.h's 4-ary heap on f alone (range.c pushes h = 0)
-  local hf, hc, n = { 0.0 }, { start }, 1
-
-  while n > 0 do
-    -- pop (heap_pop)
-    local cell = hc[1]
-    local lf, lc = hf[n], hc[n]
-    n = n - 1
-    local i = 1
-    while true do
-      local first = 4 * i - 2
-      if first > n then break end
-      local best, bf = first, hf[first]
-      local last = first + 3
-      if last > n then last = n end
-      for k = first + 1, last do
-        if hf[k] < bf then best, bf = k, hf[k] end
-      end
-      if bf < lf then
-        hf[i], hc[i] = bf, hc[best]
-        i = best
-      else
-        break
+-- range.c large_step: the cost from position c by direction d (huge: not
+-- allowed), whether a covered cell ends the move; nil when the grid changed.
+-- From the start every cell of the new position is looked up (row by row,
+-- each cell once a query); from any other position c, c's were when it was
+-- entered (and c fits, and none of them ends the move: c was expanded), so
+-- only the new ones.
+local function large_step(t, c, d)
+  local q, rule, entry, flags, open, k = t.q, t.rule, t.entry, t.flags, t.open, t.k
+  local stride, cells = t.stride, t.cells
+  local nb = c + t.offset[d]
+  local new = t.new_cells(cells, nb, B.DX[d], B.DY[d], k, stride)
+  local worst, ends = 0.0, false
+  if c == t.start then
+    if not t.fits(open, q.grid, nb, k) then return huge, false end
+    for row = nb, nb + (k - 1) * stride, stride do
+      for cell = row, row + k - 1 do
+        local v = entry[cell] or look_up(q, rule, cell, entry, flags)
+        if v == nil or v == huge then return v, false end
+        if flags[cell] >= ENDS_MOVE then ends = true end
       end
     end
-    if n > 0 then hf[i], hc[i] = lf, lc end
-
-    if not slot[cell] then                      -- else a stale duplicate
-      count = count + 1
-      slot[cell], order[count] = count, cell
-      if cell == start or flags[cell] < ENDS_MOVE then   -- a zone of control ends the move
-        local gc = g[cell]
-        for d = 1, ndir do
-          local nb = cell + offset[d]
-          local pass = open[nb] and nb ~= start
-          if pass and d > 4 and cornered then
-            local walls = (corner_wall(open, entry, cell + offset[CX[d]], start) and 1 or 0)
-              + (corner_wall(open, entry, cell + offset[CY[d]], start) and 1 or 0)
-            pass = walls == 0 or (walls == 1 and diagonal == 3)
-          end
-          if pass then
-            local c = entry[nb]
-            if c == nil then
-              if rule then
-                c = look_up(q, rule, nb, entry, flags)
-                if c == nil then return nil end
-              else
-                c = grid_costs and grid_costs[nb] or 1.0
-                entry[nb], flags[nb] = c, 0
-              end
-            end
-            local ng = d > 4 and gc + SQRT2 * c or gc + c
-            if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
-              g[nb], parent[nb] = ng, cell
-              -- push (heap_push)
-              n = n + 1
-              local j = n
-              while j > 1 do
-                local p = (j + 2 - (j + 2) % 4) / 4
-                local pf = hf[p]
-                if ng < pf then
-                  hf[j], hc[j] = pf, hc[p]
-                  j = p
-                else
-                  break
-                end
-              end
-              hf[j], hc[j] = ng, nb
-            end
-          end
-        end
-      end
+  else
+    for i = 1, new do
+      if not open[cells[i]] then return huge, false end
     end
   end
+  for i = 1, new do
+    local cell = cells[i]
+    local v = entry[cell] or look_up(q, rule, cell, entry, flags)
+    if v == nil or v == huge then return v, false end
+    if flags[cell] >= ENDS_MOVE then ends = true end
+    if v > worst then worst = v end
+  end
+  return worst, ends
+end
+
+-- The search of a movement range on the kernel (range.c dk_settle, dk_look,
+-- dk_relax): a Dijkstra from the start bounded by move. The corner rule is
+-- checked before the diagonal cell is looked up (so the rules see the calls
+-- they saw before), from the looks already made: for a large unit, whether
+-- the positions beside it could be entered. A zone of control ends the move
+-- (for a large unit, any covered cell's). Returns how many cells settled, or
+-- nil when a callback changed the grid.
+local RANGE_LOOP = { name = "range", args = "t, move",
+  uses = { look_up = look_up, corner_wall = corner_wall, large_step = large_step,
+    ENDS_MOVE = ENDS_MOVE },
+  prepare = [=[
+    local q, rule, start, diagonal, open = t.q, t.rule, t.start, t.diagonal, t.open
+    local grid = q.grid
+    local stride, grid_costs, layout = grid._stride, grid._cost, grid._hex
+    local ndir = diagonal > 1 and 8 or 4
+    local cornered = diagonal > 2
+    local entry, flags, zoc = t.entry, t.flags, t.zoc
+    local g, parent, slot, order = t.g, t.parent, t.slot, t.order
+    local count = 0
+    local hf, hc, n = { 0.0 }, { start }, 1
+    --@if large
+    local p = {}
+    --@end]=],
+  fresh = "not slot[u]",
+  settle = [=[
+    count = count + 1
+    slot[u], order[count] = count, u
+    local gu = g[u] ]=],
+  expand = [=[
+    --@if large
+    u == start or not zoc[u]
+    --@else
+    u == start or flags[u] < ENDS_MOVE
+    --@end]=],
+  look = [=[
+    --@if large
+    local ends
+    local pass = true
+    if d > 4 then
+      local a, b = p[CX[d]], p[CY[d]]
+      if diagonal == 3 then pass = a or b
+      elseif diagonal == 4 then pass = a and b end
+    end
+    if pass then
+      local c
+      c, ends = large_step(t, u, d)
+      if c == nil then return nil end
+      if d <= 4 then p[d] = c ~= huge end
+      if c < huge then price = c end
+    end
+    --@else
+    local pass = open[v] and v ~= start
+    --@if diagonal
+    if pass and d > 4 and cornered then
+      local walls = (corner_wall(open, entry, u + offset[CX[d]], start) and 1 or 0)
+        + (corner_wall(open, entry, u + offset[CY[d]], start) and 1 or 0)
+      pass = walls == 0 or (walls == 1 and diagonal == 3)
+    end
+    --@end
+    if pass then
+      local c = entry[v]
+      if c == nil then
+        if rule then
+          c = look_up(q, rule, v, entry, flags)
+          if c == nil then return nil end
+        else
+          c = grid_costs and grid_costs[v] or 1.0
+          entry[v], flags[v] = c, 0
+        end
+      end
+      if c < huge then price = c end
+    end
+    --@end]=],
+  relax = [=[
+    if ng <= move and not slot[v] and not (g[v] and ng >= g[v]) then
+      g[v], parent[v] = ng, u
+      --@if large
+      zoc[v] = ends
+      --@end
+      PUSH(ng, v)
+    end]=],
+  finish = "return count",
+}
+
+-- One run of the search from cell (x, y) for a unit of size k; returns the
+-- Range, or nil when the grid changed under it (the caller starts again).
+-- diagonal: 1 never, 2 always, 3 one-obstacle, 4 no-obstacles. A unit of
+-- size k > 1 reaches top-left positions, each step priced by the highest
+-- entry cost among the cells it newly covers (clearance.lua fits for where
+-- it fits); its "occupied" is its top-left cell's.
+local function run_range(q, x, y, move, rule, diagonal, k)
+  local grid = q.grid
+  q.version = grid._version
+  local w, h, stride = grid._w, grid._h, grid._stride
+  local start = y * stride + x + 1
+  local t = { q = q, rule = rule, start = start, diagonal = diagonal, k = k,
+    open = grid._open,   -- the query's own: a finalizer may close the grid
+    entry = { [start] = 0.0 }, flags = { [start] = 0 }, zoc = {},
+    g = { [start] = 0.0 }, parent = {}, slot = {}, order = {} }
+  local kind = grid._hex and "hex" or "square"
+  if k > 1 then
+    kind, t.entry, t.flags = "large", {}, {}
+    t.stride, t.offset, t.cells = stride, B.offsets(stride), {}
+    t.fits, t.new_cells = clearance().fits, clearance().new_cells
+  end
+  local count = K.loop(RANGE_LOOP, kind)(t, move)
+  if count == nil then return nil end
   -- a finalizer may have closed or changed the grid while the tables grew
   check_grid_after(q)
   if q.changed then return nil end
-
-  return new_range(w, h, stride, order, count, g, parent, slot, flags, 1)
-end
-
--- range.c astar_range_run_hex: run_range with the six hex neighbours
--- (hex.lua offsets), each step the entered cell's cost.
-local function run_range_hex(q, x, y, move, rule)
-  local grid = q.grid
-  q.version = grid._version
-  local w, h = grid._w, grid._h
-  local stride, open, grid_costs, layout = grid._stride, grid._open, grid._cost, grid._hex
-  local start = y * stride + x + 1
-  local entry, flags = { [start] = 0.0 }, { [start] = 0 }
-  local g, parent, slot = { [start] = 0.0 }, {}, {}
-  local order, count = {}, 0
-  local hf, hc, n = { 0.0 }, { start }, 1
-
-  while n > 0 do
-    local cell = hc[1]
-    local lf, lc = hf[n], hc[n]
-    n = n - 1
-    local i = 1
-    while true do
-      local first = 4 * i - 2
-      if first > n then break end
-      local best, bf = first, hf[first]
-      local last = first + 3
-      if last > n then last = n end
-      for k = first + 1, last do
-        if hf[k] < bf then best, bf = k, hf[k] end
-      end
-      if bf < lf then
-        hf[i], hc[i] = bf, hc[best]
-        i = best
-      else
-        break
-      end
-    end
-    if n > 0 then hf[i], hc[i] = lf, lc end
-
-    if not slot[cell] then                      -- else a stale duplicate
-      count = count + 1
-      slot[cell], order[count] = count, cell
-      if cell == start or flags[cell] < ENDS_MOVE then   -- a zone of control ends the move
-        local gc = g[cell]
-        local cx = (cell - 1) % stride
-        local offsets = HX.offsets(layout, stride, cx, (cell - 1 - cx) / stride)
-        for d = 1, 6 do
-          local nb = cell + offsets[d]
-          if open[nb] and nb ~= start then
-            local c = entry[nb]
-            if c == nil then
-              if rule then
-                c = look_up(q, rule, nb, entry, flags)
-                if c == nil then return nil end
-              else
-                c = grid_costs and grid_costs[nb] or 1.0
-                entry[nb], flags[nb] = c, 0
-              end
-            end
-            local ng = gc + c
-            if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
-              g[nb], parent[nb] = ng, cell
-              n = n + 1
-              local j = n
-              while j > 1 do
-                local p = (j + 2 - (j + 2) % 4) / 4
-                local pf = hf[p]
-                if ng < pf then
-                  hf[j], hc[j] = pf, hc[p]
-                  j = p
-                else
-                  break
-                end
-              end
-              hf[j], hc[j] = ng, nb
-            end
-          end
-        end
-      end
-    end
-  end
-  check_grid_after(q)
-  if q.changed then return nil end
-
-  return new_range(w, h, stride, order, count, g, parent, slot, flags, 1)
-end
-
--- ---- large units (range.c astar_range_run_large) ------------------------------
-
--- The range of a unit of size k > 1 from top-left position (x, y): the
--- positions it reaches, each step priced by the highest entry cost among
--- the cells it newly covers (clearance.lua fits for where it fits). Every
--- cell of an entered position is looked up (row by row, each cell once a
--- query): a position's zone of control is any covered cell's, its "occupied"
--- its top-left cell's. Returns the Range, or nil when the grid changed.
-local function run_range_large(q, x, y, move, rule, diagonal, k)
-  local grid = q.grid
-  q.version = grid._version
-  local w, h = grid._w, grid._h
-  local stride = grid._stride
-  local fits, new_cells = clearance().fits, clearance().new_cells
-  local open = grid._open          -- the query's own: a finalizer may close the grid
-  local offset = { 1, -1, stride, -stride, stride + 1, stride - 1, 1 - stride, -1 - stride }
-  local DX, DY = { 1, -1, 0, 0, 1, -1, 1, -1 }, { 0, 0, 1, -1, 1, 1, -1, -1 }
-  local CX, CY = { 0, 0, 0, 0, 1, 2, 1, 2 }, { 0, 0, 0, 0, 3, 3, 4, 4 }
-  local ndir = diagonal > 1 and 8 or 4
-  local start = y * stride + x + 1
-  local entry, cflags, zoc = {}, {}, {}        -- per cell; zoc per position
-  local g, parent, slot = { [start] = 0.0 }, {}, {}
-  local order, count = {}, 0
-  local hf, hc, n = { 0.0 }, { start }, 1
-  local p, cells = {}, {}
-
-  -- range.c large_cell: covered cell `cell`'s entry cost, looked up the
-  -- first time; nil when the grid changed
-  local function look(cell)
-    return entry[cell] or look_up(q, rule, cell, entry, cflags)
-  end
-
-  -- range.c large_step: the cost from position c by direction d (huge: not
-  -- allowed), whether a covered cell ends the move; nil when the grid
-  -- changed. From the start every cell of the new position is looked up;
-  -- from any other position c, c's were when it was entered (and c fits, and
-  -- none of them ends the move: c was expanded), so only the new ones.
-  local function step(c, d)
-    local nb = c + offset[d]
-    local new = new_cells(cells, nb, DX[d], DY[d], k, stride)
-    local worst, ends = 0.0, false
-    if c == start then
-      if not fits(open, grid, nb, k) then return huge, false end
-      for row = nb, nb + (k - 1) * stride, stride do
-        for cell = row, row + k - 1 do
-          local v = look(cell)
-          if v == nil or v == huge then return v, false end
-          if cflags[cell] >= ENDS_MOVE then ends = true end
-        end
-      end
-    else
-      for i = 1, new do
-        if not open[cells[i]] then return huge, false end
-      end
-    end
-    for i = 1, new do
-      local cell = cells[i]
-      local v = look(cell)
-      if v == nil or v == huge then return v, false end
-      if cflags[cell] >= ENDS_MOVE then ends = true end
-      if v > worst then worst = v end
-    end
-    return worst, ends
-  end
-
-  while n > 0 do
-    local cell = hc[1]
-    local lf, lc = hf[n], hc[n]
-    n = n - 1
-    local i = 1
-    while true do
-      local first = 4 * i - 2
-      if first > n then break end
-      local best, bf = first, hf[first]
-      local last = first + 3
-      if last > n then last = n end
-      for j = first + 1, last do
-        if hf[j] < bf then best, bf = j, hf[j] end
-      end
-      if bf < lf then
-        hf[i], hc[i] = bf, hc[best]
-        i = best
-      else
-        break
-      end
-    end
-    if n > 0 then hf[i], hc[i] = lf, lc end
-
-    if not slot[cell] then                      -- else a stale duplicate
-      count = count + 1
-      slot[cell], order[count] = count, cell
-      if cell == start or not zoc[cell] then     -- a zone of control ends the move
-        local gc = g[cell]
-        for d = 1, ndir do
-          local pass = true
-          if d > 4 then
-            local a, b = p[CX[d]], p[CY[d]]
-            if diagonal == 3 then pass = a or b
-            elseif diagonal == 4 then pass = a and b end
-          end
-          if pass then
-            local nb = cell + offset[d]
-            local c, ends = step(cell, d)
-            if c == nil then return nil end
-            if d <= 4 then p[d] = c ~= huge end
-            local ng = d > 4 and gc + SQRT2 * c or gc + c
-            if c < huge and ng <= move and not slot[nb] and not (g[nb] and ng >= g[nb]) then
-              g[nb], parent[nb], zoc[nb] = ng, cell, ends
-              n = n + 1
-              local j = n
-              while j > 1 do
-                local pp = (j + 2 - (j + 2) % 4) / 4
-                local pf = hf[pp]
-                if ng < pf then
-                  hf[j], hc[j] = pf, hc[pp]
-                  j = pp
-                else
-                  break
-                end
-              end
-              hf[j], hc[j] = ng, nb
-            end
-          end
-        end
-      end
-    end
-  end
-  check_grid_after(q)
-  if q.changed then return nil end
-
-  return new_range(w, h, stride, order, count, g, parent, slot, cflags, k)
+  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k)
 end
 
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
@@ -741,14 +536,7 @@ function M.movement_range(...)
   while true do
     -- read_rule and the last run allocate: a finalizer may have closed the grid
     if not grid._open then error("grid closed during " .. fname, 0) end
-    local range
-    if size > 1 then
-      range = run_range_large(q, x, y, move, rule, diagonal, size)
-    elseif grid._hex then
-      range = run_range_hex(q, x, y, move, rule)
-    else
-      range = run_range(q, x, y, move, rule, diagonal)
-    end
+    local range = run_range(q, x, y, move, rule, diagonal, size)
     -- a finalizer that closed the grid meanwhile left the run reading a mix
     -- (the costs it had taken, and none after): as C, no answer then
     if not grid._open then error("grid closed during " .. fname, 0) end

@@ -14,6 +14,8 @@
 -- bumps the generation instead of clearing the arrays.
 local Q = require "astar.pure.query_rules"
 local H = require "astar.pure.hex"
+local B = require "astar.pure.board"
+local K = require "astar.pure.kernel"
 
 local M = {}
 
@@ -23,8 +25,7 @@ M.H_SCALE_MAX = H_SCALE_MAX
 local toint = math.tointeger or function(v) return v end
 
 local sqrt, huge = math.sqrt, math.huge
-local SQRT2 = sqrt(2)
-local OCT = SQRT2 - 1
+local OCT = B.SQRT2 - 1
 
 -- Heuristic numbers: the positions in args.HEURISTIC_NAMES.
 local MANHATTAN, OCTILE, EUCLIDEAN, CHEBYSHEV = 1, 2, 3, 4
@@ -34,12 +35,8 @@ local NEVER, ALWAYS, ONE_OBSTACLE = 1, 2, 3
 M.SEARCHING, M.FOUND, M.PARTIAL, M.GOAL_BLOCKED, M.NO_PATH, M.GRID_CHANGED =
   "searching", "found", "partial", "goal is blocked", "no path", "grid changed"
 
--- Directions as in search.c: 1-4 orthogonal, 5-8 diagonal; a diagonal passes
--- between the orthogonal directions SIDE_A and SIDE_B.
-local DX = { 1, -1, 0, 0, 1, -1, 1, -1 }
-local DY = { 0, 0, 1, -1, 1, 1, -1, -1 }
-local SIDE_A = { 0, 0, 0, 0, 1, 2, 1, 2 }
-local SIDE_B = { 0, 0, 0, 0, 3, 3, 4, 4 }
+-- Directions as in search.c (board.lua): 1-4 orthogonal, 5-8 diagonal.
+local DX, DY = B.DX, B.DY
 
 -- The unscaled estimate for |dx|, |dy|.
 local function distance(heuristic, a, b)
@@ -76,14 +73,19 @@ function M.new(cells)
   }
 end
 
--- The distance that ranks cells for partial results (search.c closeness).
-local function closeness(s, cell)
+-- What ranks cells for partial results (search.c closeness): bordered
+-- cell's coordinates and the heuristic, the board's distance when the query
+-- has none.
+local function ranking(s, cell)
   local stride = s.grid._stride
-  local i0 = cell - 1
-  local x = i0 % stride
-  local y = (i0 - x) / stride
+  local x = (cell - 1) % stride
   local h = s.heuristic
   if h == 5 then h = s.diagonal == NEVER and MANHATTAN or OCTILE end
+  return h, x, (cell - 1 - x) / stride
+end
+
+local function closeness(s, cell)
+  local h, x, y = ranking(s, cell)
   return distance(h, x - s.goal_x, y - s.goal_y)
 end
 
@@ -207,155 +209,68 @@ function M.disturbed(s, jps, weight)
   return false
 end
 
-function run(s, grid, budget)
-  if not budget or budget == 0 then budget = -1 end
-
-  local open, cost = grid._open, grid._cost
-  -- LuaJIT can run a finalizer at any trace exit (a sunk table made real), so
-  -- the grid may have been closed since M.step looked: stop as for a change
-  -- (the caller sees the grid closed); a table read here stays valid after.
-  if not open then return changed(s) end
-  local stride = grid._stride
-  local stamp, gs, parent = s.stamp, s.g, s.parent
-  local hf, hc, ties = s.hf, s.hc, s.ties
-  local n, tn, fc = s.n, s.tn, s.ties_f
-  local seen = 2 * s.generation
-  local closed = seen + 1
-  local goal, goal_x, goal_y = s.goal, s.goal_x, s.goal_y
-  local h_scale, heuristic, diagonal, partial = s.h_scale, s.heuristic, s.diagonal, s.partial
-  local expanded, touched = s.expanded, s.touched
-  local last_dir = diagonal == NEVER and 4 or 8
-  local offset = {}
-  for d = 1, 8 do offset[d] = DY[d] * stride + DX[d] end
-
-  while n > 0 or tn > 0 do
-    if budget == 0 then
-      s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
-      return M.SEARCHING
-    end
-    budget = budget - 1
-
-    local cell
-    if tn > 0 then
-      cell = ties[tn]
-      tn = tn - 1
-    else
-      -- pop the first entry (heap.h heap_pop: a 4-ary heap by f alone)
-      cell, fc = hc[1], hf[1]
-      local lf, lc = hf[n], hc[n]
-      n = n - 1
-      local i = 1
-      while true do
-        local first = 4 * i - 2
-        if first > n then break end
-        local best, bf = first, hf[first]
-        local last = first + 3
-        if last > n then last = n end
-        for k = first + 1, last do
-          if hf[k] < bf then best, bf = k, hf[k] end
-        end
-        if bf < lf then
-          hf[i], hc[i] = bf, hc[best]
-          i = best
-        else
-          break
-        end
-      end
-      if n > 0 then hf[i], hc[i] = lf, lc end
-    end
-
-    if stamp[cell] ~= closed then
-      if cell == goal then
-        s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
-        return finish(s, M.FOUND, cell)
-      end
-      stamp[cell] = closed
-      expanded = expanded + 1
-      local g = gs[cell]
-      if partial then
-        local d = closeness(s, cell)
-        if d < s.best_distance or (d == s.best_distance and g < s.best_g) then
-          s.best, s.best_distance, s.best_g = cell, d, g
-        end
-      end
-      local i0 = cell - 1
-      local cx = i0 % stride
-      local cy = (i0 - cx) / stride
-
-      for d = 1, last_dir do
-        local nb = cell + offset[d]
-        if open[nb] then
-          local allowed = true
-          local step = cost and cost[nb] or 1.0
-          if d > 4 then
-            step = SQRT2 * step
-            if diagonal ~= ALWAYS then
-              local a, b = open[cell + offset[SIDE_A[d]]], open[cell + offset[SIDE_B[d]]]
-              if diagonal == ONE_OBSTACLE then
-                allowed = a or b
-              else
-                allowed = a and b
-              end
-            end
-          end
-          local st = stamp[nb]
-          if allowed and st ~= closed then
-            local ng = g + step
-            if st ~= seen or ng < gs[nb] then
-              if st ~= seen then touched = touched + 1 end
-              gs[nb], stamp[nb], parent[nb] = ng, seen, cell
-              local h = 0.0
-              if heuristic ~= 5 then
-                local a, b = cx + DX[d] - goal_x, cy + DY[d] - goal_y
-                if a < 0 then a = -a end
-                if b < 0 then b = -b end
-                if heuristic == OCTILE then
-                  if a < b then h = b + OCT * a else h = a + OCT * b end
-                elseif heuristic == MANHATTAN then
-                  h = a + b
-                elseif heuristic == EUCLIDEAN then
-                  h = sqrt(a * a + b * b)
-                elseif a < b then
-                  h = b
-                else
-                  h = a
-                end
-                h = h_scale * h
-              end
-              local f = ng + h
-              if f == fc then
-                tn = tn + 1           -- a tie with the cell being expanded
-                ties[tn] = nb
-              else
-                -- push (heap.h heap_push)
-                n = n + 1
-                local j = n
-                while j > 1 do
-                  local p = (j + 2 - (j + 2) % 4) / 4
-                  local pf = hf[p]
-                  if f < pf then
-                    hf[j], hc[j] = pf, hc[p]
-                    j = p
-                  else
-                    break
-                  end
-                end
-                hf[j], hc[j] = f, nb
-              end
+-- The plain loop (search.c, astar_loop.c specialised): the grid's walls and
+-- costs, one goal, the heuristic written in. On kernel.lua's A* loop.
+local PLAIN = { name = "astar",
+  uses = { changed = changed, closeness = closeness, finish = finish, DX = DX, DY = DY,
+    NEVER = NEVER, ALWAYS = ALWAYS, ONE_OBSTACLE = ONE_OBSTACLE, OCTILE = OCTILE,
+    MANHATTAN = MANHATTAN, EUCLIDEAN = EUCLIDEAN, OCT = OCT, sqrt = sqrt,
+    SEARCHING = M.SEARCHING, FOUND = M.FOUND, PARTIAL = M.PARTIAL, NO_PATH = M.NO_PATH,
+    GOAL_BLOCKED = M.GOAL_BLOCKED },
+  prepare = [=[
+    local goal, goal_x, goal_y = s.goal, s.goal_x, s.goal_y
+    local last_dir = diagonal == NEVER and 4 or 8]=],
+  goal = "u == goal",
+  best = "partial",
+  closeness = "closeness(s, u)",
+  moves = [=[
+    for d = 1, last_dir do
+      local v = u + offset[d]
+      if open[v] then
+        local allowed = true
+        local step = cost and cost[v] or 1.0
+        if d > 4 then
+          step = SQRT2 * step
+          if diagonal ~= ALWAYS then
+            local a, b = open[u + offset[CX[d]]], open[u + offset[CY[d]]]
+            if diagonal == ONE_OBSTACLE then
+              allowed = a or b
+            else
+              allowed = a and b
             end
           end
         end
+        if allowed then
+          local ng = gu + step
+          RELAX
+        end
       end
-    else
-      budget = budget + 1                       -- a stale duplicate: not an expansion
+    end]=],
+  heuristic = [=[
+    local h = 0.0
+    if heuristic ~= 5 then
+      local a, b = cx + DX[d] - goal_x, cy + DY[d] - goal_y
+      if a < 0 then a = -a end
+      if b < 0 then b = -b end
+      if heuristic == OCTILE then
+        if a < b then h = b + OCT * a else h = a + OCT * b end
+      elseif heuristic == MANHATTAN then
+        h = a + b
+      elseif heuristic == EUCLIDEAN then
+        h = sqrt(a * a + b * b)
+      elseif a < b then
+        h = b
+      else
+        h = a
+      end
+      h = h_scale * h
     end
-  end
-
-  s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
-  if partial then return finish(s, M.PARTIAL, s.best) end
-  s.status = open[goal] and M.NO_PATH or M.GOAL_BLOCKED
-  return s.status
-end
+    local f = ng + h]=],
+  finish = [=[
+    s.status = open[goal] and NO_PATH or GOAL_BLOCKED
+    return s.status]=],
+}
+run = K.astar(PLAIN)
 
 -- ---- the general loop: rules, several goals, near, a budget -------------------
 -- (search.c begin_general, astar_loop.c general_loop). A query of it keeps in
@@ -398,13 +313,7 @@ end
 
 -- closeness for a general query: the distance to the nearest goal box.
 local function general_closeness(s, cell)
-  local stride = s.grid._stride
-  local i0 = cell - 1
-  local x = i0 % stride
-  local y = (i0 - x) / stride
-  local h = s.heuristic
-  if h == 5 then h = s.diagonal == NEVER and MANHATTAN or OCTILE end
-  return box_distance(s, h, x, y)
+  return box_distance(s, ranking(s, cell))
 end
 
 M.box_distance, M.general_closeness = box_distance, general_closeness
@@ -443,16 +352,14 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   local generation = s.generation + 1
   s.generation = generation
   reserve_general(s)
-  if grid._hex then             -- a hex board: hex.lua's begin and loop
-    s.S = M
-    return H.begin(M, s, grid, start, gx, gy, o, rule)
-  end
+  local hex = grid._hex         -- a hex board: hex.lua's targets and loop
   s.general = true
-  s.runner, s.hex = nil, nil
+  s.runner, s.hex, s.S = hex and H.run, hex, M
   s.grid, s.version = grid, grid._version
-  s.diagonal, s.heuristic, s.partial = o.diagonal, o.heuristic, o.partial
+  if not hex then s.diagonal = o.diagonal end
+  s.heuristic, s.partial = o.heuristic, o.partial
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
-  s.size = o.size or 1
+  s.size = not hex and o.size or 1   -- hex boards have no large units
   local stride = grid._stride
   local ngoals = #gx
   s.gx, s.gy, s.ngoals = gx, gy, ngoals
@@ -467,27 +374,34 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.h_scale = h_scale
   s.n, s.tn, s.ties_f, s.expanded, s.touched = 0, 0, -1.0, 0, 1
   s.status = M.NO_PATH
-  -- set_boxes: one per goal, or one around them all past MAX_BOXES goals
   local n = s.near
-  local bx0, bx1, by0, by1 = {}, {}, {}, {}
+  local lx, hx, ly, hy   -- past MAX_BOXES goals, the box around them all
   if ngoals > MAX_BOXES then
-    local x0, x1, y0, y1 = gx[1], gx[1], gy[1], gy[1]
+    lx, hx, ly, hy = gx[1], gx[1], gy[1], gy[1]
     for i = 2, ngoals do
       local x, y = gx[i], gy[i]
-      if x < x0 then x0 = x end
-      if x > x1 then x1 = x end
-      if y < y0 then y0 = y end
-      if y > y1 then y1 = y end
+      if x < lx then lx = x end
+      if x > hx then hx = x end
+      if y < ly then ly = y end
+      if y > hy then hy = y end
     end
-    bx0[1], bx1[1], by0[1], by1[1] = x0 - n, x1 + n, y0 - n, y1 + n
-    s.nboxes = 1
-  else
-    for i = 1, ngoals do
-      bx0[i], bx1[i], by0[i], by1[i] = gx[i] - n, gx[i] + n, gy[i] - n, gy[i] + n
-    end
-    s.nboxes = ngoals
   end
-  s.bx0, s.bx1, s.by0, s.by1 = bx0, bx1, by0, by1
+  if hex then
+    H.set_targets(s, gx, gy, ngoals, n, lx, hx, ly, hy)
+  else
+    -- set_boxes: one per goal, or the one around them all
+    local bx0, bx1, by0, by1 = {}, {}, {}, {}
+    if lx then
+      bx0[1], bx1[1], by0[1], by1[1] = lx - n, hx + n, ly - n, hy + n
+      s.nboxes = 1
+    else
+      for i = 1, ngoals do
+        bx0[i], bx1[i], by0[i], by1[i] = gx[i] - n, gx[i] + n, gy[i] - n, gy[i] + n
+      end
+      s.nboxes = ngoals
+    end
+    s.bx0, s.bx1, s.by0, s.by1 = bx0, bx1, by0, by1
+  end
   -- restart: mark the targets, open the start
   local target = s.target
   local w, h = grid._w, grid._h
@@ -509,7 +423,7 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.g[start] = 0.0
   s.stamp[start] = 2 * generation
   s.best, s.best_g = start, 0.0
-  s.best_distance = general_closeness(s, start)
+  s.best_distance = (hex and H.cell_closeness or general_closeness)(s, start)
   s.n = 1
   s.hf[1], s.hc[1] = 0.0, start
   if target[start] == generation then       -- already there
@@ -575,194 +489,60 @@ end
 
 -- astar_loop.c general_loop: expands at most `budget` cells like run. On a
 -- stop by the rule it returns M.STOPPED with the search over ("no path").
+-- The entry cost of bordered cell v is the rule's answer (asked once per
+-- query, never about the start; negative where the path may not end), else
+-- the grid's; the four sides are looked up first, the corner rule needs them.
+local GENERAL = { name = "astar general", flags = { "general" },
+  uses = { changed = changed, general_closeness = general_closeness, finish = finish,
+    box_distance = box_distance, DX = DX, DY = DY, NEVER = NEVER, ALWAYS = ALWAYS,
+    ONE_OBSTACLE = ONE_OBSTACLE, SEARCHING = M.SEARCHING, FOUND = M.FOUND,
+    PARTIAL = M.PARTIAL, NO_PATH = M.NO_PATH, STOPPED = M.STOPPED },
+  -- a cell the path may end on (the rule was asked when it was entered)
+  goal = "target[u] == generation and not (rule and rc[u] < 0)",
+  best = "partial and not (rule and u ~= start and rc[u] < 0)",
+  closeness = "general_closeness(s, u)",
+  prepare = "",
+  moves = [=[
+    local ee = entry(u + 1)
+    if ee == nil then return stopped() end
+    local ew = entry(u - 1)
+    if ew == nil then return stopped() end
+    local es = entry(u + stride)
+    if es == nil then return stopped() end
+    local en = entry(u - stride)
+    if en == nil then return stopped() end
+    local pe, pw, ps, pn = ee ~= huge, ew ~= huge, es ~= huge, en ~= huge
+    if pe then local v, ng, d = u + 1, gu + (ee < 0 and -ee or ee), 1 RELAX end
+    if pw then local v, ng, d = u - 1, gu + (ew < 0 and -ew or ew), 2 RELAX end
+    if ps then local v, ng, d = u + stride, gu + (es < 0 and -es or es), 3 RELAX end
+    if pn then local v, ng, d = u - stride, gu + (en < 0 and -en or en), 4 RELAX end
+    if diagonal ~= NEVER then
+      local always, one = diagonal == ALWAYS, diagonal == ONE_OBSTACLE
+      -- SE, SW, NE, NW: each between two of the sides
+      for d = 5, 8 do
+        local a, b
+        if d == 5 then a, b = pe, ps elseif d == 6 then a, b = pw, ps
+        elseif d == 7 then a, b = pe, pn else a, b = pw, pn end
+        local ok
+        if always then ok = true elseif one then ok = a or b else ok = a and b end
+        if ok then
+          local v = u + offset[d]
+          local ed = entry(v)
+          if ed == nil then return stopped() end
+          if ed ~= huge then
+            local ng = gu + SQRT2 * (ed < 0 and -ed or ed)
+            RELAX
+          end
+        end
+      end
+    end]=],
+  heuristic = "local f = ng + h_scale * box_distance(s, heuristic, cx + DX[d], cy + DY[d])",
+}
+local general_loop = K.astar(GENERAL)
+
 function run_general(s, grid, budget)
   if s.size > 1 then return clearance().run_large(s, grid, budget) end
-  if not budget or budget == 0 then budget = -1 end
-
-  local open, cost = grid._open, grid._cost
-  -- LuaJIT can run a finalizer at any trace exit (a sunk table made real), so
-  -- the grid may have been closed since M.step looked: stop as for a change
-  -- (the caller sees the grid closed); a table read here stays valid after.
-  if not open then return changed(s) end
-  local stride = grid._stride
-  local stamp, gs, parent = s.stamp, s.g, s.parent
-  local hf, hc, ties = s.hf, s.hc, s.ties
-  local n, tn, fc = s.n, s.tn, s.ties_f
-  local generation = s.generation
-  local seen = 2 * generation
-  local closed = seen + 1
-  local rc, rs, target = s.rc, s.rs, s.target
-  local rule, start = s.rule, s.start
-  local bounded, max_cost = s.bounded, s.max_cost
-  local h_scale, heuristic, diagonal, partial = s.h_scale, s.heuristic, s.diagonal, s.partial
-  local expanded, touched = s.expanded, s.touched
-  local ask = Q.cell
-
-  -- The entry cost of bordered cell nb: the rule's answer (asked once per
-  -- query, never about the start), else the grid's; nil when the rule
-  -- stopped the query.
-  local function entry(nb)
-    if not open[nb] then return huge end
-    if not rule then return cost and cost[nb] or 1.0 end
-    if rs[nb] == generation then return rc[nb] end
-    local grid_cost = cost and cost[nb] or 1.0
-    if nb == start then return grid_cost end
-    s.expanded, s.touched = expanded, touched   -- as they stand, should it stop
-    local i0 = nb - 1
-    local x = i0 % stride
-    local c, flags = ask(rule, toint(x), toint((i0 - x) / stride), grid_cost)
-    if c == nil then return nil end
-    if flags == 1 and c ~= huge then c = -c end
-    rc[nb], rs[nb] = c, generation
-    return c
-  end
-
-  -- Offers neighbour nb at cost ng, at bordered (nx, ny), from cell.
-  local function relax(cell, nb, ng, nx, ny)
-    if bounded and ng > max_cost then return end
-    local st = stamp[nb]
-    if st == closed or (st == seen and ng >= gs[nb]) then return end
-    if st ~= seen then touched = touched + 1 end
-    gs[nb], stamp[nb], parent[nb] = ng, seen, cell
-    local f = ng + h_scale * box_distance(s, heuristic, nx, ny)
-    if f == fc then
-      tn = tn + 1                   -- a tie with the cell being expanded
-      ties[tn] = nb
-    else
-      n = n + 1
-      local j = n
-      while j > 1 do
-        local p = (j + 2 - (j + 2) % 4) / 4
-        local pf = hf[p]
-        if f < pf then
-          hf[j], hc[j] = pf, hc[p]
-          j = p
-        else
-          break
-        end
-      end
-      hf[j], hc[j] = f, nb
-    end
-  end
-
-  local function stopped()
-    s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
-    s.status = M.NO_PATH
-    return M.STOPPED
-  end
-
-  while n > 0 or tn > 0 do
-    if budget == 0 then
-      s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
-      return M.SEARCHING
-    end
-    budget = budget - 1
-
-    local cell
-    if tn > 0 then
-      cell = ties[tn]
-      tn = tn - 1
-    else
-      cell, fc = hc[1], hf[1]
-      local lf, lc = hf[n], hc[n]
-      n = n - 1
-      local i = 1
-      while true do
-        local first = 4 * i - 2
-        if first > n then break end
-        local best, bf = first, hf[first]
-        local last = first + 3
-        if last > n then last = n end
-        for k = first + 1, last do
-          if hf[k] < bf then best, bf = k, hf[k] end
-        end
-        if bf < lf then
-          hf[i], hc[i] = bf, hc[best]
-          i = best
-        else
-          break
-        end
-      end
-      if n > 0 then hf[i], hc[i] = lf, lc end
-    end
-
-    if stamp[cell] ~= closed then
-      -- a cell the path may end on (the rule was asked when it was entered)
-      if target[cell] == generation and not (rule and rc[cell] < 0) then
-        s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
-        return finish(s, M.FOUND, cell)
-      end
-      stamp[cell] = closed
-      expanded = expanded + 1
-      local g = gs[cell]
-      if partial and not (rule and cell ~= start and rc[cell] < 0) then
-        local d = general_closeness(s, cell)
-        if d < s.best_distance or (d == s.best_distance and g < s.best_g) then
-          s.best, s.best_distance, s.best_g = cell, d, g
-        end
-      end
-      local i0 = cell - 1
-      local cx = i0 % stride
-      local cy = (i0 - cx) / stride
-      -- the four sides first: the corner rule needs them
-      local ee = entry(cell + 1)
-      if ee == nil then return stopped() end
-      local ew = entry(cell - 1)
-      if ew == nil then return stopped() end
-      local es = entry(cell + stride)
-      if es == nil then return stopped() end
-      local en = entry(cell - stride)
-      if en == nil then return stopped() end
-      local pe, pw, ps, pn = ee ~= huge, ew ~= huge, es ~= huge, en ~= huge
-      if pe then relax(cell, cell + 1, g + (ee < 0 and -ee or ee), cx + 1, cy) end
-      if pw then relax(cell, cell - 1, g + (ew < 0 and -ew or ew), cx - 1, cy) end
-      if ps then relax(cell, cell + stride, g + (es < 0 and -es or es), cx, cy + 1) end
-      if pn then relax(cell, cell - stride, g + (en < 0 and -en or en), cx, cy - 1) end
-      if diagonal ~= NEVER then
-        local always, one = diagonal == ALWAYS, diagonal == ONE_OBSTACLE
-        local ok
-        -- SE
-        if always then ok = true elseif one then ok = pe or ps else ok = pe and ps end
-        if ok then
-          local nb = cell + stride + 1
-          local ed = entry(nb)
-          if ed == nil then return stopped() end
-          if ed ~= huge then relax(cell, nb, g + SQRT2 * (ed < 0 and -ed or ed), cx + 1, cy + 1) end
-        end
-        -- SW
-        if always then ok = true elseif one then ok = pw or ps else ok = pw and ps end
-        if ok then
-          local nb = cell + stride - 1
-          local ed = entry(nb)
-          if ed == nil then return stopped() end
-          if ed ~= huge then relax(cell, nb, g + SQRT2 * (ed < 0 and -ed or ed), cx - 1, cy + 1) end
-        end
-        -- NE
-        if always then ok = true elseif one then ok = pe or pn else ok = pe and pn end
-        if ok then
-          local nb = cell - stride + 1
-          local ed = entry(nb)
-          if ed == nil then return stopped() end
-          if ed ~= huge then relax(cell, nb, g + SQRT2 * (ed < 0 and -ed or ed), cx + 1, cy - 1) end
-        end
-        -- NW
-        if always then ok = true elseif one then ok = pw or pn else ok = pw and pn end
-        if ok then
-          local nb = cell - stride - 1
-          local ed = entry(nb)
-          if ed == nil then return stopped() end
-          if ed ~= huge then relax(cell, nb, g + SQRT2 * (ed < 0 and -ed or ed), cx - 1, cy - 1) end
-        end
-      end
-    else
-      budget = budget + 1                       -- a stale duplicate: not an expansion
-    end
-  end
-
-  s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
-  if partial then return finish(s, M.PARTIAL, s.best) end
-  s.status = M.NO_PATH
-  return s.status
+  return general_loop(s, grid, budget)
 end
 
 -- The cells the query expanded so far, {x =, y =} (1-based) in row order: a

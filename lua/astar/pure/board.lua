@@ -1,0 +1,67 @@
+-- The board of the pure backend's one search engine (src/core/board.h): which
+-- moves leave a cell, per board kind, and what a move costs. Directions are
+-- 1-8 (E W S N SE SW NE NW: orthogonal ones first, so a diagonal's two sides
+-- are looked at before it); a cell is a bordered index (grid.lua's layout):
+-- its neighbour in direction d is cell + offset[d].
+--
+-- Kinds: "square" (4 or 8 directions: ndir), "hex" (six, ascending, by the
+-- parity of the cell's row or column), "large" (a k x k unit's top-left
+-- position: the square moves; a step covers the cells new_cells lists).
+-- kernel.lua writes each kind's move loop into the loops it generates, from
+-- the source text in M.SOURCE.
+local M = {}
+
+M.SQRT2 = 1.41421356237309504880   -- findPath's diagonal step
+M.DX = { 1, -1, 0, 0, 1, -1, 1, -1 }
+M.DY = { 0, 0, 1, -1, 1, 1, -1, -1 }
+-- The orthogonal directions a diagonal one passes between (the corner rule).
+M.CX = { 0, 0, 0, 0, 1, 2, 1, 2 }
+M.CY = { 0, 0, 0, 0, 3, 3, 4, 4 }
+-- The direction back, 0-based (a distance map's step codes).
+M.OPPOSITE = { 1, 0, 3, 2, 7, 6, 5, 4 }
+-- Diagonal modes (args.DIAGONAL_NAMES' positions).
+M.NEVER, M.ALWAYS, M.ONE_OBSTACLE, M.NO_OBSTACLES = 1, 2, 3, 4
+-- Hex layouts (hex.lua): odd-r, even-r (rows shoved), odd-q, even-q.
+local ODD_R, EVEN_R, ODD_Q = 1, 2, 3
+
+-- offset[d] on a grid of stride stride.
+function M.offsets(stride)
+  local offset = {}
+  for d = 1, 8 do offset[d] = M.DY[d] * stride + M.DX[d] end
+  return offset
+end
+
+-- The corner rule of diagonal mode `mode` for a diagonal with `walls` (0-2)
+-- of its two sides blocked.
+function M.corner_ok(mode, walls)
+  return walls == 0 or (walls == 1 and mode ~= M.NO_OBSTACLES)
+end
+
+-- The directions of the six hex neighbours of bordered cell i, ascending:
+-- besides E W S N, the two diagonals on the side the row (column) is shoved.
+local HEX_DIRS = { { 1, 2, 3, 4, 5, 7 }, { 1, 2, 3, 4, 6, 8 },    -- rows: right, left
+  { 1, 2, 3, 4, 5, 6 }, { 1, 2, 3, 4, 7, 8 } }                      -- columns: down, up
+function M.hex_dirs(layout, stride, i)
+  local cx = (i - 1) % stride
+  if layout <= EVEN_R then
+    local cy = (i - 1 - cx) / stride
+    return HEX_DIRS[(cy - 1) % 2 == (layout == ODD_R and 1 or 0) and 1 or 2]
+  end
+  return HEX_DIRS[(cx - 1) % 2 == (layout == ODD_Q and 1 or 0) and 3 or 4]
+end
+
+-- The move loop of each kind, for kernel.lua: `open` starts it (d the
+-- direction of the move out of cell u), `close` ends it, `step` prices the
+-- move (gu + price: price is the entered cell's cost; a diagonal costs sqrt 2
+-- times it); `flags` are the kernel's --@if keys the kind sets. A square or
+-- large loop needs ndir in scope, a hex one layout and stride.
+M.SOURCE = {
+  square = { open = "for d = 1, ndir do", close = "end",
+    step = "d > 4 and gu + SQRT2 * price or gu + price", flags = { diagonal = true } },
+  large = { open = "for d = 1, ndir do", close = "end",
+    step = "d > 4 and gu + SQRT2 * price or gu + price", flags = { diagonal = true, large = true } },
+  hex = { open = "local dirs = hex_dirs(layout, stride, u) for k = 1, 6 do local d = dirs[k]",
+    close = "end", step = "gu + price", flags = { hex = true } },
+}
+
+return M

@@ -1,0 +1,283 @@
+-- The best-first kernel of the pure backend's one search engine
+-- (src/core/dijkstra.h): one loop that settles cells from an open list in
+-- order of cost and relaxes the moves the board (board.lua) allows. A query
+-- gives hooks as source text; the kernel writes them into its one loop text
+-- and compiles the result with `load`, once per query, board kind and flags:
+-- the loops stay as fast as the hand-inlined copies they replace (function
+-- calls per move cost a third more on Lua 5.4), and are written once.
+--
+-- The open list is heap.h's 4-ary heap on f alone (hf[i] the key, hc[i] the
+-- cell, n entries), so ties settle in the C backend's order.
+--
+-- Hooks (see M.loop): prepare, fresh, settle, expand, look, relax, finish.
+-- Names in scope: u the cell popped; after settle, gu its cost; in look, d
+-- the direction (board.lua) and v the neighbour; look sets price (the cost
+-- the step is priced by) to have the move relaxed; in relax, ng the cost of
+-- v through u. PUSH(f, v) in a hook pushes v with key f (plain names only).
+-- Lines "--@if key", "--@else", "--@end" keep or drop what they enclose by
+-- the flags of the variant (the board kind's; an A* query's: template.lua).
+local B = require "astar.pure.board"
+local T = require "astar.pure.template"
+local G = require "astar.pure.grid"
+local Q = require "astar.pure.query_rules"
+
+local M = {}
+
+local pairs, ipairs = pairs, ipairs
+
+local POP = [[
+local lf, lc = hf[n], hc[n]
+n = n - 1
+local i = 1
+while true do
+  local first = 4 * i - 2
+  if first > n then break end
+  local best, bf = first, hf[first]
+  local last = first + 3
+  if last > n then last = n end
+  for k = first + 1, last do
+    if hf[k] < bf then best, bf = k, hf[k] end
+  end
+  if bf < lf then
+    hf[i], hc[i] = bf, hc[best]
+    i = best
+  else
+    break
+  end
+end
+if n > 0 then hf[i], hc[i] = lf, lc end
+]]
+
+local PUSH = [[
+n = n + 1
+local j = n
+while j > 1 do
+  local p = (j + 2 - (j + 2) % 4) / 4
+  local pf = hf[p]
+  if $f < pf then
+    hf[j], hc[j] = pf, hc[p]
+    j = p
+  else
+    break
+  end
+end
+hf[j], hc[j] = $f, $v
+]]
+
+local LOOP = [[
+return function($args)
+  $prepare
+  local offset = offsets(stride)
+  while n > 0 do
+    local u = hc[1]
+    do
+      $pop
+    end
+    if $fresh then
+      $settle
+      if
+        $expand
+      then
+        $open
+          local v = u + offset[d]
+          local price
+          $look
+          if price then
+            local ng = $step
+            $relax
+          end
+        $close
+      end
+    end
+  end
+  $finish
+end
+]]
+
+-- The A* side (search.c, astar_loop.c): the same heap, beside it the ties
+-- stack (cells whose f equals the f being expanded, taken last in first out
+-- before the heap), a budget of expansions and a goal test. Hooks: prepare,
+-- goal (an expression on u), best (may u be the partial result: an
+-- expression), closeness (its distance to the goal), moves (the expansion:
+-- for each move it sets v, ng and d, the direction (board.lua), and writes
+-- RELAX), heuristic (sets f from ng and the neighbour's bordered coordinates
+-- cx + DX[d], cy + DY[d], computed only for a move that improves v) and
+-- finish (the status when the open list runs dry; "no path" unless given).
+-- In scope after the goal test: gu, and cx, cy the cell's bordered
+-- coordinates; everywhere the locals the loop opens with. Flag
+-- "general" (astar_loop.c general_loop: rules, goal lists, near, a bound):
+-- a move dearer than max_cost is not taken, entry(v) is the entry cost of
+-- cell v (the rule's, asked once per query, never about the start, negative
+-- where the path may not end; nil when the rule stopped the query), and
+-- stopped() ends a query the rule stopped.
+local ASTAR = [[
+return function(s, grid, budget)
+  if not budget or budget == 0 then budget = -1 end
+  local open, cost = grid._open, grid._cost
+  -- LuaJIT can run a finalizer at any trace exit (a sunk table made real), so
+  -- the grid may have been closed since M.step looked: stop as for a change
+  -- (the caller sees the grid closed); a table read here stays valid after.
+  if not open then return changed(s) end
+  local stride = grid._stride
+  local stamp, gs, parent = s.stamp, s.g, s.parent
+  local hf, hc, ties = s.hf, s.hc, s.ties
+  local n, tn, fc = s.n, s.tn, s.ties_f
+  local generation = s.generation
+  local seen = 2 * generation
+  local closed = seen + 1
+  local h_scale, heuristic, diagonal, partial = s.h_scale, s.heuristic, s.diagonal, s.partial
+  local expanded, touched = s.expanded, s.touched
+  local offset = offsets(stride)
+  --@if general
+  local rc, rs, target = s.rc, s.rs, s.target
+  local rule, start = s.rule, s.start
+  local bounded, max_cost = s.bounded, s.max_cost
+
+  local function entry(v)
+    if not open[v] then return huge end
+    if not rule then return cost and cost[v] or 1.0 end
+    if rs[v] == generation then return rc[v] end
+    local grid_cost = cost and cost[v] or 1.0
+    if v == start then return grid_cost end
+    s.expanded, s.touched = expanded, touched   -- as they stand, should it stop
+    local i0 = v - 1
+    local x = i0 % stride
+    local c, flags = ask(rule, toint(x), toint((i0 - x) / stride), grid_cost)
+    if c == nil then return nil end
+    if flags == 1 and c ~= huge then c = -c end
+    rc[v], rs[v] = c, generation
+    return c
+  end
+
+  local function stopped()
+    s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+    s.status = NO_PATH
+    return STOPPED
+  end
+  --@end
+  $prepare
+  while n > 0 or tn > 0 do
+    if budget == 0 then
+      s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
+      return SEARCHING
+    end
+    budget = budget - 1
+    local u
+    if tn > 0 then
+      u = ties[tn]
+      tn = tn - 1
+    else
+      u, fc = hc[1], hf[1]
+      $pop
+    end
+    if stamp[u] ~= closed then
+      if
+        $goal
+      then
+        s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+        return finish(s, FOUND, u)
+      end
+      stamp[u] = closed
+      expanded = expanded + 1
+      local gu = gs[u]
+      local cx = (u - 1) % stride
+      local cy = (u - 1 - cx) / stride
+      if
+        $best
+      then
+        local dd = $closeness
+        if dd < s.best_distance or (dd == s.best_distance and gu < s.best_g) then
+          s.best, s.best_distance, s.best_g = u, dd, gu
+        end
+      end
+      $moves
+    else
+      budget = budget + 1                       -- a stale duplicate: not an expansion
+    end
+  end
+  s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
+  if partial then return finish(s, PARTIAL, s.best) end
+  $finish
+end
+]]
+
+-- What RELAX in an A* hook writes: v offered the cost ng through u.
+local RELAX = [[
+do
+  --@if general
+  if not (bounded and ng > max_cost) then
+  --@end
+  local st = stamp[v]
+  if st ~= closed and (st ~= seen or ng < gs[v]) then
+    if st ~= seen then touched = touched + 1 end
+    gs[v], stamp[v], parent[v] = ng, seen, u
+    $heuristic
+    if f == fc then
+      tn = tn + 1                   -- a tie with the cell being expanded
+      ties[tn] = v
+    else
+      PUSH(f, v)
+    end
+  end
+  --@if general
+  end
+  --@end
+end
+]]
+
+-- Writes the heap's push for every PUSH(f, v) of text.
+local function expand_push(text)
+  return (text:gsub("PUSH%(%s*([%w_]+)%s*,%s*([%w_]+)%s*%)", function(f, v)
+    return "do " .. PUSH:gsub("%$(%a)", { f = f, v = v }) .. " end"
+  end))
+end
+
+-- What every loop may use besides the query's own upvalues.
+local COMMON = { SQRT2 = B.SQRT2, huge = math.huge, offsets = B.offsets, hex_dirs = B.hex_dirs,
+  CX = B.CX, CY = B.CY, NO_OBSTACLES = B.NO_OBSTACLES, ask = Q.cell, toint = G.toint }
+
+-- Loop text `text` with its slots filled, the variant's lines kept (flags
+-- on), the heap written in, compiled with COMMON and the query's upvalues.
+local function build(text, slots, on, q, name)
+  local uses = {}
+  for k, v in pairs(COMMON) do uses[k] = v end
+  for k, v in pairs(q.uses or {}) do uses[k] = v end
+  return T.compile(expand_push(T.select(T.fill(text, slots), on, name)), uses, name)
+end
+
+-- The loop of query q (hooks: name, args, uses and the hook texts) on board
+-- kind `kind`, compiled on first use.
+function M.loop(q, kind)
+  local compiled = q.compiled
+  local fn = compiled and compiled[kind]   -- looked up once per query
+  if fn then return fn end
+  q.compiled = compiled or {}
+  local board = B.SOURCE[kind]
+  local slots = { args = q.args, prepare = q.prepare or "", fresh = q.fresh, settle = q.settle or "",
+    expand = q.expand or "true", look = q.look, relax = q.relax, finish = q.finish or "",
+    open = board.open, close = board.close, step = board.step, pop = POP }
+  fn = build(LOOP, slots, board.flags, q, q.name .. " " .. kind)
+  q.compiled[kind] = fn
+  return fn
+end
+
+-- The A* loop of query q (hooks: name, uses, flags and the hook texts),
+-- compiled on first use: function(s, grid, budget) -> status.
+function M.astar(q)
+  if q.compiled then return q.compiled end
+  local on = {}
+  for _, f in ipairs(q.flags or {}) do on[f] = true end
+  local relax = T.fill(RELAX, { heuristic = q.heuristic })
+  local slots = { prepare = q.prepare, goal = q.goal, best = q.best, closeness = q.closeness,
+    moves = q.moves:gsub("RELAX", function() return relax end), pop = POP,
+    finish = q.finish or "s.status = NO_PATH return s.status" }
+  q.compiled = build(ASTAR, slots, on, q, q.name)
+  return q.compiled
+end
+
+-- The heap's push as a function, for the entries put in before a loop runs
+-- (sources, a rescan's cells): push(hf, hc, n, f, c) -> n.
+M.push = T.compile(expand_push("return function(hf, hc, n, f, c) PUSH(f, c) return n end"), {},
+  "push")
+
+return M
