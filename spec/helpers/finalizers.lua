@@ -111,4 +111,35 @@ function M.armNext(f, mode, n)
   return V54 and undoWholeCycles or noUndo
 end
 
+-- For the pure backend, whose calls are Lua code: arms f and makes a full
+-- collection (which runs it) at the n-th hook count (every 7 instructions)
+-- spent inside a function of a file whose name holds `where` (default
+-- "astar/pure/"), so that f runs inside the library's code, whatever the
+-- heap's size. LuaJIT calls no hooks from compiled code: its compiler is off
+-- (and its traces flushed) until the returned undo is called.
+function M.armInLibrary(f, n, where)
+  where = where or "astar/pure/"
+  n = n or 1
+  local jitWasOn = jit and jit.status()
+  if jit then
+    jit.off()
+    jit.flush()
+  end
+  M.arm(f)
+  debug.sethook(function()
+    local info = debug.getinfo(2, "S")
+    if info and info.source:find(where, 1, true) then
+      n = n - 1
+      if n <= 0 then
+        debug.sethook()
+        collectgarbage("collect")
+      end
+    end
+  end, "", 7)
+  return function()
+    debug.sethook()
+    if jitWasOn then jit.on() end
+  end
+end
+
 return M
