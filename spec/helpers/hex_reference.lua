@@ -1,7 +1,7 @@
 -- Independent reference for hex boards (spec/hex_spec.lua).
 --
 -- Nothing here uses the astar module, nor the parity tables or cube formulas of
--- src/core/hex.c: two cells are neighbours when their centres, laid out as in
+-- src/core/hex_geometry.c: two cells are neighbours when their centres, laid out as in
 -- the README's pictures (unit distance between neighbouring centres), are at
 -- distance 1; the hex distance is a breadth-first count of steps over those
 -- neighbours on the open board. The search is a plain Dijkstra by linear scan

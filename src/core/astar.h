@@ -1,5 +1,6 @@
 /*
  * astar core: grid storage and A* search on 4/8-direction grids.
+ * Layer 1: declarations only, of every layer's public functions.
  *
  * Pure C99; knows nothing of Lua. Coordinates here are 0-based (x = column,
  * y = row); the Lua binding converts from 1-based.
@@ -110,7 +111,7 @@ typedef struct {
      * never entered. */
     int bounded;
     double max_cost;
-    /* Large units (clearance.c): the unit covers the size x size cells whose
+    /* Large units (clearance.c, large.c): the unit covers the size x size cells whose
      * top-left cell is the path cell (0 or 1: one cell, as without it). A
      * position is allowed when every cell it covers is in the grid, walkable,
      * not one of the query's walls and not impassable by the rule (the
@@ -187,7 +188,7 @@ void astar_grid_refresh_min_cost(AstarGrid *grid);
  * ASTAR_ENOMEM leaves the grid as it was. */
 AstarError astar_grid_size_layer(AstarGrid *grid, uint32_t size);
 
-/* ---- searches (search.c) ----------------------------------------------- */
+/* ---- searches (search.c; results: search_record.c) --------------------- */
 
 /* A search owns its scratch memory (costs so far, parents, open list), sized
  * to the largest grid it has searched and reused by every later query, so a

@@ -1,9 +1,9 @@
 /*
- * Hex boards (hex.c): grids of hexagons in offset coordinates, as Red Blob
- * Games names them. Cell (x, y) is column x, row y, 0-based here (the Lua
- * binding converts from 1-based); "odd"/"even" refer to these 0-based
- * numbers, so in ODD_R the rows y = 1, 3, 5... are shoved half a cell right
- * (with 1-based rows: 2, 4, 6...).
+ * Hex boards (hex_geometry.c): grids of hexagons in offset coordinates, as
+ * Red Blob Games names them. Cell (x, y) is column x, row y, 0-based here
+ * (the Lua binding converts from 1-based); "odd"/"even" refer to these
+ * 0-based numbers, so in ODD_R the rows y = 1, 3, 5... are shoved half a
+ * cell right (with 1-based rows: 2, 4, 6...). Layer 1: declarations only.
  *
  * A hex grid is an AstarGrid whose cells have six neighbours: the four sides
  * of the square grid and two of its diagonals, chosen by the parity of the
@@ -59,7 +59,7 @@ AstarError astar_range_attack_hex(AstarRange *range, const AstarGrid *grid,
  * coordinates rounded to the nearest cell. A point on an edge between two
  * cells is decided by nudging both ends by (1e-6, 2e-6, -3e-6) in cube
  * coordinates (q, r, s), so the line is the same both ways. A point outside
- * the board (on its jagged edge) does not block. (hex.c) */
+ * the board (on its jagged edge) does not block. (hex_geometry.c) */
 int astar_hex_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_t x1,
                             uint32_t y1);
 

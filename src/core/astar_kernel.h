@@ -3,8 +3,8 @@
  * board.h that every A* query runs on, whatever its board (square 4 or 8
  * directions, hex, large unit) and whatever it asks (one goal; a goal list
  * or `near`; rules; a cost bound; partial results; a step budget). Not
- * public. Jump point search (jps.c) is a separate accelerator; it shares the
- * open-list helpers of search_internal.h.
+ * public. Layer 5 (kernels). Jump point search (jps.c) is a separate
+ * accelerator; it shares the open-list helpers of search_internal.h.
  *
  * A sibling of dijkstra.h rather than the same loop: A* keeps its state in
  * AstarSearch between steps (the open list, the ties stack of equal f, the

@@ -3,9 +3,10 @@
  * and per query kind (plain with all costs 1, plain with a cost layer, or
  * general: rules, goal lists, near, a bound), so the inner loop has no mode
  * switches, no function calls and no divisions. Hex boards (hex.c) and
- * large units with costs or rules (clearance.c) run the same loop.
+ * large units with costs or rules (large.c) run the same loop.
+ * Layer 5 (kernels).
  */
-#include "hex_internal.h"
+#include "kernels.h"
 
 #define AK_QUERY AkQuery   /* the default hooks: square estimates, one-cell looks */
 #include "astar_kernel.h"

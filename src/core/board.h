@@ -1,6 +1,6 @@
 /*
  * The board of the one search engine (issue 18): what moves leave a cell and
- * what decides whether each may be taken. Not public.
+ * what decides whether each may be taken. Not public. Layer 3 (board).
  *
  * Moves are the eight directions 0-7 (E W S N SE SW NE NW: orthogonal ones
  * first, so a diagonal's two sides are looked at before it); a board kind

@@ -1,24 +1,22 @@
 /*
- * Large units (issue 14). A unit of size k covers the k x k cells whose
- * top-left cell is its position. Where it fits is an erosion of the
- * walkable bits: a row of k-wide runs (AND of the row shifted by 0..k-1),
- * then the AND of k such rows, 64 cells per word. The grid keeps one layer
- * per size in use, a grid of its own (open bytes, bit lines, stop lines),
- * updated cell by cell by astar_grid_set_walkable. With uniform costs and no
- * rule a size-k query is exactly a one-cell query on that layer (every
- * position entered costs the one cost; the corner rule applies to the
- * positions beside a diagonal step, which are the layer's cells), so the
- * square loops and jump point search run on it unchanged. With a cost
- * layer or a rule, astar_run_large below runs astar_kernel.h's loop on
- * BOARD_LARGE, each step priced by the cells it newly covers.
+ * Large units' layers (issue 14), a cache of the grid. A unit of size k
+ * covers the k x k cells whose top-left cell is its position. Where it fits
+ * is an erosion of the walkable bits: a row of k-wide runs (AND of the row
+ * shifted by 0..k-1), then the AND of k such rows, 64 cells per word. The
+ * grid keeps one layer per size in use, a grid of its own (open bytes, bit
+ * lines, stop lines), updated cell by cell by astar_grid_set_walkable
+ * through the hooks of grid_layout.h. With uniform costs and no rule a
+ * size-k query is exactly a one-cell query on that layer (every position
+ * entered costs the one cost; the corner rule applies to the positions
+ * beside a diagonal step, which are the layer's cells), so the square loops
+ * and jump point search run on it unchanged; with costs or a rule, large.c
+ * runs the search. Layer 2 (caches on the grid): it knows no search.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "astar_kernel.h"   /* the loop is included below with the look */
 #include "clearance.h"
-
-/* ---- the layers as a cache of the grid (grid_layout.h) ---- */
+#include "grid_layout.h"
 
 static void layers_free(AstarGrid *grid)
 {
@@ -191,129 +189,4 @@ AstarError astar_grid_size_layer(AstarGrid *grid, uint32_t size)
     if (size < 2)
         return ASTAR_OK;
     return astar_grid_layer(grid, size, &layer, &used);
-}
-
-/* ---- the query's walls ------------------------------------------------- */
-
-AstarError astar_large_reserve_walls(AstarSearch *s)
-{
-    size_t k = s->size, n = s->nwalls, want = s->grid->cells;
-    if (n && k * k <= want / n)
-        want = n * k * k;
-    if (!n || want <= s->large_closed_capacity)
-        return ASTAR_OK;
-    free(s->large_closed);
-    s->large_closed = malloc(want * sizeof *s->large_closed);
-    s->large_closed_capacity = s->large_closed ? want : 0;
-    return s->large_closed ? ASTAR_OK : ASTAR_ENOMEM;
-}
-
-void astar_large_walls_on(AstarSearch *s)
-{
-    AstarGrid *fit = (AstarGrid *)s->grid;
-    uint32_t k = s->size;
-    size_t i;
-    s->nclosed = 0;
-    if (k > fit->width || k > fit->height)
-        return;                          /* fits nowhere: nothing to close */
-    for (i = 0; i < s->nwalls; i++) {
-        uint32_t x = s->wall_list[2 * i], y = s->wall_list[2 * i + 1], px, py;
-        uint32_t x0 = x >= k - 1 ? x - (k - 1) : 0, y0 = y >= k - 1 ? y - (k - 1) : 0;
-        for (py = y0; py <= y; py++)
-            for (px = x0; px <= x; px++) {
-                uint32_t cell = (uint32_t)astar_index(fit, px, py);
-                if (fit->open[cell]) {   /* the start too: only as a neighbour */
-                    astar_grid_put_open(fit, cell, 0);
-                    s->large_closed[s->nclosed++] = cell;
-                }
-            }
-    }
-}
-
-int astar_large_wall_listed(const AstarSearch *s, uint32_t position)
-{
-    long stride = (long)s->grid->stride, px = (long)position % stride - 1,
-         py = (long)position / stride - 1, k = (long)s->size;
-    size_t i;
-    for (i = 0; i < s->nwalls; i++) {
-        long x = (long)s->wall_list[2 * i], y = (long)s->wall_list[2 * i + 1];
-        if (x >= px && x < px + k && y >= py && y < py + k)
-            return 1;
-    }
-    return 0;
-}
-
-/* ---- the loop with costs or a rule ------------------------------------- */
-
-/* Every cell of position p, row by row: NAN when the rule stopped the
- * query, INFINITY at the first impassable one, else 0. */
-static double check_footprint(AstarSearch *s, const AkCells *cells, uint32_t p)
-{
-    const size_t stride = s->grid->stride, k = s->size;
-    size_t row, i;
-    for (row = p; row < p + k * stride; row += stride)
-        for (i = row; i < row + k; i++) {
-            double v = ak_entry(s, cells, (uint32_t)i);
-            if (v != v || v == INFINITY)
-                return v;
-        }
-    return 0.0;
-}
-
-/* astar_kernel.h's look for a large unit: the cost of moving it from
- * position u by direction d onto v (positions are top-left cells, on the
- * layer s->grid; q->cells are those of the grid the query was asked on,
- * s->base): the highest entry cost among the cells it newly covers;
- * blocked when v does not fit or covers an impassable cell. The cells
- * shared with u were checked when u was entered, but for the start, whose
- * cells a rule was never asked about: from there every cell is checked. */
-ASTAR_INLINE int large_look(AkQuery *q, AstarSearch *s, const Board *b,
-                            const BoardKind kind, const unsigned traits, uint32_t u, uint32_t v,
-                            unsigned d, double *price)
-{
-    AstarNewCells cells;
-    size_t cell;
-    double worst = 0.0;
-
-    (void)kind;
-    (void)traits;
-    if (!s->grid->open[v])
-        return AK_BLOCKED;
-    if (u == s->start && s->options.rule) {
-        double e = check_footprint(s, &q->cells, v);
-        if (e != 0.0)
-            return e != e ? AK_ABORT : AK_BLOCKED;
-    }
-    board_new_cells(b, &cells, v, d);
-    while (astar_new_cell(&cells, &cell)) {
-        double e = ak_entry(s, &q->cells, (uint32_t)cell);
-        if (e != e)
-            return AK_ABORT;
-        if (e == INFINITY)
-            return AK_BLOCKED;
-        if (fabs(e) > worst)
-            worst = fabs(e);
-    }
-    *price = worst;
-    return AK_OPEN;
-}
-
-#define AK_QUERY AkQuery
-#define AK_LOOK large_look
-#include "astar_kernel.h"
-
-double astar_large_goal(AstarSearch *s)
-{
-    AkCells cells;
-    double v;
-    ak_cells(&cells, s, s->base);
-    v = check_footprint(s, &cells, s->goal);
-    return v != 0.0 ? v : ak_entry(s, &cells, s->goal);
-}
-
-AstarStatus astar_run_large(AstarSearch *s, size_t max_expansions, AstarError *error)
-{
-    AkQuery q;
-    return astar_kernel(s, &q, BOARD_LARGE, s->options.diagonal, ASTAR_HEX_ODD_R, 0,
-                        max_expansions, error);
 }

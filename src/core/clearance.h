@@ -1,7 +1,8 @@
 /*
  * Large units (issue 14): per-size layers of the positions where a k x k
- * unit fits, kept by the grid, and the search loop for units with costs or
- * rules. Not public; see AstarOptions.size and astar_grid_size_layer.
+ * unit fits, a cache kept by the grid (clearance.c), and the cells a step of
+ * such a unit newly covers. Not public; see AstarOptions.size and
+ * astar_grid_size_layer. Layer 2 (caches on the grid).
  */
 #ifndef ASTAR_CLEARANCE_H
 #define ASTAR_CLEARANCE_H
@@ -81,17 +82,5 @@ static inline int astar_new_cell(AstarNewCells *it, size_t *cell)
     it->left--;
     return 1;
 }
-
-struct AstarSearch;
-/* The loop of a large unit's query with costs or a rule (A*). */
-AstarStatus astar_run_large(struct AstarSearch *s, size_t max_expansions, AstarError *error);
-/* The goal position's value: its top-left cell's entry cost (negative when
- * the path may not end there), INFINITY when a covered cell is impassable,
- * NAN when the rule stopped the query. */
-double astar_large_goal(struct AstarSearch *s);
-/* The query's walls (cells) close every position covering one. */
-AstarError astar_large_reserve_walls(struct AstarSearch *s);
-void astar_large_walls_on(struct AstarSearch *s);
-int astar_large_wall_listed(const struct AstarSearch *s, uint32_t position);
 
 #endif

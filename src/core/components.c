@@ -1,5 +1,7 @@
 /*
- * Connected components of the walkable cells under 4-connectivity.
+ * Connected components of the walkable cells under 4-connectivity, a cache
+ * of the grid. Layer 2 (caches on the grid): a query hands it what it needs
+ * (search.c), so it knows no search.
  *
  * In the modes NEVER, ONE_OBSTACLE and NO_OBSTACLES a diagonal step is only
  * allowed when one of the two orthogonal cells it passes is walkable, so the
@@ -295,16 +297,6 @@ size_t astar_components_work(const AstarGrid *grid, AstarAlgorithm ran, size_t e
     if (ran == ASTAR_ALGORITHM_JPS)
         expanded *= ((size_t)grid->width + grid->height) / 2;
     return expanded;
-}
-
-void astar_grid_note_no_path(AstarGrid *grid, const AstarSearch *search)
-{
-    size_t expanded = astar_search_expanded(search);
-
-    if (astar_search_status(search) != ASTAR_NO_PATH || expanded == 0)
-        return;
-    astar_components_note_waste(
-        grid, astar_components_work(grid, astar_search_algorithm(search), expanded));
 }
 
 int astar_components_maybe_reachable(const AstarGrid *grid, size_t start, size_t goal,

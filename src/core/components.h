@@ -1,6 +1,7 @@
 /*
  * Connected-component labels, a cache of the grid (grid_layout.h): what
  * search.c asks of them (the public functions are in astar.h).
+ * Layer 2 (caches on the grid).
  */
 #ifndef ASTAR_COMPONENTS_H
 #define ASTAR_COMPONENTS_H

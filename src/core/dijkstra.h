@@ -1,7 +1,7 @@
 /*
  * The Dijkstra side of the one search engine (issue 18): one bounded,
  * multi-source best-first loop that movement ranges (range.c) and distance
- * maps (distance.c) configure. Not public.
+ * maps (distance.c) configure. Not public. Layer 5 (kernels).
  *
  * A template: the including file defines, before including it,
  *   DK_QUERY          its query's type (what it records per cell);
@@ -34,7 +34,7 @@
 
 #include "board.h"
 #include "heap.h"
-#include "range_internal.h"
+#include "scratch.h"
 
 #if defined(__GNUC__)
 #define DK_INLINE static inline __attribute__((always_inline))

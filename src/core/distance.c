@@ -7,7 +7,8 @@
  * entered cell is u, the one settled already.
  *
  * The map's arrays are the caller's (the Lua binding puts them in the map's
- * userdata); only the open list is scratch, range.c's (range_internal.h).
+ * userdata); only the open list is scratch: the AstarRange's (scratch.h,
+ * range_internal.h). Layer 6 (queries).
  * Arrays follow the grid's bordered layout, the border being cells that
  * cannot be entered, so a neighbour is cell + offset with no bounds check.
  */
@@ -16,6 +17,7 @@
 
 #include "dijkstra.h"   /* board.h and the open lists; the loop is included below */
 #include "grid_layout.h"
+#include "range_internal.h"
 
 #define ST_CLOSED 16u                  /* settled by the current flood */
 
@@ -355,7 +357,7 @@ static AstarError map_open(AstarRange *scratch, const AstarGrid *grid, AstarDist
                            AstarCellRule rule, int same, double base, double lo, double hi,
                            OpenList *open, OpenKind *kind)
 {
-    open_heap(open, astar_range_heap(scratch));
+    open_heap(open, &astar_range_open(scratch)->heap);
     *kind = OPEN_HEAP;
     if (rule || m->hex || m->size > 1 || !same)
         return ASTAR_OK;
@@ -369,7 +371,7 @@ static AstarError map_open(AstarRange *scratch, const AstarGrid *grid, AstarDist
     if (lo < INFINITY && 2.0 * BOARD_SQRT2 * hi / lo + 2.0 <= (double)ASTAR_MAX_BUCKETS) {
         size_t k;
         *kind = OPEN_BUCKETS;
-        open->bucket = astar_range_buckets(scratch);
+        open->bucket = astar_range_open(scratch)->bucket;
         open->nb = (size_t)(2.0 * BOARD_SQRT2 * hi / lo) + 2;
         open->b = open->pending = 0;
         open->list = &open->bucket[0];
@@ -456,7 +458,7 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
     int aborted = 0;
     size_t i;
 
-    open_heap(&open, astar_range_heap(scratch));
+    open_heap(&open, &astar_range_open(scratch)->heap);
     m->reached = 0;
     for (i = 0; i < m->cells; i++) {
         if (!(m->step[i] & ASTAR_STEP_MEMBER))

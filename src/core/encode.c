@@ -1,5 +1,6 @@
 /*
  * A grid as bytes, to move it between Lua states (threads) or to save it.
+ * Layer 6 (queries and formats: nothing in the core calls it).
  *
  * Format version 1, every number little-endian:
  *

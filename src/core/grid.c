@@ -1,4 +1,8 @@
-/* Grid storage: walkability, entry costs, and the lowest cost for the heuristic. */
+/*
+ * Grid storage: walkability, entry costs, and the lowest cost for the
+ * heuristic. Layer 1 (grid storage): the caches above it (clearance.c,
+ * components.c) follow its changes through the hooks of grid_layout.h.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /*
- * The grid's memory layout, shared by grid.c and search.c (not public).
+ * The grid's memory layout, shared by grid.c and every layer above it (not
+ * public). Layer 1 (grid storage).
  *
  * Cells are stored row by row with a one-cell wall border on every side, so
  * a neighbour is always cell + offset and never needs a bounds check. Cell

@@ -2,7 +2,7 @@
  * The open list: a 4-ary min-heap of (f, cell) ordered by f alone; among
  * equal f the search prefers cells found from the node being expanded
  * (search_internal.h's ties stack), which runs it straight at the goal as a
- * smaller-h tie-break would.
+ * smaller-h tie-break would. Layer 4 (scratch).
  *
  * Popping is most of an A* search's time, so the layout serves it:
  * - keys and cells are separate arrays, the key array aligned so that the

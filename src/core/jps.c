@@ -19,10 +19,11 @@
  * finds a jump point; horizontal runs stop on the same side rule as above.
  * A jump point reached horizontally continues both ways vertically.
  *
- * Each jump point records only the direction it was reached by; search.c
- * unfolds the lines between jump points into a cell-by-cell path.
+ * Each jump point records only the direction it was reached by;
+ * search_record.c unfolds the lines between jump points into a cell-by-cell
+ * path. Layer 5 (kernels).
  */
-#include "search_internal.h"
+#include "kernels.h"
 
 #define NONE ((size_t)-1)
 

@@ -1,4 +1,7 @@
-/* Building grids from text: our own ASCII rows and Moving AI .map files. */
+/*
+ * Building grids from text: our own ASCII rows and Moving AI .map files.
+ * Layer 6 (queries and formats: nothing in the core calls it).
+ */
 #include <stdio.h>
 #include <string.h>
 

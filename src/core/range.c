@@ -7,6 +7,7 @@
  * the query's generation, state bits and the direction the cell was entered
  * from. A new query bumps the generation instead of clearing memory, so it
  * costs only the cells it touches, and the rule runs at most once per cell.
+ * Layer 6 (queries).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,8 +35,7 @@ struct AstarRange {
     uint32_t *stamp, *slot, *order;
     size_t capacity, count;
     uint32_t generation;
-    Heap open;
-    AstarCellList bucket[ASTAR_MAX_BUCKETS];   /* distance.c's bucket queue */
+    AstarOpenScratch open;   /* the open lists' storage, lent to distance maps too */
     const AstarGrid *grid;   /* the grid of the last query */
     uint32_t size;           /* the unit's size in the last movement query (1: one cell) */
     long offset[8];
@@ -48,7 +48,6 @@ AstarRange *astar_range_new(void)
 
 void astar_range_free(AstarRange *r)
 {
-    int i;
     if (!r)
         return;
     free(r->g);
@@ -56,9 +55,7 @@ void astar_range_free(AstarRange *r)
     free(r->stamp);
     free(r->slot);
     free(r->order);
-    heap_free(&r->open);
-    for (i = 0; i < ASTAR_MAX_BUCKETS; i++)
-        free(r->bucket[i].cell);
+    astar_open_scratch_free(&r->open);
     free(r);
 }
 
@@ -103,7 +100,7 @@ static AstarError begin(AstarRange *r, const AstarGrid *grid)
     int d;
 
     r->count = 0;
-    heap_clear(&r->open);
+    heap_clear(&r->open.heap);
     if (reserve(r, grid->cells) != ASTAR_OK)
         return ASTAR_ENOMEM;
     if (++r->generation == ST_GEN_LIMIT) {
@@ -329,8 +326,8 @@ static AstarError range_search(const RangeQuery *query, const Board *board,
     r->g[q->start] = 0.0;
     r->entry[q->start] = 0.0;
     r->stamp[q->start] = stamp_of(r, ST_HAS_G | (ST_START << ST_DIR_SHIFT));
-    open_heap(&open, &r->open);
-    if (heap_push(&r->open, 0.0, q->start) != ASTAR_OK)
+    open_heap(&open, &r->open.heap);
+    if (heap_push(&r->open.heap, 0.0, q->start) != ASTAR_OK)
         return ASTAR_ENOMEM;
     switch (kind) {
     case BOARD_SQUARE4:
@@ -613,30 +610,11 @@ int astar_line_of_sight(const AstarGrid *grid, uint32_t x0, uint32_t y0, uint32_
 
 size_t astar_range_memory(const AstarRange *r)
 {
-    size_t bytes = sizeof *r + r->capacity * (2 * sizeof(double) + 3 * sizeof(uint32_t))
-                   + heap_bytes(&r->open);
-    int i;
-    for (i = 0; i < ASTAR_MAX_BUCKETS; i++)
-        bytes += r->bucket[i].capacity * sizeof(uint32_t);
-    return bytes;
+    return sizeof *r + r->capacity * (2 * sizeof(double) + 3 * sizeof(uint32_t))
+           + astar_open_scratch_bytes(&r->open);
 }
 
-Heap *astar_range_heap(AstarRange *r) { return &r->open; }
-AstarCellList *astar_range_buckets(AstarRange *r) { return r->bucket; }
-
-AstarError astar_cell_list_push(AstarCellList *list, uint32_t cell)
-{
-    if (list->size == list->capacity) {
-        size_t capacity = list->capacity ? 2 * list->capacity : 1024;
-        uint32_t *cells = (uint32_t *)realloc(list->cell, capacity * sizeof *cells);
-        if (!cells)
-            return ASTAR_ENOMEM;
-        list->cell = cells;
-        list->capacity = capacity;
-    }
-    list->cell[list->size++] = cell;
-    return ASTAR_OK;
-}
+AstarOpenScratch *astar_range_open(AstarRange *r) { return &r->open; }
 
 /* The attack area on a hex board: the cells at hex distance lo..hi of a
  * source (each source's bounding box scanned row by row). */

@@ -1,6 +1,8 @@
 /*
- * The search's state, shared by search.c (queries, results), the A* kernel
- * (astar_kernel.h) and jps.c (jump point search). Not public.
+ * The search record: an AstarSearch's state, set up by search.c (queries),
+ * written by the kernels (astar_kernel.h, jps.c) through the helpers below
+ * and search_record.c, read by the results. Not public. Layer 4 (search
+ * record).
  *
  * Scratch per cell: g (cost so far, 8 bytes) and a 16-bit stamp holding the
  * query's generation (12 bits), a closed bit and the direction the cell was
@@ -79,9 +81,9 @@ struct AstarSearch {
     uint32_t *wall_list, *walls_closed;
     size_t nwalls, nclosed, walls_capacity;
 
-    /* Large units (clearance.c): the query's unit size (1: one cell), the
-     * grid it was asked on (base) while grid is then the layer of the
-     * positions where the unit fits, whether it runs clearance.c's loop
+    /* Large units (clearance.c, large.c): the query's unit size (1: one
+     * cell), the grid it was asked on (base) while grid is then the layer of
+     * the positions where the unit fits, whether it runs large.c's loop
      * (costs or a rule), and the positions its walls closed. */
     uint32_t size;
     int large;
@@ -116,6 +118,17 @@ struct AstarSearch {
 static inline unsigned search_gen(const AstarSearch *s)
 {
     return s->generation << STAMP_GEN_SHIFT;
+}
+
+/* Column and row of a bordered cell (bordered: 1-based). */
+static inline int search_cell_x(const AstarSearch *s, uint32_t cell)
+{
+    return (int)(cell % s->grid->stride);
+}
+
+static inline int search_cell_y(const AstarSearch *s, uint32_t cell)
+{
+    return (int)(cell / s->grid->stride);
 }
 
 /* Row of a bordered cell: exact, since cell < 2^29 and the fraction of
@@ -225,8 +238,8 @@ ASTAR_INLINE AstarError search_queue(AstarSearch *s, uint32_t n, double f, doubl
     return f == fc ? search_push_tie(s, n) : heap_push(&s->open, f, n);
 }
 
-/* Appends an expanded cell to the recorded list (search.c): the rare case of
- * search_record, out of line so the loops stay small. */
+/* Appends an expanded cell to the recorded list (search_record.c): the rare
+ * case of search_record, out of line so the loops stay small. */
 AstarError astar_search_record_grow(AstarSearch *s, uint32_t cell);
 
 /* Records an expanded cell when the query records. */
@@ -239,18 +252,17 @@ ASTAR_INLINE AstarError search_record(AstarSearch *s, uint32_t cell)
     return astar_search_record_grow(s, cell);
 }
 
-/* Ends the query: status and the path's last cell (search.c). */
+/* The record's writers the kernels call (search_record.c), out of line as
+ * they are rare: once a query, once a cell a rule is asked about, once an
+ * expansion of a partial query. */
+/* Ends the query: status and the path's last cell. */
 void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end);
-/* Remembers cell as the closest to the goal so far if it is (search.c). */
+/* Remembers cell as the closest to the goal so far if it is. */
 void astar_search_note_closest(AstarSearch *s, uint32_t cell);
-
-/* Expands up to max_expansions nodes (0: no limit). On running out of open
- * nodes they return ASTAR_NO_PATH without setting the final status; on
- * ENOMEM they set *error. */
-AstarStatus astar_run_astar(AstarSearch *s, size_t max_expansions, AstarError *error);
-AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error);
-/* The rule's answer for a walkable bordered cell not asked yet this query
- * (search.c): memoised; NAN when the rule stopped the query. */
+/* The distance note_closest ranks cells by (search.c ranks the start). */
+double astar_search_closeness(const AstarSearch *s, uint32_t cell);
+/* The rule's answer for a walkable bordered cell not asked yet this query:
+ * memoised; NAN when the rule stopped the query. */
 double astar_search_ask_rule(AstarSearch *s, uint32_t cell);
 
 #endif

@@ -1,4 +1,4 @@
--- Large units (src/core/clearance.c): a unit of size k covers the k x k cells
+-- Large units (src/core/clearance.c, large.c): a unit of size k covers the k x k cells
 -- whose top-left cell is its position. A position is allowed when every cell
 -- it covers is in the grid, walkable and not impassable by the rules (the
 -- start's own cells are not checked); entering it costs the highest entry
@@ -87,7 +87,7 @@ local function value(s, grid, c)
   return v
 end
 
--- Every cell of position p, row by row (clearance.c check_footprint): nil
+-- Every cell of position p, row by row (large.c check_footprint): nil
 -- when the rule stopped the query, huge at the first impassable one, else 0.
 local function check_footprint(s, grid, p)
   local k, stride = s.size, grid._stride
@@ -111,7 +111,7 @@ function M.goal_value(s, grid, goal, open)
 end
 
 -- The cost of moving from position c by (dx, dy) to position n
--- (clearance.c move_cost): the highest entry cost among the cells n newly
+-- (large.c large_look): the highest entry cost among the cells n newly
 -- covers (found in cells, a scratch list). c fits and its cells were checked
 -- when it was entered, so only the new cells are, but from the start, whose
 -- cells were never checked: from there the whole position is.

@@ -1,4 +1,4 @@
--- Hex boards for the pure-Lua backend, a port of src/core/hex.c: offset
+-- Hex boards for the pure-Lua backend, a port of src/core/hex*.c: offset
 -- coordinates (Red Blob Games' names; "odd"/"even" count 0-based rows or
 -- columns, so in "odd-r" the 1-based rows 2, 4, 6... are shoved right), hex
 -- distance, and the A* loop of hex grids (the general loop of search.lua with
@@ -196,7 +196,7 @@ end
 local floor = math.floor
 local NUDGE_Q, NUDGE_R = 1e-6, 2e-6
 
--- hex.c astar_hex_line_of_sight on 1-based cells.
+-- hex_geometry.c astar_hex_line_of_sight on 1-based cells.
 function M.sees(grid, x0, y0, x1, y1)
   local layout = grid._hex
   local q0, r0 = axial(layout, x0 - 1, y0 - 1)

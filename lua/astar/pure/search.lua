@@ -73,7 +73,7 @@ function M.new(cells)
   }
 end
 
--- What ranks cells for partial results (search.c closeness): bordered
+-- What ranks cells for partial results (search_record.c closeness): bordered
 -- cell's coordinates and the heuristic, the board's distance when the query
 -- has none.
 local function ranking(s, cell)

@@ -1,0 +1,232 @@
+/*
+ * The search record: what a query's kernels write into its AstarSearch as
+ * they expand (the rule's answers, the closest cell so far, the expanded
+ * cells, the end and length of the path) and the readers of its results.
+ * Layer 4 (search record): the kernels call down into it and it calls
+ * nothing above; search.c (queries) sets the record up for each query.
+ */
+#include <stdlib.h>
+
+#include "hex_geometry.h"
+#include "search_internal.h"
+
+const int ASTAR_DIR_DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+const int ASTAR_DIR_DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+const int ASTAR_DIR_SIDE_A[8] = {0, 0, 0, 0, 0, 1, 0, 1};
+const int ASTAR_DIR_SIDE_B[8] = {0, 0, 0, 0, 2, 2, 3, 3};
+
+/* The estimate's distance for |dx|, |dy|, before scaling. */
+static double distance(AstarHeuristic heuristic, int dx, int dy)
+{
+    double a = dx < 0 ? -dx : dx, b = dy < 0 ? -dy : dy;
+    double lo = a < b ? a : b, hi = a < b ? b : a;
+
+    switch (heuristic) {
+    case ASTAR_HEURISTIC_MANHATTAN: return a + b;
+    case ASTAR_HEURISTIC_OCTILE: return hi + (SQRT2 - 1.0) * lo;
+    case ASTAR_HEURISTIC_EUCLIDEAN: return sqrt(a * a + b * b);
+    case ASTAR_HEURISTIC_CHEBYSHEV: return hi;
+    case ASTAR_HEURISTIC_ZERO: break;
+    }
+    return 0.0;
+}
+
+/* Hex distance from bordered cell to the nearest goal region. */
+static double hex_closeness(const AstarSearch *s, uint32_t cell)
+{
+    AstarHexLayout layout = (AstarHexLayout)(s->grid->hex - 1);
+    uint32_t stride = s->grid->stride;
+    long q, r, gq, gr;
+    double best = INFINITY;
+    size_t i;
+    hex_to_axial(layout, (long)(cell % stride - 1), (long)(cell / stride - 1), &q, &r);
+    for (i = 0; i < s->ngoals; i++) {
+        double d;
+        hex_to_axial(layout, (long)s->goal_list[2 * i], (long)s->goal_list[2 * i + 1], &gq, &gr);
+        d = (double)(uint32_t)hex_axial_distance(gq - q, gr - r);
+        d = d > (double)s->options.near ? d - (double)s->options.near : 0.0;
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+/* Distance used to rank cells for partial results: the heuristic's own, or
+ * the diagonal mode's natural one when the heuristic is zero. */
+static double closeness(const AstarSearch *s, uint32_t cell)
+{
+    AstarHeuristic h = s->options.heuristic;
+    if (s->grid->hex)
+        return hex_closeness(s, cell);
+    if (h == ASTAR_HEURISTIC_ZERO)
+        h = s->options.diagonal == ASTAR_DIAGONAL_NEVER ? ASTAR_HEURISTIC_MANHATTAN
+                                                         : ASTAR_HEURISTIC_OCTILE;
+    if (s->general)
+        return search_box_distance(s, h, search_cell_x(s, cell), search_cell_y(s, cell));
+    return distance(h, search_cell_x(s, cell) - s->goal_x, search_cell_y(s, cell) - s->goal_y);
+}
+
+double astar_search_closeness(const AstarSearch *s, uint32_t cell)
+{
+    return closeness(s, cell);
+}
+
+void astar_search_note_closest(AstarSearch *s, uint32_t cell)
+{
+    double d = closeness(s, cell);
+    if (d < s->best_distance || (d == s->best_distance && s->g[cell] < s->best_g)) {
+        s->best = cell;
+        s->best_distance = d;
+        s->best_g = s->g[cell];
+    }
+}
+
+static int closed_now(const AstarSearch *s, uint32_t cell)
+{
+    return (s->stamp[cell] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (search_gen(s) | STAMP_CLOSED);
+}
+
+/* Jump point search links each jump point to the one it was found from,
+ * along a straight or diagonal line, by recording only the direction. The
+ * parent is the closed cell on that line whose cost plus the jump's cost is
+ * exactly the child's: the same sum jps.c computed, so it matches bit for bit
+ * (another cell that matches is an equally cheap parent). The cells in
+ * between get a one-step direction, so the path reads cell by cell like A*'s. */
+static size_t unfold_jumps(AstarSearch *s, uint32_t end)
+{
+    uint32_t cell = end;
+    size_t length = 1;
+    unsigned gen = search_gen(s);
+    double unit = s->grid->min_cost, unit_diagonal = SQRT2 * s->grid->min_cost;
+
+    while (cell != s->start) {
+        unsigned dir = s->stamp[cell] & STAMP_DIR_MASK;
+        long step = s->offset[dir];
+        double g = s->g[cell], each = dir < 4 ? unit : unit_diagonal;
+        uint32_t prev = (uint32_t)((long)cell - step);
+        size_t k = 1;
+        while (!(closed_now(s, prev) && s->g[prev] + (double)k * each == g)
+               && s->grid->open[prev]) {
+            /* keep a jump point's closed bit: astar_search_expanded_cell */
+            s->stamp[prev] = (uint16_t)(gen | dir | (closed_now(s, prev) ? STAMP_CLOSED : 0u));
+            prev = (uint32_t)((long)prev - step);
+            k++;
+        }
+        length += k;
+        if (!s->grid->open[prev] && prev != s->start)
+            break;                  /* cannot happen; never loop over walls */
+        cell = prev;
+    }
+    return length;
+}
+
+void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
+{
+    uint32_t cell = end;
+    size_t length = 1;
+
+    s->status = status;
+    s->end = end;
+    if (s->ran == ASTAR_ALGORITHM_JPS) {
+        s->length = unfold_jumps(s, end);
+        return;
+    }
+    while (cell != s->start) {
+        cell = astar_search_parent(s, cell);
+        length++;
+    }
+    s->length = length;
+}
+
+double astar_search_ask_rule(AstarSearch *s, uint32_t cell)
+{
+    const AstarGrid *grid = s->base;   /* a large unit's query: not its layer */
+    unsigned flags = 0;
+    double c = s->options.rule(s->options.rule_user, (uint32_t)search_cell_x(s, cell) - 1,
+                               (uint32_t)search_cell_y(s, cell) - 1,
+                               grid->cost ? grid->cost[cell] : 1.0, &flags);
+    if (c != c)
+        return c;
+    if (!(c > 0))
+        c = INFINITY;                    /* the rule must give > 0: never a free step */
+    if ((flags & ASTAR_RANGE_NO_STOP) && c != INFINITY)
+        c = -c;
+    s->rule_cost[cell] = c;
+    s->rule_stamp[cell] = (uint16_t)search_gen(s);
+    return c;
+}
+
+AstarStatus astar_search_status(const AstarSearch *s) { return s->status; }
+AstarAlgorithm astar_search_algorithm(const AstarSearch *s) { return s->ran; }
+
+uint32_t astar_search_end(const AstarSearch *s) { return s->end; }
+uint32_t astar_search_start(const AstarSearch *s) { return s->start; }
+double astar_search_cost(const AstarSearch *s) { return s->g[s->end]; }
+size_t astar_search_length(const AstarSearch *s) { return s->length; }
+size_t astar_search_expanded(const AstarSearch *s) { return s->expanded; }
+size_t astar_search_touched(const AstarSearch *s) { return s->touched; }
+size_t astar_search_restarts(const AstarSearch *s) { return s->restarts; }
+
+/* The stamps hold the closed bit for this query's generation. A query that
+ * expanded nothing may not have bumped the generation (start == goal, a goal
+ * known to be unreachable), so its stamps could be an earlier query's. */
+int astar_search_expanded_cell(const AstarSearch *s, uint32_t x, uint32_t y)
+{
+    if (!s->grid || s->expanded == 0 || x >= s->grid->width || y >= s->grid->height)
+        return 0;
+    return closed_now(s, (uint32_t)astar_index(s->grid, x, y));
+}
+
+void astar_search_record(AstarSearch *s, int on) { s->record_next = on != 0; }
+
+size_t astar_search_recorded(const AstarSearch *s, const uint32_t **cells)
+{
+    if (cells)
+        *cells = s->recorded;
+    return s->recording ? s->recorded_size : 0;
+}
+
+AstarError astar_search_record_grow(AstarSearch *s, uint32_t cell)
+{
+    if (s->recorded_size == s->recorded_capacity) {
+        size_t capacity = s->recorded_capacity ? 2 * s->recorded_capacity : 256;
+        uint32_t *list = (uint32_t *)realloc(s->recorded, capacity * sizeof *list);
+        if (!list)
+            return ASTAR_ENOMEM;
+        s->recorded = list;
+        s->recorded_capacity = capacity;
+    }
+    s->recorded[s->recorded_size++] = cell;
+    return ASTAR_OK;
+}
+
+uint32_t astar_search_parent(const AstarSearch *s, uint32_t cell)
+{
+    uint32_t dir = s->stamp[cell] & STAMP_DIR_MASK;
+    return (uint32_t)((long)cell - s->offset[dir]);
+}
+
+uint32_t astar_cell_x(const AstarSearch *s, uint32_t cell)
+{
+    return (uint32_t)search_cell_x(s, cell) - 1;
+}
+
+uint32_t astar_cell_y(const AstarSearch *s, uint32_t cell)
+{
+    return (uint32_t)search_cell_y(s, cell) - 1;
+}
+
+void astar_path_end(const AstarSearch *s, AstarPathCursor *at)
+{
+    at->cell = s->end;
+    at->x = astar_cell_x(s, s->end);
+    at->y = astar_cell_y(s, s->end);
+}
+
+void astar_path_back(const AstarSearch *s, AstarPathCursor *at)
+{
+    unsigned dir = s->stamp[at->cell] & STAMP_DIR_MASK;
+    at->cell = (uint32_t)((long)at->cell - s->offset[dir]);
+    at->x = (uint32_t)((int)at->x - ASTAR_DIR_DX[dir]);
+    at->y = (uint32_t)((int)at->y - ASTAR_DIR_DY[dir]);
+}
