@@ -5,7 +5,8 @@
 #   make test            install what is missing, build, run every spec on Lua 5.4 and LuaJIT
 #   make check           the specs alone, on Lua 5.4 and LuaJIT (C module), quickly
 #   make test-all        the specs on Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT
-#   make lint            luacheck, and the C built warning-free with gcc and clang
+#   make lint            luacheck, the C built warning-free with gcc and clang, and
+#                        src/core's layers depending downward only (tools/check-layers)
 #   make bench           benchmarks on the Moving AI maps in maps/ (see mk/*.mk)
 #   make rock            luarocks make on the rockspec (into build/rocktree, no server)
 #   make dist            the release in build/dist: tarball, rockspec, rock, love/ (mk/dist.mk)
@@ -112,6 +113,7 @@ lint:
 	    for f in $(CORE_SRC) $(BINDING_SRC); do \
 	        $$cc $(WARNINGS) -Werror -O2 -I$(LUA_INC) -fsyntax-only $$f || exit 1; \
 	    done; echo "$$cc: no warnings"; done
+	CC="$(CC)" tools/check-layers src/core
 
 # luarocks make on the development rockspec, into a tree under build/: it builds
 # out of tree (mk/dist.mk, rock-build), so the checkout must be left exactly as
