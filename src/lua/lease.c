@@ -27,6 +27,34 @@ static int scratch_gc(lua_State *L)
     return 0;
 }
 
+void set_type_metatable(lua_State *L, const char *tname, const luaL_Reg *methods,
+                        lua_CFunction tostring)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, tname);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 3);
+        lua_newtable(L);
+        compat_setfuncs(L, methods);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushstring(L, tname);
+        lua_setfield(L, -2, "__name");
+        /* nothing from here on runs the collector: a finalizer may have
+         * registered one while this one was made */
+        lua_getfield(L, LUA_REGISTRYINDEX, tname);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_setfield(L, LUA_REGISTRYINDEX, tname);
+        } else {
+            lua_remove(L, -2);
+        }
+    }
+    lua_setmetatable(L, -2);
+}
+
 void register_scratch(lua_State *L)
 {
     luaL_newmetatable(L, SCRATCH_TYPE);

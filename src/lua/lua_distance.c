@@ -816,16 +816,7 @@ static const luaL_Reg MAP_METHODS[] = {
 
 static void set_map_metatable(lua_State *L)
 {
-    if (luaL_newmetatable(L, MAP_TYPE)) {
-        lua_newtable(L);
-        compat_setfuncs(L, MAP_METHODS);
-        lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, map_tostring);
-        lua_setfield(L, -2, "__tostring");
-        lua_pushliteral(L, MAP_TYPE);
-        lua_setfield(L, -2, "__name");
-    }
-    lua_setmetatable(L, -2);
+    set_type_metatable(L, MAP_TYPE, MAP_METHODS, map_tostring);
 }
 
 int astar_lua_distance_map(lua_State *L) { return grid_distance_map(L); }

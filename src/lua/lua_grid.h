@@ -114,6 +114,13 @@ unsigned char *push_measured(lua_State *L, size_t (*measure)(lua_State *L, const
                              size_t *size);
 /* A temporary scratch userdata (astar.Scratch) is registered by luaopen. */
 void register_scratch(lua_State *L);
+/* Sets the metatable of type tname on the value on top of the stack: methods
+ * as __index, tostring as __tostring. The first call makes it, and registers
+ * it only once it is complete: making it allocates, and a finalizer that runs
+ * meanwhile and makes an object of the type must not get a half-made one (it
+ * makes its own; the first one registered is kept). */
+void set_type_metatable(lua_State *L, const char *tname, const luaL_Reg *methods,
+                        lua_CFunction tostring);
 
 /* ---- shared with lua_encode.c and lua_search.c --------------------------- */
 

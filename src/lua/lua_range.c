@@ -362,16 +362,7 @@ static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t
         lookup[(cells[k].y - y0) * h->bw + (cells[k].x - x0)] = (uint32_t)k + 1;
         h->stops += (size_t)is_stop(&cells[k]);
     }
-    if (luaL_newmetatable(L, RANGE_TYPE)) {
-        lua_newtable(L);
-        compat_setfuncs(L, RANGE_METHODS);
-        lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, range_tostring);
-        lua_setfield(L, -2, "__tostring");
-        lua_pushliteral(L, RANGE_TYPE);
-        lua_setfield(L, -2, "__name");
-    }
-    lua_setmetatable(L, -2);
+    set_type_metatable(L, RANGE_TYPE, RANGE_METHODS, range_tostring);
     return 1;
 }
 
