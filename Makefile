@@ -68,7 +68,7 @@ deps:
 
 # The spec suite on one Lua: make test-one LUA=luajit
 test-one: all
-	$(RUN_ENV) $(LUA_BIN) "$$(command -v busted)" -o spec/support/summary.lua
+	@$(RUN_ENV) tools/run-specs $(LUA_BIN) -o spec/support/summary.lua
 
 # The specs alone (no lint, sanitizers, LÖVE...): a quick run while working.
 check:

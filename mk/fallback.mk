@@ -27,8 +27,7 @@ test-lua-backend:
 	    if [ $$v = luajit ]; then bin=luajit; else bin=lua$$v; fi; \
 	    echo "busted, ASTAR_BACKEND=lua, $$bin"; \
 	    ASTAR_BACKEND=lua LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/$$v/?.so;;" \
-	        $$bin "$$(command -v busted)" -o spec/support/summary.lua $(FALLBACK_EXCLUDE) \
-	        || exit 1; \
+	        tools/run-specs $$bin -o spec/support/summary.lua $(FALLBACK_EXCLUDE) || exit 1; \
 	done
 
 bench-fallback:

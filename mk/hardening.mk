@@ -34,7 +34,6 @@ HARDEN_LUA_PATH = lua/?.lua;lua/?/init.lua;spec/?.lua;;
 HARDEN_SKIP ?= spec/maps_spec.lua spec/jps_spec.lua
 VALGRIND_SKIP ?= $(HARDEN_SKIP) spec/reference_spec.lua
 HARDEN_SPECS = $(filter-out $(HARDEN_SKIP),$(sort $(wildcard spec/*_spec.lua)))
-BUSTED_5_4 = lua$(HARDEN_LUA) "$$(command -v busted)" -o utfTerminal
 
 # ---- AddressSanitizer + UBSan -------------------------------------------------
 # gcc's runtimes: the module links libasan/libubsan dynamically, and the same
@@ -45,7 +44,7 @@ SAN_CC = gcc
 SAN_FLAGS = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
     -fno-omit-frame-pointer
 SAN_MODULE = build/asan/astar/core.so
-SAN_ENV = LD_PRELOAD="$$($(SAN_CC) -print-file-name=libasan.so)" \
+SAN_ENV = LD_PRELOAD=$(shell $(SAN_CC) -print-file-name=libasan.so) \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:check_initialization_order=1:strict_string_checks=1:detect_stack_use_after_return=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -55,8 +54,9 @@ $(SAN_MODULE): $(HARDEN_SRC) $(HEADERS) mk/hardening.mk
 	    -o $@ $(HARDEN_SRC) -lm
 
 sanitize: $(SAN_MODULE)
-	$(SAN_ENV) ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/asan/?.so;;" \
-	    $(BUSTED_5_4) $(HARDEN_SPECS)
+	ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/asan/?.so;;" \
+	    tools/run-specs --env "$(SAN_ENV)" lua$(HARDEN_LUA) -o spec/support/summary.lua \
+	    -- $(HARDEN_SPECS)
 
 # ---- valgrind memcheck --------------------------------------------------------
 # A plain -O1 -g build (no sanitizer) so memcheck sees the real allocations.
@@ -84,7 +84,8 @@ VG_SPECS = $(filter-out $(VALGRIND_SKIP),$(HARDEN_SPECS))
 VG_SPECS_A = $(foreach i,$(shell seq 1 2 $(words $(VG_SPECS))),$(word $(i),$(VG_SPECS)))
 VG_SPECS_B = $(filter-out $(VG_SPECS_A),$(VG_SPECS))
 VG_BUSTED = ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/valgrind/?.so;;" \
-    valgrind $(VG_FLAGS) $(BUSTED_5_4) --exclude-tags=slow
+    tools/run-specs "valgrind $(VG_FLAGS) lua$(HARDEN_LUA)" -o spec/support/summary.lua \
+    --exclude-tags=slow --
 
 valgrind: $(VG_MODULE) build/valgrind/core_api
 	valgrind $(VG_FLAGS) build/valgrind/core_api
@@ -92,7 +93,7 @@ valgrind: $(VG_MODULE) build/valgrind/core_api
 	@$(VG_BUSTED) $(VG_SPECS_A) > build/valgrind/specs-a.log 2>&1 & a=$$!; \
 	$(VG_BUSTED) $(VG_SPECS_B) > build/valgrind/specs-b.log 2>&1; b=$$?; \
 	wait $$a; a=$$?; \
-	tail -n 25 build/valgrind/specs-a.log; tail -n 25 build/valgrind/specs-b.log; \
+	cat build/valgrind/specs-a.log build/valgrind/specs-b.log; \
 	test $$a -eq 0 && test $$b -eq 0 || { echo "valgrind: specs failed (build/valgrind/specs-*.log)"; exit 1; }
 
 # ---- libFuzzer ------------------------------------------------------------------
