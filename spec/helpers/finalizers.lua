@@ -113,12 +113,14 @@ end
 
 -- For the pure backend, whose calls are Lua code: arms f and makes a full
 -- collection (which runs it) at the n-th hook count (every 7 instructions)
--- spent inside a function of a file whose name holds `where` (default
--- "astar/pure/"), so that f runs inside the library's code, whatever the
--- heap's size. LuaJIT calls no hooks from compiled code: its compiler is off
--- (and its traces flushed) until the returned undo is called.
-function M.armInLibrary(f, n, where)
-  where = where or "astar/pure/"
+-- spent inside the library's code (a file of lua/astar/pure/, or a loop its
+-- template.lua compiled), so that f runs inside it, whatever the heap's
+-- size. LuaJIT calls no hooks from compiled code: its compiler is off (and
+-- its traces flushed) until the returned undo is called.
+local function inLibrary(source)
+  return source:find("astar/pure/", 1, true) ~= nil or source:sub(1, 10) == "=template "
+end
+function M.armInLibrary(f, n)
   n = n or 1
   local jitWasOn = jit and jit.status()
   if jit then
@@ -128,7 +130,7 @@ function M.armInLibrary(f, n, where)
   M.arm(f)
   debug.sethook(function()
     local info = debug.getinfo(2, "S")
-    if info and info.source:find(where, 1, true) then
+    if info and inLibrary(info.source) then
       n = n - 1
       if n <= 0 then
         debug.sethook()

@@ -323,6 +323,10 @@ end
 -- astar_distance_run: one flood of m on grid; false when a rule stopped it.
 local function run(m, grid, r)
   local open, costs = grid._open, grid._cost
+  if not open then                  -- closed by a finalizer since fill looked
+    r.stop = Q.STOP_CLOSED
+    return false
+  end
   local cost = {}
   local ruled = r.used
   for i = 1, m._cells do

@@ -196,14 +196,16 @@ end
 local floor = math.floor
 local NUDGE_Q, NUDGE_R = 1e-6, 2e-6
 
--- hex_geometry.c astar_hex_line_of_sight on 1-based cells.
-function M.sees(grid, x0, y0, x1, y1)
+-- hex_geometry.c astar_hex_line_of_sight on 1-based cells; open, when given,
+-- is the query's own walls (a finalizer may have closed the grid since).
+function M.sees(grid, x0, y0, x1, y1, open)
   local layout = grid._hex
   local q0, r0 = axial(layout, x0 - 1, y0 - 1)
   local q1, r1 = axial(layout, x1 - 1, y1 - 1)
   local n = axial_distance(q1 - q0, r1 - r0)
   local aq, ar, bq, br = q0 + NUDGE_Q, r0 + NUDGE_R, q1 + NUDGE_Q, r1 + NUDGE_R
-  local open, stride, w, h = grid._open, grid._stride, grid._w, grid._h
+  local stride, w, h = grid._stride, grid._w, grid._h
+  open = open or grid._open
   for i = 1, n - 1 do
     local t = i / n
     local q, r = aq + (bq - aq) * t, ar + (br - ar) * t

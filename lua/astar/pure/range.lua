@@ -494,11 +494,15 @@ local RANGE_LOOP = { name = "range", args = "t, move",
 -- it fits); its "occupied" is its top-left cell's.
 local function run_range(q, x, y, move, rule, diagonal, k)
   local grid = q.grid
+  -- the query's own walls: a finalizer (at a table made, or a trace exit on
+  -- LuaJIT) may close the grid at any point from the caller's check on
+  local open = grid._open
+  if not open then error("grid closed during " .. q.fname, 0) end
   q.version = grid._version
   local w, h, stride = grid._w, grid._h, grid._stride
   local start = y * stride + x + 1
   local t = { q = q, rule = rule, start = start, diagonal = diagonal, k = k,
-    open = grid._open,   -- the query's own: a finalizer may close the grid
+    open = open,   -- the query's own: a finalizer may close the grid
     entry = { [start] = 0.0 }, flags = { [start] = 0 }, zoc = {},
     g = { [start] = 0.0 }, parent = {}, slot = {}, order = {} }
   local kind = grid._hex and "hex" or "square"
@@ -619,6 +623,7 @@ local function run_attack(q, range, lo, hi, sight, metric, k)
   q.version = grid._version
   local w, h = grid._w, grid._h
   local open, stride = grid._open, grid._stride
+  if not open then error("grid closed during " .. q.fname, 0) end
   local call = q.call
   local xs, ys, stop = range._x, range._y, range._stop
   local marked, out, count = {}, {}, 0
@@ -673,6 +678,8 @@ local function run_attack_hex(q, range, lo, hi, sight)
   local grid = q.grid
   q.version = grid._version
   local w, h, layout = grid._w, grid._h, grid._hex
+  local open = grid._open   -- the query's own: a finalizer may close the grid
+  if not open then error("grid closed during " .. q.fname, 0) end
   local call = q.call
   local xs, ys, stop = range._x, range._y, range._stop
   local marked, out, count = {}, {}, 0
@@ -688,7 +695,7 @@ local function run_attack_hex(q, range, lo, hi, sight)
           if d >= lo and d <= hi and not marked[key] then
             local seen = true
             if sight == true then
-              seen = HX.sees(grid, cx, cy, tx, ty)
+              seen = HX.sees(grid, cx, cy, tx, ty, open)
             elseif sight then
               seen = call(sight, cx, cy, toint(tx), toint(ty))
               check_grid_after(q)
