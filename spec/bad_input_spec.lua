@@ -398,3 +398,30 @@ describe("every method survives junk", function()
     still_works(grid, snapshot(grid))
   end)
 end)
+
+-- dangerZone reads opts' rules through each enemy's range: a point list that no
+-- enemy reads (no enemies, or each with its own) is still checked, with the same
+-- message (the Lua API fuzzer found one accepted).
+describe("dangerZone checks opts' point lists no enemy reads", function()
+  local tactics = require "astar.tactics"
+  local g = astar.new(8, 10)
+  local bad = { occupied = { { x = 2, y = 3 }, { x = 2, y = 22 } } }
+  local WANT = "bad argument #2 to 'dangerZone' (opts.occupied[2].y out of range 1..10, got 22)"
+  local ENEMY = { x = 3, y = 3, move = 2, minRange = 1, maxRange = 1 }
+  local OWN = { x = 3, y = 3, move = 2, minRange = 1, maxRange = 1, occupied = {} }
+  for name, enemies in pairs({ ["no enemies"] = {}, ["an enemy that reads it"] = { ENEMY },
+    ["an enemy with its own"] = { OWN } }) do
+    it(name, function()
+      local ok, err = pcall(tactics.dangerZone, g, enemies, bad)
+      assert.is_false(ok)
+      assert.are.equal(WANT, err)
+    end)
+  end
+  it("calls no rule function when no enemy reads it", function()
+    local called = false
+    local zone = tactics.dangerZone(g, {}, { blocked = function() called = true end,
+      occupied = { { x = 2, y = 3 } } })
+    assert.is_false(called)
+    assert.are.equal(0, zone:size())
+  end)
+end)

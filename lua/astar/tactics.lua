@@ -360,6 +360,22 @@ function tactics.dangerZone(grid, enemies, opts)
   local n = #enemies
   local list = {}
   for i = 1, n do list[i] = readEnemy(enemies[i], i, w, h, opts, hex) end
+  -- A table in opts that no enemy reads (no enemies, or each has its own) is
+  -- still checked, by the one reader, on a range that makes no move: a bad
+  -- point is an error whatever the enemies are. (Functions are not called.)
+  local unread
+  for _, name in ipairs(RULES) do
+    local v = rawget(opts, name)
+    if type(v) == "table" then
+      local read = false
+      for i = 1, n do read = read or (list[i].rules ~= nil and list[i].rules[name] == v) end
+      if not read then
+        unread = unread or {}
+        unread[name] = v
+      end
+    end
+  end
+  if unread then movementRange(grid, 1, 1, 0, unread, fname, SHARED) end
   -- The zone must be the one of a single state of the grid: when a callback
   -- (or a finalizer) changed it while the enemies were done one by one, all
   -- of them are done again (each primitive also starts again by itself when
