@@ -410,12 +410,12 @@ end
 -- (for a large unit, any covered cell's). Returns how many cells settled, or
 -- nil when a callback changed the grid.
 local RANGE_LOOP = { name = "range", args = "t, move",
-  uses = { look_up = look_up, corner_wall = corner_wall, large_step = large_step,
-    ENDS_MOVE = ENDS_MOVE },
+  uses = { apply_rule = apply_rule, floor = floor, corner_wall = corner_wall,
+    large_step = large_step, ENDS_MOVE = ENDS_MOVE },
   prepare = [=[
     local q, rule, start, diagonal, open = t.q, t.rule, t.start, t.diagonal, t.open
     local grid = q.grid
-    local stride, grid_costs, layout = grid._stride, grid._cost, grid._hex
+    local stride, grid_costs, layout, width = grid._stride, grid._cost, grid._hex, grid._w
     local ndir = diagonal > 1 and 8 or 4
     local cornered = diagonal > 2
     local entry, flags, zoc = t.entry, t.flags, t.zoc
@@ -464,13 +464,20 @@ local RANGE_LOOP = { name = "range", args = "t, move",
     if pass then
       local c = entry[v]
       if c == nil then
+        -- the first look at v (look_up, written in: a call per cell costs
+        -- the rule rows 5-10%)
+        c = grid_costs and grid_costs[v] or 1.0
         if rule then
-          c = look_up(q, rule, v, entry, flags)
+          local x = (v - 1) % stride
+          local y = floor((v - 1) / stride)
+          local f
+          c, f = apply_rule(q, rule, (y - 1) * width + x, x, y, c)
           if c == nil then return nil end
+          flags[v] = f
         else
-          c = grid_costs and grid_costs[v] or 1.0
-          entry[v], flags[v] = c, 0
+          flags[v] = 0
         end
+        entry[v] = c
       end
       if c < huge then price = c end
     end
