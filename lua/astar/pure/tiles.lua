@@ -160,6 +160,9 @@ local function write_answers(grid, p, answers)
   for y = 1, p.h do
     local base = (p.y0 + y) * stride + p.x0 + 1
     for x = 1, w do
+      -- a finalizer may close the grid between two writes (on LuaJIT at any
+      -- trace exit): nothing more is written then
+      if not grid._open then error("grid closed during " .. p.fname, 0) end
       local c, i = answers[(y - 1) * w + x], base + x
       if c == WALL then
         G.set_walkable(grid, i, false)
