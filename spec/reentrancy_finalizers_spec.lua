@@ -396,13 +396,20 @@ entry("zone:size", "size", function(w) return w.zone:size() end, { needs = { zon
 -- finalizers of round env act during the call, not while its answer is read.
 -- after(w), when given, runs between the call and the reading of its answer.
 local function run(e, w, env, after)
+  -- the call ends inside the pcall: packing its results allocates, and a
+  -- finalizer that acts (raises) there must still meet the pcall
+  local function call()
+    local r = pack(e.call(w))
+    if env then env.inCall = false end
+    return r
+  end
   if env then env.inCall = true end
-  local r = pack(pcall(e.call, w))
+  local ok, r = pcall(call)
   if env then env.inCall = false end
-  if not r[1] then return { ok = false, err = r[2] } end
+  if not ok then return { ok = false, err = r } end
   if after then after(w) end
-  local ok, text = pcall(canon, pack(unpack(r, 2, r.n)))
-  if not ok then return { ok = false, err = text, late = true } end
+  local okText, text = pcall(canon, r)
+  if not okText then return { ok = false, err = text, late = true } end
   return { ok = true, text = text }
 end
 
