@@ -62,6 +62,12 @@ typedef enum {
 
 /* A per-query rule over the grid's cells, shared with the tactics layer
  * (AstarRangeRule below). */
+/* A query's rule about moves (issue 19): asked about the move (fx, fy) ->
+ * (tx, ty) (0-based) that the grid prices at cost; returns the move's cost
+ * (> 0), INFINITY when the move is impossible, or NAN to stop the query. */
+typedef double (*AstarMoveRule)(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t ty,
+                                double cost);
+
 typedef double (*AstarCellRule)(void *user, uint32_t x, uint32_t y, double grid_cost,
                                 unsigned *flags);
 
@@ -123,6 +129,10 @@ typedef struct {
      * astar_grid_size_layer); while it runs, any change of the grid starts a
      * stepped query again. */
     uint32_t size;
+    /* A rule about every move the search relaxes, links included (NULL:
+     * none). The heuristic is then off: no bound on what it answers. */
+    AstarMoveRule move_rule;
+    void *move_user;
 } AstarOptions;
 
 typedef enum {
@@ -187,6 +197,35 @@ void astar_grid_refresh_min_cost(AstarGrid *grid);
  * it itself; call this first when several threads will search the grid.
  * ASTAR_ENOMEM leaves the grid as it was. */
 AstarError astar_grid_size_layer(AstarGrid *grid, uint32_t size);
+
+/* ---- moves and links (moves.c, issue 19) ------------------------------- */
+
+/* Directions of a move to a neighbour: 0 E (+1, 0), 1 W (-1, 0), 2 S (0, +1),
+ * 3 N (0, -1), 4 SE, 5 SW, 6 NE, 7 NW (y grows south). A hex cell's six
+ * neighbours are six of them (astar_hex_neighbours gives their offsets). */
+/* Overrides the move from (x, y) in direction d, in that direction only: a
+ * cost in (0, ASTAR_MAX_COST] replaces the entered cell's cost times the
+ * step length, INFINITY forbids the move, 0 removes the override. The caller
+ * checks that the neighbour is in the grid. ASTAR_ENOMEM changes nothing. */
+AstarError astar_grid_set_move(AstarGrid *grid, uint32_t x, uint32_t y, unsigned d, double cost);
+/* The override of that move: a cost, INFINITY, or 0 when there is none. */
+double astar_grid_get_move(const AstarGrid *grid, uint32_t x, uint32_t y, unsigned d);
+/* The directions out of (x, y) that have an override, as bits 0-7. */
+unsigned astar_grid_moves_set(const AstarGrid *grid, uint32_t x, uint32_t y);
+/* Adds the one-way link (x1, y1) -> (x2, y2) (distinct cells) costing cost in
+ * (0, ASTAR_MAX_COST], or sets the cost of that link. */
+AstarError astar_grid_link(AstarGrid *grid, uint32_t x1, uint32_t y1, uint32_t x2, uint32_t y2,
+                           double cost);
+/* Removes the one-way link (x1, y1) -> (x2, y2): 1, or 0 when there was none. */
+int astar_grid_unlink(AstarGrid *grid, uint32_t x1, uint32_t y1, uint32_t x2, uint32_t y2);
+/* The links leaving (x, y): how many, and the k-th (ordered by target cell
+ * y * width + x). */
+size_t astar_grid_links(const AstarGrid *grid, uint32_t x, uint32_t y);
+void astar_grid_link_at(const AstarGrid *grid, uint32_t x, uint32_t y, size_t k, uint32_t *tx,
+                        uint32_t *ty, double *cost);
+/* How many overrides and one-way links the grid holds. */
+size_t astar_grid_move_count(const AstarGrid *grid);
+size_t astar_grid_link_count(const AstarGrid *grid);
 
 /* ---- searches (search.c; results: search_record.c) --------------------- */
 

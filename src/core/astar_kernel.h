@@ -34,17 +34,23 @@
  * traits, and a diagonal mode (hex layout) that is constant where that
  * pays; the loop is inlined there, so the compiler writes the variants
  * (AK_VARIANTS).
+ *   AK_LINK_LOOK  the same for a link u -> v (no direction): AK_BLOCKED,
+ *              AK_OPEN or AK_ABORT (default ak_link_look: v enterable).
  * traits: AK_PLAIN, one goal cell and no rule, near or bound (the goal test
- * is one comparison); AK_UNIT, also no cost layer (every step costs 1).
+ * is one comparison); AK_UNIT, also no cost layer (every step costs 1);
+ * AK_MOVES, the grid has move overrides or links or the query a move rule
+ * (board.h's board_move_price, the links of moves.h, ak_move_rule): only
+ * the variant of such queries pays for them.
  */
 #ifndef ASTAR_KERNEL_H
 #define ASTAR_KERNEL_H
 
 #include "board.h"
+#include "moves.h"
 #include "search_internal.h"
 
 enum { AK_ABORT = -1, AK_BLOCKED = 0, AK_OPEN = 1 };
-enum { AK_PLAIN = 1, AK_UNIT = 2 };
+enum { AK_PLAIN = 1, AK_UNIT = 2, AK_MOVES = 4 };
 
 /* What the looks read over and over, copied out of the search and the grid
  * at the start of a step call so that it stays in registers: the cells a
@@ -100,12 +106,16 @@ typedef AstarStatus (*AkRun)(AstarSearch *, size_t, AstarError *);
     static AstarStatus name##_general(AstarSearch *s, size_t m, AstarError *e)   \
     {                                                                            \
         return loop(s, m, e, setting, 0);                                        \
+    }                                                                            \
+    static AstarStatus name##_moves(AstarSearch *s, size_t m, AstarError *e)     \
+    {                                                                            \
+        return loop(s, m, e, setting, AK_MOVES);                                 \
     }
-#define AK_RUNS(name) {name##_unit, name##_cost, name##_general}
+#define AK_RUNS(name) {name##_unit, name##_cost, name##_general, name##_moves}
 
 static inline int ak_variant(const AstarSearch *s, int plain)
 {
-    return !plain ? 2 : s->grid->cost ? 1 : 0;
+    return s->moved ? 3 : !plain ? 2 : s->grid->cost ? 1 : 0;
 }
 
 #endif /* ASTAR_KERNEL_H */
@@ -149,6 +159,46 @@ ASTAR_INLINE int ak_cell_look(AK_QUERY *q, AstarSearch *s, const Board *b, const
 }
 #endif
 
+#ifndef AK_LINK_LOOK
+#define AK_LINK_LOOK ak_link_look
+/* A link is taken when its target can be entered (its price is its own). */
+ASTAR_INLINE int ak_link_look(AK_QUERY *q, AstarSearch *s, uint32_t v)
+{
+    double e = ak_entry(s, &q->cells, v);
+    return e != e ? AK_ABORT : e == INFINITY ? AK_BLOCKED : AK_OPEN;
+}
+#endif
+
+/* Offers v at cost ng (from u; via: u when by a link, else MOVES_NO_VIA),
+ * the step in direction d for the stamp, when the bound allows it. */
+ASTAR_INLINE AstarError ak_offer_cell(AstarSearch *s, AK_QUERY *q, const Board *b,
+                                      const unsigned traits, double *g, uint16_t *stamp,
+                                      unsigned gen, uint32_t v, int vx, int vy, double ng,
+                                      double bound, double fc, unsigned d, uint32_t via)
+{
+    double h;
+
+    if ((!(traits & AK_PLAIN) && ng > bound) || !search_improves(s, g, stamp, gen, v, ng))
+        return ASTAR_OK;
+    g[v] = ng;
+    stamp[v] = (uint16_t)(gen | d);
+    h = AK_H(q, s, b, traits, vx, vy);
+    if (traits & AK_MOVES) {
+        s->via[v] = via;
+        if (s->h_links < h)
+            h = s->h_links;      /* a link may shortcut the board (astar_kernel_link_bound) */
+    }
+    return search_queue(s, v, ng + h, fc);
+}
+
+/* The price of a move in a query with moves: the move rule's answer about
+ * the move u -> v that the grid prices at step (INFINITY: not to be taken;
+ * NAN: the rule stopped the query). */
+ASTAR_INLINE double ak_move_rule(AstarSearch *s, uint32_t u, uint32_t v, double step)
+{
+    return s->options.move_rule ? astar_search_ask_move(s, u, v, step) : step;
+}
+
 /* Offers v, entered from u by direction d, when the look found the move
  * open (price: what it is priced by) and the bound allows it. */
 ASTAR_INLINE AstarError ak_offer(AstarSearch *s, AK_QUERY *q, const Board *b, const BoardKind kind,
@@ -157,18 +207,78 @@ ASTAR_INLINE AstarError ak_offer(AstarSearch *s, AK_QUERY *q, const Board *b, co
                           unsigned d, int look, double price)
 {
     const uint32_t v = (uint32_t)((long)u + board_offset(b, d));
-    double ng;
+    double step;
 
     if (look == AK_BLOCKED)
         return ASTAR_OK;
     if (traits & AK_PLAIN)   /* the look read open only: the price is read here */
         price = (traits & AK_UNIT) ? 1.0 : q->cells.cost[v];
-    ng = gc + board_step(kind, d, price);
-    if ((!(traits & AK_PLAIN) && ng > bound) || !search_improves(s, g, stamp, gen, v, ng))
-        return ASTAR_OK;
-    g[v] = ng;
-    stamp[v] = (uint16_t)(gen | d);
-    return search_queue(s, v, ng + AK_H(q, s, b, traits, x + BOARD_DX[d], y + BOARD_DY[d]), fc);
+    step = board_step(kind, d, price);
+    if (traits & AK_MOVES) {
+        if (!board_move_price(b, kind, u, d, &step))
+            return ASTAR_OK;
+        step = ak_move_rule(s, u, v, step);
+        if (step != step)
+            return ASTAR_EABORTED;
+        if (step == INFINITY)
+            return ASTAR_OK;
+    }
+    return ak_offer_cell(s, q, b, traits, g, stamp, gen, v, x + BOARD_DX[d], y + BOARD_DY[d],
+                         gc + step, bound, fc, d, MOVES_NO_VIA);
+}
+
+/* Offers the targets of the links leaving u (a query with moves). */
+ASTAR_INLINE AstarError ak_offer_links(AstarSearch *s, AK_QUERY *q, const Board *b,
+                                       const unsigned traits, double *g, uint16_t *stamp,
+                                       unsigned gen, uint32_t u, double gc, double bound,
+                                       double fc)
+{
+    const MovesLink *link;
+    size_t n = astar_moves_links(b->moves, u, 0, &link), k;
+
+    for (k = 0; k < n; k++) {
+        const uint32_t v = link[k].to;
+        int look = AK_LINK_LOOK(q, s, v), vy;
+        double step;
+        AstarError e;
+
+        if (look == AK_ABORT)
+            return ASTAR_EABORTED;
+        if (look == AK_BLOCKED)
+            continue;
+        step = ak_move_rule(s, u, v, link[k].cost);
+        if (step != step)
+            return ASTAR_EABORTED;
+        if (step == INFINITY)
+            continue;
+        vy = search_row(s, v);
+        e = ak_offer_cell(s, q, b, traits, g, stamp, gen, v, (int)(v - (uint32_t)vy * b->stride),
+                          vy, gc + step, bound, fc, 0u, u);
+        if (e != ASTAR_OK)
+            return e;
+    }
+    return ASTAR_OK;
+}
+
+/* h_links: the least cost + estimate over the links' targets, a bound under
+ * any path that takes a link (it pays for its last link, then at least the
+ * estimate from that link's target), so min(h, h_links) stays admissible
+ * and consistent. Once per query (astar_search_begin sets it to NAN). */
+ASTAR_INLINE void ak_link_bound(AstarSearch *s, AK_QUERY *q, const Board *b,
+                                const unsigned traits)
+{
+    const struct AstarMoves *m = b->moves;
+    double best = INFINITY;
+    size_t k;
+
+    for (k = 0; m && k < m->nlinks; k++) {
+        const uint32_t v = m->out[k].to;
+        const int vy = search_row(s, v);
+        double f = m->out[k].cost + AK_H(q, s, b, traits, (int)(v - (uint32_t)vy * b->stride), vy);
+        if (f < best)
+            best = f;
+    }
+    s->h_links = best;
 }
 
 /* Expands up to max_expansions cells (0: no limit) in order of g + h, the
@@ -184,6 +294,7 @@ ASTAR_INLINE AstarStatus astar_kernel(AstarSearch *s, AK_QUERY *q, const BoardKi
                                       AstarError *error)
 {
     Board board, *b = &board;
+    AstarError offered;
     const unsigned gen = search_gen(s);
     const int plain = (traits & AK_PLAIN) != 0;
     /* a square board looks at its four sides before offering any (the
@@ -205,6 +316,11 @@ ASTAR_INLINE AstarStatus astar_kernel(AstarSearch *s, AK_QUERY *q, const BoardKi
     board_init_moves(b, s->grid->stride, diagonal, layout, kind == BOARD_LARGE ? s->size : 1);
     corners = board_has_corners(b, kind);
     ak_cells(&q->cells, s, kind == BOARD_LARGE ? s->base : s->grid);
+    if (traits & AK_MOVES) {
+        b->moves = s->base->moves;
+        if (s->h_links != s->h_links)
+            ak_link_bound(s, q, b, traits);
+    }
     fc = s->ties_f;
     while (s->open.size > 0 || s->ties_size > 0) {
         int l0 = AK_BLOCKED, l1 = AK_BLOCKED, l2 = AK_BLOCKED, l3 = AK_BLOCKED, l, x, y;
@@ -253,9 +369,9 @@ ASTAR_INLINE AstarStatus astar_kernel(AstarSearch *s, AK_QUERY *q, const BoardKi
     } while (0)
 #define AK_OFFER(d, look, price)                                                           \
     do {                                                                                   \
-        if (ak_offer(s, q, b, kind, traits, g, stamp, gen, c, x, y, gc, bound, fc, d, look, \
-                     price) != ASTAR_OK)                                                   \
-            goto nomem;                                                                    \
+        if ((offered = ak_offer(s, q, b, kind, traits, g, stamp, gen, c, x, y, gc, bound,  \
+                                fc, d, look, price)) != ASTAR_OK)                          \
+            goto failed;                                                                   \
     } while (0)
 #define AK_SIDE(d, look, price)                                                            \
     do {                                                                                   \
@@ -295,14 +411,18 @@ ASTAR_INLINE AstarStatus astar_kernel(AstarSearch *s, AK_QUERY *q, const BoardKi
             AK_DIAGONAL(6u);
             AK_DIAGONAL(7u);
         }
+        if ((traits & AK_MOVES) && b->moves && (b->moves->flags[c] & MOVES_OUT)
+            && (offered = ak_offer_links(s, q, b, traits, g, stamp, gen, c, gc, bound, fc))
+                   != ASTAR_OK)
+            goto failed;
 #undef AK_DIAGONAL
 #undef AK_SIDE
 #undef AK_OFFER
 #undef AK_LOOK_AT
     }
     return ASTAR_NO_PATH;
-nomem:
-    *error = ASTAR_ENOMEM;
+failed:
+    *error = offered;
     return ASTAR_NO_PATH;
 aborted:
     *error = ASTAR_EABORTED;

@@ -23,6 +23,7 @@
 
 #include "astar_hex.h"
 #include "clearance.h"
+#include "moves.h"
 
 #define BOARD_SQRT2 1.41421356237309504880   /* as search_internal.h: findPath's step */
 
@@ -43,6 +44,7 @@ typedef struct {
     AstarHexLayout layout;     /* HEX */
     uint32_t size;             /* LARGE: k */
     unsigned hex[2][6];        /* HEX: the directions out of an even and an odd row (column) */
+    const struct AstarMoves *moves;   /* the grid's overrides and links; NULL: none */
 } Board;
 
 /* The direction code (0-7) of a unit offset. */
@@ -82,6 +84,7 @@ BOARD_INLINE void board_init_moves(Board *b, uint32_t stride, AstarDiagonal diag
     b->diagonal = diagonal;
     b->layout = layout;
     b->size = size;
+    b->moves = NULL;
 }
 
 static inline void board_init(Board *b, uint32_t stride, AstarDiagonal diagonal,
@@ -152,6 +155,35 @@ static inline int board_corner_ok(const Board *b, int d, const int side[4])
 static inline double board_step(const BoardKind kind, unsigned d, double c)
 {
     return kind == BOARD_HEX || d < 4 ? c : BOARD_SQRT2 * c;
+}
+
+/* The grid's say on the move out of cell (position) u in direction d, whose
+ * default price is *step: 0 when the move is overridden as impossible (for
+ * a large unit: for any cell its footprint covers at u), else 1 with *step
+ * the override's price if the cell (the top-left one) has one. Moves that
+ * are not overridden cost one load of the flags. */
+static inline int board_move_price(const Board *b, const BoardKind kind, size_t u, unsigned d,
+                                   double *step)
+{
+    const struct AstarMoves *m = b->moves;
+    const unsigned bit = 1u << d;
+
+    if (!m)
+        return 1;
+    if (kind == BOARD_LARGE) {
+        size_t row, i, k = b->size;
+        for (row = u; row < u + k * b->stride; row += b->stride)
+            for (i = row; i < row + k; i++)
+                if (i != u && (m->flags[i] & bit) && moves_value(m, i, d) == INFINITY)
+                    return 0;
+    }
+    if (m->flags[u] & bit) {
+        double v = moves_value(m, u, d);
+        if (v == INFINITY)
+            return 0;
+        *step = v;
+    }
+    return 1;
 }
 
 /* LARGE: the cells a step in direction d onto position q newly covers. */

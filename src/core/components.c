@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "components.h"
+#include "moves.h"
 
 #define LABEL_UNKNOWN 0xFFFFu
 #define LABEL_MAX 0xFFFEu
@@ -97,6 +98,39 @@ static uint16_t new_label(struct AstarComponents *c)
     return (uint16_t)c->count;
 }
 
+/* Joins the regions of bordered cells a and b (a link joins them) when both
+ * are labelled; a wall's label is 0 (its opening joins it). */
+static void join(struct AstarComponents *c, size_t a, size_t b)
+{
+    uint32_t la = c->label[a], lb = c->label[b], ra, rb;
+    if (!la || !lb)
+        return;
+    if (la == LABEL_UNKNOWN || lb == LABEL_UNKNOWN) {
+        c->valid = 0;               /* would join an unknown region: give up */
+        return;
+    }
+    ra = root_compress(c->parent, la);
+    rb = root_compress(c->parent, lb);
+    if (ra < rb)
+        c->parent[rb] = (uint16_t)ra;
+    else
+        c->parent[ra] = (uint16_t)rb;
+}
+
+/* Joins bordered cell i with the cells its links lead to or come from. */
+static void join_links(const AstarGrid *grid, struct AstarComponents *c, size_t i)
+{
+    const struct AstarMoves *m = grid->moves;
+    const MovesLink *l;
+    size_t n, k;
+    if (!m || !(m->flags[i] & (MOVES_OUT | MOVES_IN)))
+        return;
+    for (n = astar_moves_links(m, i, 0, &l), k = 0; k < n; k++)
+        join(c, i, l[k].to);
+    for (n = astar_moves_links(m, i, 1, &l), k = 0; k < n; k++)
+        join(c, i, l[k].from);
+}
+
 static void components_opened(AstarGrid *grid, size_t i)
 {
     struct AstarComponents *c = grid->components;
@@ -129,11 +163,13 @@ static void components_opened(AstarGrid *grid, size_t i)
         c->label[i] = new_label(c);
         if (c->label[i] == LABEL_UNKNOWN)
             c->valid = 0;
-        return;
+    } else {
+        for (k = 0; k < n; k++)
+            c->parent[roots[k]] = (uint16_t)best;
+        c->label[i] = (uint16_t)best;
     }
-    for (k = 0; k < n; k++)
-        c->parent[roots[k]] = (uint16_t)best;
-    c->label[i] = (uint16_t)best;
+    if (c->valid)
+        join_links(grid, c, i);
 }
 
 static void components_closed(AstarGrid *grid, size_t i)
@@ -145,14 +181,20 @@ static void components_closed(AstarGrid *grid, size_t i)
     c->stale = 1;
 }
 
-/* Cell i changed: the labels follow a wall added or removed (a cost does not
- * connect or cut anything). */
+/* Cell i changed: the labels follow a wall added or removed, and a link made
+ * (a cost or a move's price does not connect or cut anything; a link
+ * removed leaves regions joined, which only says "maybe" too often). */
 static void components_changed(AstarGrid *grid, size_t i, int walkable)
 {
+    struct AstarComponents *c = grid->components;
     if (walkable == 1)
         components_opened(grid, i);
     else if (walkable == 0)
         components_closed(grid, i);
+    else if (walkable == ASTAR_CHANGE_LINKED && c->valid)
+        join_links(grid, c, i);
+    else if (walkable == ASTAR_CHANGE_UNLINKED && c->label)
+        c->stale = 1;
 }
 
 static const struct AstarCacheHooks COMPONENT_HOOKS = {components_changed, components_memory,
@@ -255,6 +297,11 @@ AstarError astar_grid_label_components(AstarGrid *grid)
     }
     free(seeds.items);
     c->valid = 1;
+    if (grid->moves)
+        for (x = 0; x < grid->moves->nlinks && c->valid; x++)
+            join(c, grid->moves->out[x].from, grid->moves->out[x].to);
+    if (!c->valid)
+        return ASTAR_OK;            /* an unknown region is linked: no labels */
     c->stale = 0;
     c->wasted = 0;
     return ASTAR_OK;
@@ -314,6 +361,8 @@ int astar_components_maybe_reachable(const AstarGrid *grid, size_t start, size_t
     target = root(c->parent, c->label[goal]);
     if (grid->open[start])
         return c->label[start] == LABEL_UNKNOWN || root(c->parent, c->label[start]) == target;
+    if (grid->moves && (grid->moves->flags[start] & MOVES_OUT))
+        return 1;   /* a wall start may leave by a link */
     /* A wall start (allowed: a unit stands on it) leaves through its walkable
      * orthogonal neighbours; any diagonal exit lands in one of their regions. */
     step[0] = 1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "grid_layout.h"
+#include "moves.h"
 
 /* Sets bits [from, to) of a bit line. */
 static void fill_bits(uint64_t *line, size_t from, size_t to)
@@ -147,6 +148,7 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
     grid->components = NULL;
     grid->layers = NULL;
+    grid->moves = NULL;
     grid->cache[ASTAR_CACHE_LAYERS] = grid->cache[ASTAR_CACHE_COMPONENTS] = NULL;
     grid->hex = 0;
     grid->open = calloc(grid->cells, 1);
@@ -174,6 +176,7 @@ void astar_grid_free(AstarGrid *grid)
     free(grid->row_stops[1]);
     free(grid->col_stops[0]);
     free(grid->col_stops[1]);
+    astar_moves_free(grid->moves);
     for (k = 0; k < ASTAR_CACHES; k++)
         if (grid->cache[k])
             grid->cache[k]->free(grid);
@@ -367,7 +370,7 @@ AstarError astar_grid_set_cost(AstarGrid *grid, uint32_t x, uint32_t y, double c
         return ASTAR_OK;                 /* no change: the version stays */
     grid->cost[i] = cost;
     astar_grid_changed(grid, i);
-    tell_caches(grid, i, -1);
+    tell_caches(grid, i, ASTAR_CHANGE_COST);
     note_cost_change(grid, old, cost);
     return ASTAR_OK;
 }
@@ -388,5 +391,5 @@ size_t astar_grid_memory(const AstarGrid *grid)
                                          + (grid->cost ? sizeof *grid->cost : 0))
            + 3 * ((grid->height + 2) * grid->row_words + grid->stride * grid->col_words)
                  * sizeof *grid->row_bits   /* walkable bits and the two stop lines */
-           + caches_memory(grid);
+           + astar_moves_memory(grid->moves) + caches_memory(grid);
 }

@@ -61,6 +61,8 @@ struct AstarGrid {
     struct AstarComponents *components;
     /* Large units: one layer per unit size in use (clearance.c); NULL. */
     struct AstarLayer *layers;
+    /* Move overrides and links (moves.h); NULL while the grid has none. */
+    struct AstarMoves *moves;
     /* The hooks of the caches above built (NULL: none), in ASTAR_CACHE_* order. */
     const struct AstarCacheHooks *cache[2];
 };
@@ -72,11 +74,16 @@ struct AstarGrid {
  * depends on no cache, and the caches sit above the grid. */
 enum { ASTAR_CACHE_LAYERS, ASTAR_CACHE_COMPONENTS, ASTAR_CACHES };
 struct AstarCacheHooks {
-    /* Bordered cell i became walkable (1) or a wall (0); -1: its cost changed. */
+    /* Bordered cell i became walkable (1) or a wall (0), or an ASTAR_CHANGE_*. */
     void (*changed)(AstarGrid *grid, size_t i, int walkable);
     size_t (*memory)(const AstarGrid *grid);
     void (*free)(AstarGrid *grid);
 };
+
+/* What else than its walkable flag changed at a cell (the hooks' argument):
+ * its cost or a move's price (no connectivity); a link to or from it was
+ * made, or removed. */
+enum { ASTAR_CHANGE_COST = -1, ASTAR_CHANGE_LINKED = -2, ASTAR_CHANGE_UNLINKED = -3 };
 
 #define ASTAR_BITS_PAD 64
 

@@ -116,8 +116,20 @@ ASTAR_INLINE int large_look(AkQuery *q, AstarSearch *s, const Board *b,
     return AK_OPEN;
 }
 
+/* A link from u takes the unit to position v when it fits there: every
+ * cell it covers at v is checked. */
+ASTAR_INLINE int large_link_look(AkQuery *q, AstarSearch *s, uint32_t v)
+{
+    double e;
+    if (!s->grid->open[v])
+        return AK_BLOCKED;
+    e = check_footprint(s, &q->cells, v);
+    return e != e ? AK_ABORT : e == INFINITY ? AK_BLOCKED : AK_OPEN;
+}
+
 #define AK_QUERY AkQuery
 #define AK_LOOK large_look
+#define AK_LINK_LOOK large_link_look
 #include "astar_kernel.h"
 
 double astar_large_goal(AstarSearch *s)
@@ -132,6 +144,9 @@ double astar_large_goal(AstarSearch *s)
 AstarStatus astar_run_large(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
     AkQuery q;
+    if (s->moved)
+        return astar_kernel(s, &q, BOARD_LARGE, s->options.diagonal, ASTAR_HEX_ODD_R, AK_MOVES,
+                            max_expansions, error);
     return astar_kernel(s, &q, BOARD_LARGE, s->options.diagonal, ASTAR_HEX_ODD_R, 0,
                         max_expansions, error);
 }

@@ -11,6 +11,7 @@
 #include "clearance.h"
 #include "components.h"
 #include "kernels.h"
+#include "moves.h"
 #include "search_internal.h"
 
 AstarSearch *astar_search_new(void)
@@ -35,6 +36,7 @@ void astar_search_free(AstarSearch *search)
     free(search->rule_cost);
     free(search->rule_stamp);
     free(search->target);
+    free(search->via);
     free(search->goal_list);
     free(search->wall_list);
     free(search->walls_closed);
@@ -92,6 +94,17 @@ static AstarError reserve_general(AstarSearch *search)
     }
     search->general_capacity = cells;
     return ASTAR_OK;
+}
+
+/* A query with moves: via[] for every cell (search_internal.h). */
+static AstarError reserve_via(AstarSearch *search)
+{
+    if (search->via_capacity >= search->capacity)
+        return ASTAR_OK;
+    free(search->via);
+    search->via = malloc(search->capacity * sizeof *search->via);
+    search->via_capacity = search->via ? search->capacity : 0;
+    return search->via ? ASTAR_OK : ASTAR_ENOMEM;
 }
 
 /* Copies the query's goals (at least one) into the search. */
@@ -311,6 +324,10 @@ static double heuristic_scale(const AstarGrid *grid, const AstarOptions *o)
     double lowest = grid->min_cost, scale;
     if (o->rule && o->rule_min_cost < lowest)
         lowest = o->rule_min_cost;
+    if (grid->moves && grid->moves->min_ratio < lowest)
+        lowest = grid->moves->min_ratio;     /* an override cheaper than its step */
+    if (o->move_rule)
+        lowest = 0.0;                        /* it may price a move at anything */
     scale = o->weight * lowest;
     return scale < ASTAR_MAX_H_SCALE ? scale : ASTAR_MAX_H_SCALE;
 }
@@ -393,8 +410,12 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
             return ASTAR_ENOMEM;
         grid = layer;
         s->size = used;
-        s->large = s->base->cost != NULL || options->rule != NULL;
+        s->large = s->base->cost != NULL || options->rule != NULL || astar_moves_any(s->base)
+                   || options->move_rule != NULL;
     }
+    s->moved = astar_moves_any(s->base) || options->move_rule != NULL;
+    s->h_links = NAN;
+    s->link_edits = s->base->moves ? s->base->moves->link_edits : 0;
     s->grid = grid;
     s->grid_version = grid->version;
     s->options = *options;
@@ -403,10 +424,11 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     if (s->options.near > grid->width + grid->height)
         s->options.near = grid->width + grid->height;   /* as far as any cell is */
     s->general = options->rule || options->goal_count || options->near || options->bounded
-                 || s->large
+                 || s->large || s->moved
                  || grid->hex;                 /* hex boards: hex A* (hex.c) */
     if (keep_goals(s, options, gx, gy) != ASTAR_OK || keep_walls(s, options) != ASTAR_OK
         || (s->general && reserve_general(s) != ASTAR_OK)
+        || (s->moved && reserve_via(s) != ASTAR_OK)
         || (s->size > 1 && astar_large_reserve_walls(s) != ASTAR_OK))
         return ASTAR_ENOMEM;
     s->options.goals = s->goal_list;          /* copied: the caller's may go */
@@ -423,7 +445,8 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->goal_y = (int)gy + 1;
     s->h_scale = heuristic_scale(s->base, options);
     s->inv_stride = 1.0 / (double)grid->stride;
-    s->ran = s->large ? ASTAR_ALGORITHM_ASTAR : choose(grid, &s->options);
+    /* jump point search knows no overrides or links: A* */
+    s->ran = s->large || s->moved ? ASTAR_ALGORITHM_ASTAR : choose(grid, &s->options);
     s->end = s->start;
     s->length = 1;
     s->touched = 1;                            /* the start */
@@ -484,6 +507,10 @@ static int disturbed(const AstarSearch *s)
         return 1;   /* a large unit: its layer and its costs are read cell by cell */
     if (s->ran == ASTAR_ALGORITHM_JPS || now - s->grid_version > ASTAR_CHANGE_LOG
         || heuristic_scale(grid, &s->options) != s->h_scale)
+        return 1;
+    /* moves or links came or went, or a link changed (the links' bound) */
+    if ((astar_moves_any(grid) || s->options.move_rule) != s->moved
+        || (grid->moves && grid->moves->link_edits != s->link_edits))
         return 1;
     for (v = s->grid_version + 1; v <= now; v++) {
         long cell = (long)grid->changes[v % ASTAR_CHANGE_LOG];

@@ -91,6 +91,18 @@ struct AstarSearch {
     uint32_t *large_closed;
     size_t large_closed_capacity;
 
+    /* Moves and links (issue 19): whether the query runs the kernels' moves
+     * variant (the grid has overrides or links, or a move rule is given);
+     * then via[c] is the cell a link entered c from (MOVES_NO_VIA: a board
+     * move did), written with every g it improves, and h_links the bound
+     * of ak_link_bound (NAN until the first step computes it). The grid's
+     * link edits it was started at (disturbed: links move the bound). */
+    int moved;
+    uint32_t *via;
+    size_t via_capacity;
+    double h_links;
+    uint64_t link_edits;
+
     /* the current query */
     const AstarGrid *grid;
     uint64_t grid_version;   /* the grid's version it was last checked against */
@@ -264,5 +276,9 @@ double astar_search_closeness(const AstarSearch *s, uint32_t cell);
 /* The rule's answer for a walkable bordered cell not asked yet this query:
  * memoised; NAN when the rule stopped the query. */
 double astar_search_ask_rule(AstarSearch *s, uint32_t cell);
+/* The move rule's price of the move u -> v (bordered cells or positions)
+ * that the grid prices at cost: INFINITY when it forbids it, NAN when it
+ * stopped the query. */
+double astar_search_ask_move(AstarSearch *s, uint32_t u, uint32_t v, double cost);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "hex_geometry.h"
+#include "moves.h"
 #include "search_internal.h"
 
 const int ASTAR_DIR_DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
@@ -138,6 +139,15 @@ void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
     s->length = length;
 }
 
+double astar_search_ask_move(AstarSearch *s, uint32_t u, uint32_t v, double cost)
+{
+    double c = s->options.move_rule(s->options.move_user, (uint32_t)search_cell_x(s, u) - 1,
+                                    (uint32_t)search_cell_y(s, u) - 1,
+                                    (uint32_t)search_cell_x(s, v) - 1,
+                                    (uint32_t)search_cell_y(s, v) - 1, cost);
+    return c;
+}
+
 double astar_search_ask_rule(AstarSearch *s, uint32_t cell)
 {
     const AstarGrid *grid = s->base;   /* a large unit's query: not its layer */
@@ -203,6 +213,8 @@ AstarError astar_search_record_grow(AstarSearch *s, uint32_t cell)
 uint32_t astar_search_parent(const AstarSearch *s, uint32_t cell)
 {
     uint32_t dir = s->stamp[cell] & STAMP_DIR_MASK;
+    if (s->moved && s->via[cell] != MOVES_NO_VIA)
+        return s->via[cell];                 /* entered by a link */
     return (uint32_t)((long)cell - s->offset[dir]);
 }
 
@@ -226,6 +238,12 @@ void astar_path_end(const AstarSearch *s, AstarPathCursor *at)
 void astar_path_back(const AstarSearch *s, AstarPathCursor *at)
 {
     unsigned dir = s->stamp[at->cell] & STAMP_DIR_MASK;
+    if (s->moved && s->via[at->cell] != MOVES_NO_VIA) {
+        at->cell = s->via[at->cell];         /* entered by a link */
+        at->x = astar_cell_x(s, at->cell);
+        at->y = astar_cell_y(s, at->cell);
+        return;
+    }
     at->cell = (uint32_t)((long)at->cell - s->offset[dir]);
     at->x = (uint32_t)((int)at->x - ASTAR_DIR_DX[dir]);
     at->y = (uint32_t)((int)at->y - ASTAR_DIR_DY[dir]);

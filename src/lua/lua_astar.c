@@ -490,7 +490,7 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rule
         arg_error(L, a.number, fname, NULL,
                   "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'");
     query_rules_finish(rules, g->grid);
-    if (rules->used && o.algorithm == ASTAR_ALGORITHM_JPS)
+    if (rules->cells && o.algorithm == ASTAR_ALGORITHM_JPS)
         arg_error(L, a.number, fname, NULL,
                   "opts.algorithm: jps does not run with rules (cost, blocked, occupied)");
     query_rules_take_walls(rules, &q->options, w, h);
@@ -615,6 +615,9 @@ int astar_lua_distance_map(lua_State *L);
 int astar_lua_blend(lua_State *L);
 int astar_lua_decode_map(lua_State *L);
 
+/* Moves and links (lua_moves.c). */
+extern const luaL_Reg MOVE_METHODS[];
+
 static const luaL_Reg GRID_METHODS[] = {
     {"getWidth", grid_get_width},
     {"getHeight", grid_get_height},
@@ -682,6 +685,7 @@ ASTAR_EXPORT int luaopen_astar_core(lua_State *L)
     compat_setfuncs(L, GRID_META);
     lua_newtable(L);
     compat_setfuncs(L, GRID_METHODS);
+    compat_setfuncs(L, MOVE_METHODS);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "__index");
     lua_setfield(L, -3, "Grid");   /* module.Grid: the methods, for Lua helpers to extend */

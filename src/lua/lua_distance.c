@@ -359,7 +359,7 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const
         h->fills++;
         grid_enter(g);
         e = astar_distance_run(lease.range, g->grid, &h->m, map_sources(h), h->nsources,
-                               h->max_cost, rule->used ? query_rules_cell : NULL, rule,
+                               h->max_cost, rule->cells ? query_rules_cell : NULL, rule,
                                &aborted);
         grid_leave(g);
         lease_return(&lease);

@@ -15,7 +15,7 @@
 
 /* By OPT_*. */
 static const char *const OPTION_NAMES[OPT_COUNT + 1] = {
-    "blocked", "cost", "occupied", "zoc", "diagonal", "maxCost", "size", "heuristic",
+    "blocked", "cost", "occupied", "zoc", "move", "diagonal", "maxCost", "size", "heuristic",
     "weight", "partial", "flat", "into", "algorithm", "near", NULL};
 
 /* By AstarAlgorithm. */

@@ -22,6 +22,7 @@ enum {
     OPT_COST = QR_COST,
     OPT_OCCUPIED = QR_OCCUPIED,
     OPT_ZOC = QR_ZOC,
+    OPT_MOVE = QR_MOVE,
     OPT_DIAGONAL = QR_COUNT,
     OPT_MAXCOST,
     OPT_SIZE,
@@ -40,7 +41,8 @@ enum {
 #define OPTS_PATH                                                                          \
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_OCCUPIED) | OPT(OPT_DIAGONAL) |            \
      OPT(OPT_MAXCOST) | OPT(OPT_SIZE) | OPT(OPT_HEURISTIC) | OPT(OPT_WEIGHT) |             \
-     OPT(OPT_PARTIAL) | OPT(OPT_FLAT) | OPT(OPT_INTO) | OPT(OPT_ALGORITHM) | OPT(OPT_NEAR))
+     OPT(OPT_PARTIAL) | OPT(OPT_FLAT) | OPT(OPT_INTO) | OPT(OPT_ALGORITHM) | OPT(OPT_NEAR) | \
+     OPT(OPT_MOVE))
 #define OPTS_RANGE                                                                         \
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_OCCUPIED) | OPT(OPT_ZOC) |                 \
      OPT(OPT_DIAGONAL) | OPT(OPT_SIZE))

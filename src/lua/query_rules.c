@@ -11,7 +11,7 @@
 
 #include "query_rules.h"
 
-const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied", "zoc"};
+const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied", "zoc", "move"};
 
 void query_rules_init_at(lua_State *L, QueryRules *r, const char *fname, int argn, int first)
 {
@@ -172,6 +172,9 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
     int slot = r->index[which] < 0 ? -r->index[which] : r->index[which];
     int t = lua_type(L, v);
 
+    if (which == QR_MOVE && t != LUA_TFUNCTION)
+        arg_error(L, r->argn[which], r->fname, NULL, "%s: function expected, got %s",
+                  r->label[which], luaL_typename(L, v));
     if (t != LUA_TFUNCTION && t != LUA_TTABLE)
         arg_error(L, r->argn[which], r->fname, NULL, "%s: function or table expected, got %s",
                   r->label[which], luaL_typename(L, v));
@@ -212,13 +215,15 @@ void query_rules_finish(QueryRules *r, const AstarGrid *grid)
 {
     int i;
     r->width = astar_grid_width(grid);
-    r->used = r->callbacks = 0;
+    r->used = r->cells = r->callbacks = 0;
     for (i = 0; i < QR_COUNT; i++) {
         if (r->index[i] <= 0) {
             r->index[i] = 0;
             continue;
         }
         r->used = 1;
+        if (i != QR_MOVE)
+            r->cells = 1;
         if (lua_type(r->L, r->index[i]) == LUA_TFUNCTION)
             r->callbacks = 1;
     }
@@ -263,7 +268,7 @@ void query_rules_take_walls(QueryRules *r, AstarOptions *o, uint32_t width, uint
     uint32_t *pairs = NULL;
     int tries;
 
-    if (!r->used || r->callbacks || !t)
+    if (!r->cells || r->callbacks || !t)
         return;
     /* the allocation may run finalizers, which may change the table: it is
      * counted again after it; if it will not hold still, or is no longer
@@ -298,15 +303,22 @@ void query_rules_take_walls(QueryRules *r, AstarOptions *o, uint32_t width, uint
     o->walls = pairs;
     o->wall_count = n;
     r->index[QR_BLOCKED] = 0;
-    r->used = 0;
+    r->used = r->cells = 0;
     for (i = 0; i < QR_COUNT; i++)
-        if (r->index[i])
+        if (r->index[i]) {
             r->used = 1;
+            if (i != QR_MOVE)
+                r->cells = 1;
+        }
 }
 
 void query_rules_apply(QueryRules *r, AstarOptions *o)
 {
-    if (!r->used)
+    if (r->index[QR_MOVE]) {
+        o->move_rule = query_rules_move;
+        o->move_user = r;
+    }
+    if (!r->cells)
         return;
     o->rule = query_rules_cell;
     o->rule_user = r;
@@ -413,6 +425,46 @@ double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, un
     return failed ? NAN : cost;
 }
 
+double query_rules_move(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t ty,
+                        double cost)
+{
+    QueryRules *r = (QueryRules *)user;
+    lua_State *L = r->L;
+    double answer;
+    int t;
+
+    lua_pushvalue(L, r->index[QR_MOVE]);
+    lua_pushinteger(L, (lua_Integer)fx + 1);
+    lua_pushinteger(L, (lua_Integer)fy + 1);
+    lua_pushinteger(L, (lua_Integer)tx + 1);
+    lua_pushinteger(L, (lua_Integer)ty + 1);
+    lua_pushnumber(L, (lua_Number)cost);
+    if (lua_pcall(L, 5, 1, 0) != 0) {
+        r->stop = QR_STOP_ERROR;
+        return NAN;
+    }
+    if (query_rules_disturbed(r)) {
+        lua_pop(L, 1);
+        return NAN;
+    }
+    t = lua_type(L, -1);
+    answer = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+    if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+        answer = INFINITY;                    /* false: the move is impossible */
+    else if (!(answer > 0 && answer <= ASTAR_MAX_COST)) {
+        r->stop = QR_STOP_BAD_MOVE;
+        r->bad_number = answer;
+        r->bad_type = t;
+        r->bad_x = fx;
+        r->bad_y = fy;
+        r->bad_tx = tx;
+        r->bad_ty = ty;
+        answer = NAN;
+    }
+    lua_pop(L, 1);
+    return answer;
+}
+
 int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname)
 {
     char buf[32];
@@ -423,6 +475,14 @@ int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname)
         return raise_error(L, "grid closed during %s", fname);
     case QR_STOP_CHANGED:
         return raise_error(L, "grid changed during %s", fname);
+    case QR_STOP_BAD_MOVE:
+        return arg_error(L, r->argn[QR_MOVE], r->fname, NULL,
+                         "%s gave %s for (%d, %d) -> (%d, %d); expected a positive number up "
+                         "to 1e15 or false", r->label[QR_MOVE],
+                         r->bad_type == LUA_TNUMBER ? number_text(buf, sizeof buf, r->bad_number)
+                                                    : lua_typename(L, r->bad_type),
+                         (int)r->bad_x + 1, (int)r->bad_y + 1, (int)r->bad_tx + 1,
+                         (int)r->bad_ty + 1);
     case QR_STOP_BAD_FORM:
         return arg_error(L, r->argn[r->bad_rule], r->fname, NULL,
                          "%s: cell %ld holds a table; a list of points must start at "

@@ -7,13 +7,15 @@
 
 #include "lua_grid.h"
 
-enum { QR_BLOCKED, QR_COST, QR_OCCUPIED, QR_ZOC, QR_COUNT };
+/* The cell rules, then the move rule (opts.move, a function of a move:
+ * issue 19), which the core asks through query_rules_move. */
+enum { QR_BLOCKED, QR_COST, QR_OCCUPIED, QR_ZOC, QR_MOVE, QR_COUNT };
 extern const char *const RULE_NAMES[QR_COUNT];   /* the options' names, by QR_* */
 
 /* Why a query with rules stopped early; the error is raised after the core
  * returned (query_rules_raise). */
 enum { QR_STOP_NONE, QR_STOP_ERROR, QR_STOP_CLOSED, QR_STOP_CHANGED, QR_STOP_BAD_COST,
-       QR_STOP_BAD_FORM };
+       QR_STOP_BAD_FORM, QR_STOP_BAD_MOVE };
 
 typedef struct {
     lua_State *L;
@@ -23,6 +25,7 @@ typedef struct {
     int points[QR_COUNT];      /* the table was made from a list of points */
     uint32_t width;
     int used;                  /* some rule was given */
+    int cells;                 /* some cell rule was given (not only opts.move) */
     int callbacks;             /* a function rule: Lua code runs inside the query */
     double min_cost;           /* lowest entry cost the rules give (0: unknown) */
     const char *fname;
@@ -31,7 +34,7 @@ typedef struct {
     int stop;                  /* QR_STOP_* */
     int bad_rule, bad_type;
     double bad_number;
-    uint32_t bad_x, bad_y;
+    uint32_t bad_x, bad_y, bad_tx, bad_ty;
 } QueryRules;
 
 /* Reads self, sx, sy, gx, gy and opts (arguments 1-5 of method fname), or
@@ -74,6 +77,9 @@ int query_rules_disturbed(QueryRules *r);
 /* The core's AstarCellRule. Runs no Lua code itself but the callbacks
  * (under lua_pcall); table lookups are raw. */
 double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, unsigned *flags);
+/* The core's AstarMoveRule: calls opts.move (fx, fy, tx, ty, cost), 1-based. */
+double query_rules_move(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t ty,
+                        double cost);
 /* Raises the error the query stopped with; `fname` names the call. */
 int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname);
 
