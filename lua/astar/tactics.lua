@@ -265,9 +265,9 @@ function tactics.attackRange(grid, range, minRange, maxRange, opts)
     clampDistance(maxRange, w, h), sight, fname, metric))
 end
 
-local RULES = { "cost", "blocked", "occupied", "zoc" }
-local ZONE_OPTIONS = { cost = true, blocked = true, occupied = true, zoc = true, lineOfSight = true,
-  diagonal = true, metric = true }
+local RULES = { "cost", "blocked", "occupied", "zoc", "move" }
+local ZONE_OPTIONS = { cost = true, blocked = true, occupied = true, zoc = true, move = true,
+  lineOfSight = true, diagonal = true, metric = true }
 -- what _movementRange's messages say about a rule from opts (argument #2)
 local SHARED = {}
 for _, name in ipairs(RULES) do SHARED[name] = { 2, "opts." .. name } end
@@ -316,7 +316,8 @@ local function readEnemy(e, i, w, h, opts, hex)
   if metric == nil then metric = rawget(opts, "metric") end
   local rules, where
   for _, name in ipairs(RULES) do
-    local v, label = e[name], nil
+    -- an enemy's own move is its budget: opts.move is the one move rule
+    local v, label = name ~= "move" and e[name] or nil, nil
     if v == nil then
       v, label = rawget(opts, name), SHARED[name]
     elseif type(v) == "function" or type(v) == "table" then

@@ -500,6 +500,10 @@ AstarError astar_range_attack_metric(AstarRange *range, const AstarGrid *grid,
  * of any cell it covers. Reads the grid's layer for size (built the first
  * time: astar_grid_size_layer). size <= 1 is astar_range_run_diagonal; square
  * grids only (a hex grid runs astar_range_run_hex, size ignored). */
+/* The move rule (issue 19) of the next movement query run on range (any of
+ * the astar_range_run functions; it is forgotten after it): asked about
+ * every move and link the flood relaxes, as AstarOptions.move_rule. */
+void astar_range_move_rule(AstarRange *range, AstarMoveRule rule, void *user);
 AstarError astar_range_run_large(AstarRange *range, AstarGrid *grid, uint32_t sx, uint32_t sy,
                                  uint32_t size, double budget, AstarDiagonal diagonal,
                                  AstarRangeRule rule, void *user, int *aborted);

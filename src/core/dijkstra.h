@@ -19,7 +19,18 @@
  *       rescan), DK_OPEN (*price: what the step is priced by), DK_ABORT (a
  *       rule stopped the query); asks the rule at most once per cell;
  *   int dk_relax(DK_QUERY *q, uint32_t u, uint32_t v, unsigned d, double g)
- *       offers v the cost g through u: 1 when v must be (re)queued.
+ *       offers v the cost g through u (d: DK_LINK when by a link): 1 when v
+ *       must be (re)queued;
+ *   int dk_look_link(DK_QUERY *q, const Board *b, BoardKind kind, uint32_t u,
+ *                    uint32_t v)
+ *       a link between u and v (the walk's direction is DK_REVERSE's): DK_BLOCKED,
+ *       DK_PASS, DK_OPEN or DK_ABORT, as dk_look (the link's cost is its price).
+ * With the trait DK_MOVES (the grid has move overrides or links, or the query
+ * a move rule: issue 19) the loop also asks the board for each move's
+ * override (board_move_price), the move rule (DK_QUERY's members move_rule,
+ * move_user) for each move, and follows the links; DK_REVERSE (defined 1 by
+ * a file whose loop floods backwards, from where walks end: distance maps)
+ * says that the walk goes v -> u, so the move asked about is v's.
  * The loop is dijkstra_loop; each caller passes constant board and open-list
  * kinds, and the loop is inlined there, so the compiler writes the variants.
  * traits (DK_KNOWN, DK_RESCAN) tell dk_look what the query is known to be;
@@ -43,8 +54,12 @@
 #endif
 
 enum { DK_ABORT = -1, DK_BLOCKED = 0, DK_OPEN = 1, DK_PASS = 2 };
-/* Traits: every entry cost is known (no rule to ask); a rescan of known cells. */
-enum { DK_KNOWN = 1, DK_RESCAN = 2 };
+/* Traits: every entry cost is known (no rule to ask); a rescan of known
+ * cells; moves and links (never with DK_KNOWN: an override may be cheaper
+ * than the price DK_PRICE bounds the budget by). */
+enum { DK_KNOWN = 1, DK_RESCAN = 2, DK_MOVES = 4 };
+/* dk_relax's direction for a step by a link. */
+#define DK_LINK 8u
 /* What dijkstra_loop returns. */
 enum { DK_DONE = 0, DK_ABORTED = 1, DK_NOMEM = 2 };
 
@@ -137,6 +152,49 @@ DK_INLINE void open_clear(OpenList *o, const OpenKind kind)
 #define DK_WALL(q, c) 0
 #define DK_PRICE(q) 0.0
 #endif
+#ifndef DK_REVERSE
+#define DK_REVERSE 0
+#endif
+
+/* The move rule's price of the walk's move from -> to, which the grid
+ * prices at step: INFINITY (not to be taken), NAN (stop). */
+DK_INLINE double dk_move_price(const DK_QUERY *q, const Board *b, uint32_t from, uint32_t to,
+                               double step)
+{
+    if (!q->move_rule)
+        return step;
+    return q->move_rule(q->move_user, from % b->stride - 1, from / b->stride - 1,
+                        to % b->stride - 1, to / b->stride - 1, step);
+}
+
+/* DK_MOVES: relaxes the cells the links of u join it to (links leaving u,
+ * or arriving at it when the flood goes backwards). */
+DK_INLINE int dk_links(DK_QUERY *q, const Board *b, const BoardKind kind, OpenList *open,
+                       const OpenKind open_kind, uint32_t u, double g, double budget)
+{
+    const MovesLink *link;
+    size_t n = astar_moves_links(b->moves, u, DK_REVERSE, &link), k;
+
+    for (k = 0; k < n; k++) {
+        const uint32_t v = DK_REVERSE ? link[k].from : link[k].to;
+        int look = dk_look_link(q, b, kind, u, v);
+        double step, ng;
+
+        if (look == DK_ABORT)
+            return DK_ABORTED;
+        if (look != DK_OPEN)
+            continue;
+        step = dk_move_price(q, b, DK_REVERSE ? v : u, DK_REVERSE ? u : v, link[k].cost);
+        if (step != step)
+            return DK_ABORTED;
+        ng = g + step;
+        if (step == INFINITY || !(ng <= budget))
+            continue;
+        if (dk_relax(q, u, v, DK_LINK, ng) && open_push(open, open_kind, ng, v) != ASTAR_OK)
+            return DK_NOMEM;
+    }
+    return DK_DONE;
+}
 /* Settles cells from the open list in order of cost, relaxing the moves the
  * board allows up to `budget`. */
 DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, OpenList *open,
@@ -159,7 +217,7 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
         for (k = 0; k < n; k++) {
             unsigned d = kind == BOARD_HEX ? dirs[k] : (unsigned)k;
             uint32_t v = (uint32_t)((long)u + b->off[d]);
-            double price = 0.0, ng;   /* set by dk_look when it answers DK_OPEN */
+            double price = 0.0, ng, step;   /* price: set by dk_look when it answers DK_OPEN */
             int look;
 
             if (DK_CORNER_FIRST && corners && d >= 4 && !board_corner_ok(b, (int)d, side))
@@ -179,11 +237,33 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
             }
             if (!DK_CORNER_FIRST && corners && d >= 4 && !board_corner_ok(b, (int)d, side))
                 continue;
-            ng = g + board_step(kind, d, price);
+            step = board_step(kind, d, price);
+            if (traits & DK_MOVES) {
+                /* the walk's move: u -> v, or v -> u flooding backwards */
+                if (!board_move_price(b, kind, DK_REVERSE ? v : u,
+                                      DK_REVERSE ? BOARD_OPPOSITE[d] : d, &step))
+                    continue;
+                step = dk_move_price(q, b, DK_REVERSE ? v : u, DK_REVERSE ? u : v, step);
+                if (step != step) {
+                    open_clear(open, open_kind);
+                    return DK_ABORTED;
+                }
+                if (step == INFINITY)
+                    continue;                  /* the rule forbids it */
+            }
+            ng = g + step;
             if (!((traits & DK_KNOWN) && kind <= BOARD_SQUARE8 && d < 4) && !(ng <= budget))
                 continue;
             if (dk_relax(q, u, v, d, ng) && open_push(open, open_kind, ng, v) != ASTAR_OK)
                 return DK_NOMEM;
+        }
+        if ((traits & DK_MOVES) && b->moves
+            && (b->moves->flags[u] & (DK_REVERSE ? MOVES_IN : MOVES_OUT))) {
+            int done = dk_links(q, b, kind, open, open_kind, u, g, budget);
+            if (done == DK_ABORTED)
+                open_clear(open, open_kind);
+            if (done != DK_DONE)
+                return done;
         }
     }
     return DK_DONE;

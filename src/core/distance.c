@@ -223,6 +223,8 @@ typedef struct {
     AstarCellRule rule;
     void *user;
     double entered;          /* the entry cost of the cell being expanded */
+    AstarMoveRule move_rule; /* moves and links: not yet followed by maps (NULL) */
+    void *move_user;
 } MapQuery;
 
 static inline int dk_settle(MapQuery *q, const BoardKind kind, uint32_t u, double *g)
@@ -280,6 +282,18 @@ static inline int dk_look(MapQuery *q, const Board *b, const BoardKind kind,
     return DK_OPEN;
 }
 
+/* Links: maps do not follow them yet (their floods never have DK_MOVES). */
+static inline int dk_look_link(MapQuery *q, const Board *b, const BoardKind kind, uint32_t u,
+                               uint32_t v)
+{
+    (void)q;
+    (void)b;
+    (void)kind;
+    (void)u;
+    (void)v;
+    return DK_BLOCKED;
+}
+
 static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, double g)
 {
     return offer(q->dist, q->step, q->origin, u, v, q->step[v], g, BOARD_OPPOSITE[d]);
@@ -315,6 +329,8 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     q.fit = fit;
     q.rule = rule;
     q.user = user;
+    q.move_rule = NULL;
+    q.move_user = NULL;
     if (open_kind == OPEN_FIFO)
         done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_FIFO, DK_KNOWN, max_cost);
     else if (open_kind == OPEN_BUCKETS)

@@ -26,7 +26,14 @@
  *       32     W  walls: ceil(width * height / 8) bytes, cell i = y * width + x
  *                 is bit (i % 8) of byte i / 8, 1 = walkable; spare bits 0
  *     32+W     C  costs (only with flag bit 0): width * height binary64, same order
- *   32+W+C     4  FNV-1a 32 of every byte before it
+ *   32+W+C     V  moves and links (only with flag bit 3, set exactly when the
+ *                 grid has a move override or a link; issue 19):
+ *                   4  N, then N times: 4 cell (y * width + x), 1 direction
+ *                      (astar.h's 0-7), 8 cost (binary64; 0 = no move),
+ *                      ordered by cell, then direction;
+ *                   4  M, then M times: 4 from cell, 4 to cell, 8 cost,
+ *                      ordered by from, then to (a two-way link is two)
+ * 32+W+C+V     4  FNV-1a 32 of every byte before it
  *
  * Doubles are copied bit for bit, so a decoded grid is identical. Decoding
  * checks the length against the header before reading anything else, so no
@@ -46,6 +53,9 @@
 #define CHECKSUM_SIZE 4
 #define FLAG_COSTS 1u
 #define FLAG_HEX 4u
+#define FLAG_MOVES 8u
+#define MOVE_SIZE 13u
+#define LINK_SIZE 16u
 #define CHUNK 4096
 
 #define FNV_OFFSET 2166136261u
@@ -107,10 +117,18 @@ static int has_costs(const AstarGrid *grid)
     return 0;
 }
 
+/* Bytes of the moves section (0: none). */
+static uint64_t moves_size(const AstarGrid *grid)
+{
+    uint64_t n = astar_grid_move_count(grid), m = astar_grid_link_count(grid);
+    return n + m ? 8 + n * MOVE_SIZE + m * LINK_SIZE : 0;
+}
+
 size_t astar_grid_encoded_size(const AstarGrid *grid)
 {
     uint64_t cells = (uint64_t)astar_grid_width(grid) * astar_grid_height(grid);
-    uint64_t total = HEADER_SIZE + body_size(cells, has_costs(grid)) + CHECKSUM_SIZE;
+    uint64_t total = HEADER_SIZE + body_size(cells, has_costs(grid)) + moves_size(grid)
+                     + CHECKSUM_SIZE;
     return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
 }
 
@@ -141,6 +159,40 @@ static unsigned char *reserve(Out *o, size_t n)
     return p;
 }
 
+/* The moves section, cell by cell in the order of the cell numbers. */
+static void encode_moves(Out *o, const AstarGrid *grid)
+{
+    uint32_t x, y, w = astar_grid_width(grid), h = astar_grid_height(grid);
+    unsigned d;
+    size_t k, n;
+
+    put_u32(reserve(o, 4), (uint32_t)astar_grid_move_count(grid));
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+            unsigned set = astar_grid_moves_set(grid, x, y);
+            for (d = 0; set && d < 8; d++)
+                if (set & (1u << d)) {
+                    double cost = astar_grid_get_move(grid, x, y, d);
+                    unsigned char *p = reserve(o, MOVE_SIZE);
+                    put_u32(p, y * w + x);
+                    p[4] = (unsigned char)d;
+                    put_f64(p + 5, isinf(cost) ? 0.0 : cost);
+                }
+        }
+    put_u32(reserve(o, 4), (uint32_t)astar_grid_link_count(grid));
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+            for (n = astar_grid_links(grid, x, y), k = 0; k < n; k++) {
+                uint32_t tx, ty;
+                double cost;
+                unsigned char *p = reserve(o, LINK_SIZE);
+                astar_grid_link_at(grid, x, y, k, &tx, &ty, &cost);
+                put_u32(p, y * w + x);
+                put_u32(p + 4, ty * w + tx);
+                put_f64(p + 8, cost);
+            }
+}
+
 void astar_grid_encode(const AstarGrid *grid, const AstarGridSettings *settings,
                        AstarWriter write, void *user)
 {
@@ -160,7 +212,8 @@ void astar_grid_encode(const AstarGrid *grid, const AstarGridSettings *settings,
     p = reserve(&o, HEADER_SIZE);
     memcpy(p, MAGIC, MAGIC_SIZE);
     put_u16(p + 8, ASTAR_ENCODE_VERSION);
-    p[10] = (unsigned char)((costs ? FLAG_COSTS : 0) | (hex ? FLAG_HEX : 0));
+    p[10] = (unsigned char)((costs ? FLAG_COSTS : 0) | (hex ? FLAG_HEX : 0)
+                            | (moves_size(grid) ? FLAG_MOVES : 0));
     p[11] = (unsigned char)settings->diagonal;
     p[12] = (unsigned char)settings->heuristic;
     p[13] = settings->heuristic_chosen ? 1 : 0;
@@ -187,6 +240,8 @@ void astar_grid_encode(const AstarGrid *grid, const AstarGridSettings *settings,
             for (x = 0; x < w; x++)
                 put_f64(reserve(&o, 8), astar_grid_cost(grid, x, y));
 
+    if (moves_size(grid))
+        encode_moves(&o, grid);
     flush(&o);
     put_u32(o.buf, o.hash);
     o.write(o.user, o.buf, CHECKSUM_SIZE);
@@ -234,6 +289,19 @@ static AstarError check_header(const unsigned char *p, size_t length, uint64_t *
     }
     *cells = (uint64_t)width * height;
     expected = HEADER_SIZE + body_size(*cells, (flags & FLAG_COSTS) != 0) + CHECKSUM_SIZE;
+    if ((flags & FLAG_MOVES) && length >= expected + 4) {
+        /* the counts say how long the section is; each is checked against
+         * the bytes present before the next is read */
+        const unsigned char *q = p + expected - CHECKSUM_SIZE;
+        uint64_t n = get_u32(q), m;
+        expected += 8 + n * MOVE_SIZE;
+        if (length >= expected) {
+            m = get_u32(q + 4 + n * MOVE_SIZE);
+            expected += m * LINK_SIZE;
+        }
+    } else if (flags & FLAG_MOVES) {
+        expected += 8;
+    }
     if (length != expected) {
         if (size)
             snprintf(message, size, "%s (%.0f bytes, expected %.0f)",
@@ -243,7 +311,7 @@ static AstarError check_header(const unsigned char *p, size_t length, uint64_t *
     }
     if (fnv1a(FNV_OFFSET, p, length - CHECKSUM_SIZE) != get_u32(p + length - CHECKSUM_SIZE))
         return bad(message, size, "checksum mismatch");
-    if (flags & ~(FLAG_COSTS | FLAG_HEX))
+    if (flags & ~(FLAG_COSTS | FLAG_HEX | FLAG_MOVES))
         return bad(message, size, "unknown flags");
     if (p[11] > ASTAR_DIAGONAL_NO_OBSTACLES)
         return bad(message, size, "bad diagonal mode");
@@ -258,6 +326,75 @@ static AstarError check_header(const unsigned char *p, size_t length, uint64_t *
         if (!(w >= 1) || isinf(w))
             return bad(message, size, "bad weight");
     }
+    return ASTAR_OK;
+}
+
+/* Is the move from cell (x, y) in direction d one to a board neighbour? */
+static int move_on_board(const AstarGrid *grid, uint32_t x, uint32_t y, unsigned d)
+{
+    static const int DX[8] = {1, -1, 0, 0, 1, -1, 1, -1}, DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+    long tx = (long)x + DX[d], ty = (long)y + DY[d];
+    AstarHexLayout layout;
+    int k;
+
+    if (tx < 0 || ty < 0 || tx >= (long)astar_grid_width(grid) || ty >= (long)astar_grid_height(grid))
+        return 0;
+    if (astar_grid_hex(grid, &layout)) {
+        int hx[6], hy[6];
+        astar_hex_neighbours(layout, x, y, hx, hy);
+        for (k = 0; k < 6; k++)
+            if (hx[k] == DX[d] && hy[k] == DY[d])
+                return 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* Reads the moves section at q (its length was checked) into grid. */
+static AstarError decode_moves(AstarGrid *grid, const unsigned char *q, char *message,
+                               size_t size)
+{
+    uint32_t w = astar_grid_width(grid), h = astar_grid_height(grid);
+    uint64_t cells = (uint64_t)w * h, n = get_u32(q), m, k, last = 0;
+    AstarError e;
+
+    q += 4;
+    for (k = 0; k < n; k++, q += MOVE_SIZE) {
+        uint32_t cell = get_u32(q);
+        unsigned d = q[4];
+        uint64_t key = (uint64_t)cell * 8 + d;
+        double cost = get_f64(q + 5);
+        if (cell >= cells || d > 7 || !move_on_board(grid, cell % w, cell / w, d))
+            return bad(message, size, "bad move");
+        if (k > 0 && key <= last)
+            return bad(message, size, "moves out of order");
+        if (!(cost == 0 || (cost > 0 && cost <= ASTAR_MAX_COST)))
+            return bad(message, size, "bad move cost");
+        last = key;
+        e = astar_grid_set_move(grid, cell % w, cell / w, d, cost == 0 ? INFINITY : cost);
+        if (e != ASTAR_OK)
+            return e;
+    }
+    m = get_u32(q);
+    q += 4;
+    if (n + m == 0)           /* the encoder sets the flag only then: one encoding per grid */
+        return bad(message, size, "moves flag set but no moves or links");
+    for (k = 0; k < m; k++, q += LINK_SIZE) {
+        uint32_t from = get_u32(q), to = get_u32(q + 4);
+        uint64_t key = (uint64_t)from * cells + to;
+        double cost = get_f64(q + 8);
+        if (from >= cells || to >= cells || from == to)
+            return bad(message, size, "bad link");
+        if (k > 0 && key <= last)
+            return bad(message, size, "links out of order");
+        if (!(cost > 0 && cost <= ASTAR_MAX_COST))
+            return bad(message, size, "bad link cost");
+        last = key;
+        e = astar_grid_link(grid, from % w, from / w, to % w, to / w, cost);
+        if (e != ASTAR_OK)
+            return e;
+    }
+    (void)h;
     return ASTAR_OK;
 }
 
@@ -310,6 +447,14 @@ AstarError astar_grid_decode(AstarGrid **out, AstarGridSettings *settings, const
             }
         }
 
+    if (p[10] & FLAG_MOVES) {
+        e = decode_moves(grid, costs + ((p[10] & FLAG_COSTS) ? cells * 8 : 0), message,
+                         message_size);
+        if (e != ASTAR_OK) {
+            astar_grid_free(grid);
+            return e;
+        }
+    }
     settings->diagonal = (AstarDiagonal)p[11];
     settings->heuristic = (AstarHeuristic)p[12];
     settings->heuristic_chosen = p[13];

@@ -16,6 +16,7 @@
 #include "dijkstra.h"   /* its open lists; the loop is included below with the hooks */
 #include "grid_layout.h"
 #include "heap.h"
+#include "moves.h"
 #include "range_internal.h"
 
 #define ST_RULE_MASK 3u          /* ASTAR_RANGE_* bits from the rule */
@@ -24,6 +25,7 @@
 #define ST_DIR_SHIFT 4           /* 4 bits: 0-7 a direction, 8 the start */
 #define ST_DIR_MASK 15u
 #define ST_START 8u
+#define ST_LINK 9u               /* entered by a link: the parent is via[] */
 #define ST_LOOKED (1u << 8)      /* large units: the cell's entry and rule bits are set */
 #define ST_POS_ZOC (1u << 9)     /* large units: a covered cell ends the move */
 #define ST_GEN_SHIFT 10
@@ -39,7 +41,20 @@ struct AstarRange {
     const AstarGrid *grid;   /* the grid of the last query */
     uint32_t size;           /* the unit's size in the last movement query (1: one cell) */
     long offset[8];
+    /* Moves and links (issue 19): the move rule of the next movement query
+     * (astar_range_move_rule), and the cell each cell entered by a link was
+     * entered from. */
+    AstarMoveRule move_rule;
+    void *move_user;
+    uint32_t *via;
+    size_t via_capacity;
 };
+
+void astar_range_move_rule(AstarRange *r, AstarMoveRule rule, void *user)
+{
+    r->move_rule = rule;
+    r->move_user = user;
+}
 
 AstarRange *astar_range_new(void)
 {
@@ -55,6 +70,7 @@ void astar_range_free(AstarRange *r)
     free(r->stamp);
     free(r->slot);
     free(r->order);
+    free(r->via);
     astar_open_scratch_free(&r->open);
     free(r);
 }
@@ -244,6 +260,8 @@ typedef struct {
     AstarRangeRule rule;
     void *user;
     int zoc;                 /* BOARD_LARGE: the step dk_look priced ends the move */
+    AstarMoveRule move_rule;
+    void *move_user;
 } RangeQuery;
 
 /* Settles u into the result; a cell that ends the move (other than the
@@ -292,16 +310,43 @@ static inline int dk_look(RangeQuery *q, const Board *b, const BoardKind kind,
     return DK_OPEN;
 }
 
+/* A link from u to v is taken when v can be entered: for a large unit,
+ * when it fits at v, every cell it covers there looked up. */
+static inline int dk_look_link(RangeQuery *q, const Board *b, const BoardKind kind, uint32_t u,
+                               uint32_t v)
+{
+    AstarRange *r = q->r;
+    double c;
+
+    (void)b;
+    (void)u;
+    if (kind == BOARD_LARGE) {
+        int zoc = 0;
+        c = q->fit->open[v] ? large_footprint(r, q->grid, v, q->rule, q->user, &zoc) : INFINITY;
+        q->zoc = zoc;
+    } else {
+        c = q->grid->open[v] ? entry_cost(r, v, q->rule, q->user) : INFINITY;
+    }
+    if (c != c)
+        return DK_ABORT;
+    if (c == INFINITY)
+        return DK_BLOCKED;
+    return r->stamp[v] & ST_CLOSED ? DK_PASS : DK_OPEN;
+}
+
 /* The first cheapest way in wins: a later equal one keeps the parent. */
 static inline int dk_relax(RangeQuery *q, uint32_t u, uint32_t v, unsigned d, double g)
 {
     AstarRange *r = q->r;
     uint32_t st = r->stamp[v];
 
-    (void)u;
     if ((st & ST_HAS_G) && g >= r->g[v])
         return 0;
     r->g[v] = g;
+    if (d == DK_LINK) {
+        d = ST_LINK;
+        r->via[v] = u;
+    }
     r->stamp[v] = (st & (ST_RULE_MASK | ST_LOOKED)) | ST_HAS_G | (q->zoc ? ST_POS_ZOC : 0)
                   | (d << ST_DIR_SHIFT) | stamp_of(r, 0);
     return 1;
@@ -316,6 +361,7 @@ static inline int dk_relax(RangeQuery *q, uint32_t u, uint32_t v, unsigned d, do
 static AstarError range_search(const RangeQuery *query, const Board *board,
                                const BoardKind kind, double budget, int *aborted)
 {
+    const int moves = board->moves != NULL || query->move_rule != NULL;
     RangeQuery query_copy = *query, *q = &query_copy;   /* locals: kept in registers */
     Board board_copy = *board, *b = &board_copy;
     AstarRange *r = q->r;
@@ -329,7 +375,7 @@ static AstarError range_search(const RangeQuery *query, const Board *board,
     open_heap(&open, &r->open.heap);
     if (heap_push(&r->open.heap, 0.0, q->start) != ASTAR_OK)
         return ASTAR_ENOMEM;
-    switch (kind) {
+    switch (kind + (moves ? 4 : 0)) {
     case BOARD_SQUARE4:
         done = dijkstra_loop(q, b, BOARD_SQUARE4, &open, OPEN_HEAP, 0, budget);
         break;
@@ -339,8 +385,20 @@ static AstarError range_search(const RangeQuery *query, const Board *board,
     case BOARD_HEX:
         done = dijkstra_loop(q, b, BOARD_HEX, &open, OPEN_HEAP, 0, budget);
         break;
-    default:
+    case BOARD_LARGE:
         done = dijkstra_loop(q, b, BOARD_LARGE, &open, OPEN_HEAP, 0, budget);
+        break;
+    case 4 + BOARD_SQUARE4:
+        done = dijkstra_loop(q, b, BOARD_SQUARE4, &open, OPEN_HEAP, DK_MOVES, budget);
+        break;
+    case 4 + BOARD_SQUARE8:
+        done = dijkstra_loop(q, b, BOARD_SQUARE8, &open, OPEN_HEAP, DK_MOVES, budget);
+        break;
+    case 4 + BOARD_HEX:
+        done = dijkstra_loop(q, b, BOARD_HEX, &open, OPEN_HEAP, DK_MOVES, budget);
+        break;
+    default:
+        done = dijkstra_loop(q, b, BOARD_LARGE, &open, OPEN_HEAP, DK_MOVES, budget);
     }
     if (done == DK_ABORTED) {
         r->count = 0;
@@ -373,6 +431,20 @@ static AstarError range_query(AstarRange *r, const AstarGrid *grid, uint32_t sx,
     q.rule = rule;
     q.user = user;
     q.zoc = 0;
+    /* moves and links: the grid's, and the rule set for this query */
+    q.move_rule = r->move_rule;
+    q.move_user = r->move_user;
+    r->move_rule = NULL;
+    if (astar_moves_any(grid)) {
+        b.moves = grid->moves;
+        if (grid->moves->nlinks && r->via_capacity < r->capacity) {
+            free(r->via);
+            r->via = malloc(r->capacity * sizeof *r->via);
+            r->via_capacity = r->via ? r->capacity : 0;
+            if (!r->via)
+                return ASTAR_ENOMEM;
+        }
+    }
     return range_search(&q, &b, kind, budget, aborted);
 }
 
@@ -420,7 +492,7 @@ AstarError astar_range_run_large(AstarRange *r, AstarGrid *grid, uint32_t sx, ui
     *aborted = 0;
     if ((e = astar_grid_layer(grid, size, &fit, &used)) != ASTAR_OK)
         return e;
-    if (!rule && !grid->cost) {
+    if (!rule && !grid->cost && !astar_moves_any(grid) && !r->move_rule) {
         /* every position costs 1 to enter: a one-cell range on the layer */
         e = astar_range_run_diagonal(r, fit, sx, sy, budget, diagonal, NULL, NULL, aborted);
         r->grid = grid;
@@ -448,7 +520,9 @@ void astar_range_get(const AstarRange *r, size_t i, AstarRangeCell *out)
     if (dir == ST_START) {
         out->flags = 0;
         out->parent = (uint32_t)i;
-    } else
+    } else if (dir == ST_LINK)
+        out->parent = r->slot[r->via[cell]];
+    else
         out->parent = r->slot[(uint32_t)((long)cell - r->offset[dir])];
 }
 

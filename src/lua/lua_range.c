@@ -436,18 +436,22 @@ static int run_query(lua_State *L, RangeQuery *q)
 static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
 {
     int aborted;
-    AstarError e = q->size > 1
+    AstarError e;
+
+    if (q->rule.index[QR_MOVE])
+        astar_range_move_rule(scratch, query_rules_move, &q->rule);
+    e = q->size > 1
                        ? astar_range_run_large(scratch, q->g->grid, q->x, q->y, q->size, q->move,
                                                q->diagonal,
-                                               q->callbacks ? query_rules_cell : NULL,
+                                               q->rule.cells ? query_rules_cell : NULL,
                                                &q->rule, &aborted)
                    : grid_is_hex(q->g)
                        ? astar_range_run_hex(scratch, q->g->grid, q->x, q->y, q->move,
-                                             q->callbacks ? query_rules_cell : NULL, &q->rule,
+                                             q->rule.cells ? query_rules_cell : NULL, &q->rule,
                                              &aborted)
                        : astar_range_run_diagonal(scratch, q->g->grid, q->x, q->y, q->move,
                                                   q->diagonal,
-                                                  q->callbacks ? query_rules_cell : NULL,
+                                                  q->rule.cells ? query_rules_cell : NULL,
                                                   &q->rule, &aborted);
     if (aborted && q->rule.stop == QR_STOP_NONE)
         q->rule.stop = QR_STOP_ERROR;

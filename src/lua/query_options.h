@@ -45,7 +45,7 @@ enum {
      OPT(OPT_MOVE))
 #define OPTS_RANGE                                                                         \
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_OCCUPIED) | OPT(OPT_ZOC) |                 \
-     OPT(OPT_DIAGONAL) | OPT(OPT_SIZE))
+     OPT(OPT_DIAGONAL) | OPT(OPT_SIZE) | OPT(OPT_MOVE))
 #define OPTS_MAP                                                                           \
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_DIAGONAL) | OPT(OPT_MAXCOST) | OPT(OPT_SIZE))
 
