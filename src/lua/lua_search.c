@@ -223,6 +223,8 @@ int grid_new_search(lua_State *L)
     set_grid_ref(L, -2);
     self = lua_gettop(L);
     q.options.rule_user = &s->rules;   /* where the core finds them from now on */
+    if (q.options.move_rule)
+        q.options.move_user = &s->rules;
     check_open(L, g);                  /* the allocations may have run finalizers */
     scratch = pool_take(g);
     if (scratch)
