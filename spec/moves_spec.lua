@@ -1,0 +1,594 @@
+-- Moves and links (issue 19, docs/moves.md): grid:setMove / getMove /
+-- setWallBetween / link / unlink / getLinks, the `move` rule of a query, and
+-- what findPath, newSearch, movementRange, dangerZone, distanceMap and
+-- encode/decode make of them, checked against the independent reference in
+-- spec/helpers/move_graph.lua (the explicit directed graph of the contract and a
+-- plain Dijkstra on it) on seeded generated boards: square boards in every
+-- diagonal mode, hex boards in every layout, units of size 1 to 3, query rules
+-- in every form. Runs on both backends (ASTAR_BACKEND=lua: mk/fallback.mk).
+--
+-- The first describe checks the reference against the library as it is on
+-- boards with no overrides and no links: it passes without the feature, and is
+-- what makes the reference trustworthy for the rest.
+--
+-- Costs are compared exactly (==) where every sum is exact: dyadic costs (1,
+-- 0.5, 1.25, 3...) and no diagonal step (diagonal "never" or a hex board),
+-- so any two equally cheap walks sum to the same double. Elsewhere (sqrt 2
+-- steps, costs like 1/3) two optimal walks may sum in another order, and costs
+-- are compared within 1e-9, relative.
+local astar = require "astar"
+local tactics = require "astar.tactics"
+local R = require "helpers.reference"
+local MG = require "helpers.move_graph"
+local check_error = require("helpers.errors").check_error
+
+local INF = math.huge
+local NAN = 0 / 0
+local MODES = { "never", "always", "one-obstacle", "no-obstacles" }
+local LAYOUTS = { "odd-r", "even-r", "odd-q", "even-q" }
+
+---------------------------------------------------------------------------------
+-- The exact error messages, on an 8x6 grid (EW x EH). One table, to align with
+-- the implementation. Arguments are counted as in a method call (self is not).
+---------------------------------------------------------------------------------
+local EW, EH = 8, 6
+local ERR = {
+  -- coordinates (names as lineOfSight's x1, y1, x2, y2)
+  setMove_x1_range = "bad argument #1 to 'setMove' (x1 out of range 1..8)",
+  setMove_y1_range = "bad argument #2 to 'setMove' (y1 out of range 1..6)",
+  setMove_x2_range = "bad argument #3 to 'setMove' (x2 out of range 1..8)",
+  setMove_y2_range = "bad argument #4 to 'setMove' (y2 out of range 1..6)",
+  setMove_x1_type = "bad argument #1 to 'setMove' (number expected, got string)",
+  setMove_y2_type = "bad argument #4 to 'setMove' (number expected, got no value)",
+  setMove_x1_whole = "bad argument #1 to 'setMove' (x1 must be a whole number, got 1.5)",
+  setMove_y2_whole = "bad argument #4 to 'setMove' (y2 must be a whole number, got nan)",
+  -- (x2, y2) must be a board neighbour: reported on x2
+  setMove_far = "bad argument #3 to 'setMove' ((5, 5) is not a neighbour of (1, 1))",
+  setMove_same = "bad argument #3 to 'setMove' ((3, 3) is not a neighbour of (3, 3))",
+  setMove_hex_far = "bad argument #3 to 'setMove' ((1, 1) is not a neighbour of (2, 2))",
+  -- the cost: a number, false or nil
+  setMove_cost_type = "bad argument #5 to 'setMove' (number, false or nil expected, got string)",
+  setMove_cost_true = "bad argument #5 to 'setMove' (number, false or nil expected, got boolean)",
+  setMove_cost_table = "bad argument #5 to 'setMove' (number, false or nil expected, got table)",
+  setMove_cost_zero = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got 0)",
+  setMove_cost_neg = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got -1)",
+  setMove_cost_nan = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got nan)",
+  setMove_cost_inf = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got inf)",
+  setMove_cost_big = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got 2e+15)",
+  getMove_x2_range = "bad argument #3 to 'getMove' (x2 out of range 1..8)",
+  getMove_y1_type = "bad argument #2 to 'getMove' (number expected, got nil)",
+  getMove_far = "bad argument #3 to 'getMove' ((3, 1) is not a neighbour of (1, 1))",
+  setWallBetween_diagonal = "bad argument #3 to 'setWallBetween' ((2, 2) is not an orthogonal neighbour of (1, 1))",
+  setWallBetween_far = "bad argument #3 to 'setWallBetween' ((1, 3) is not an orthogonal neighbour of (1, 1))",
+  setWallBetween_hex_far = "bad argument #3 to 'setWallBetween' ((1, 1) is not a neighbour of (2, 2))",
+  setWallBetween_wall = "bad argument #5 to 'setWallBetween' (boolean or nil expected, got number)",
+  setWallBetween_y2_range = "bad argument #4 to 'setWallBetween' (y2 out of range 1..6)",
+  link_x1_range = "bad argument #1 to 'link' (x1 out of range 1..8)",
+  link_y2_range = "bad argument #4 to 'link' (y2 out of range 1..6)",
+  link_same = "bad argument #3 to 'link' (a link needs two distinct cells, got (2, 2) twice)",
+  link_cost_none = "bad argument #5 to 'link' (number expected, got no value)",
+  link_cost_false = "bad argument #5 to 'link' (number expected, got boolean)",
+  link_cost_zero = "bad argument #5 to 'link' (cost must be a positive finite number up to 1e15, got 0)",
+  link_cost_inf = "bad argument #5 to 'link' (cost must be a positive finite number up to 1e15, got inf)",
+  link_cost_big = "bad argument #5 to 'link' (cost must be a positive finite number up to 1e15, got 1.0000000000000001e+15)",
+  link_oneway = "bad argument #6 to 'link' (boolean or nil expected, got string)",
+  unlink_x2_range = "bad argument #3 to 'unlink' (x2 out of range 1..8)",
+  unlink_y1_whole = "bad argument #2 to 'unlink' (y1 must be a whole number, got 0.5)",
+  getLinks_x_range = "bad argument #1 to 'getLinks' (x out of range 1..8)",
+  getLinks_y_type = "bad argument #2 to 'getLinks' (number expected, got no value)",
+  bad_self = "calling '%s' on bad self (astar.Grid expected, got table)",
+  closed = "attempt to use a closed astar.Grid",
+  -- the move rule of a query
+  findPath_move_type = "bad argument #5 to 'findPath' (opts.move: function expected, got table)",
+  newSearch_move_type = "bad argument #5 to 'newSearch' (opts.move: function expected, got number)",
+  movementRange_move_type = "bad argument #4 to 'movementRange' (opts.move: function expected, got string)",
+  distanceMap_move_type = "bad argument #2 to 'distanceMap' (opts.move: function expected, got boolean)",
+  dangerZone_move_type = "bad argument #2 to 'dangerZone' (opts.move: function expected, got table)",
+  -- what it returned: "a <type>" for a non-number, the number as the errors print
+  -- numbers (%.14g, or %.17g when needed; nan, inf, -inf)
+  returned = "bad argument #%d to '%s' (opts.move returned %s, expected a positive number or false)",
+  stopped = "search stopped by an error in its rules",
+}
+local function returned_error(argn, fname, what)
+  return ERR.returned:format(argn, fname, what)
+end
+
+---------------------------------------------------------------------------------
+-- Shared helpers
+---------------------------------------------------------------------------------
+
+local function same_cost(a, b, exact)
+  if a == nil or b == nil then return a == b end
+  if exact then return a == b end
+  return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a), math.abs(b))
+end
+
+local function fmt(v)
+  if type(v) == "number" then return ("%.17g"):format(v) end
+  return tostring(v)
+end
+
+-- Costs whose sums are exact in binary64 (dyadic, small), and some that are not.
+local EXACT_COSTS = { 1, 1, 1, 2, 3, 0.5, 1.25 }
+local FLOAT_COSTS = { 1, 1, 2, 0.3, 1 / 3, 7.5 }
+local EXACT_MOVES = { 0.25, 0.5, 1, 2, 4, 6, 0.125, 1.5 }
+local FLOAT_MOVES = { 0.1, 1 / 3, 2.2, 1, 5 }
+
+-- A board: the library's grid and the reference's model, built the same way.
+local function new_state(seed, shape, layout, w, h, density, costs)
+  local rng = R.rng(seed)
+  local b = MG.new_board(w, h, shape, layout)
+  local grid = shape == "hex" and astar.newHex(w, h, layout) or astar.new(w, h)
+  for y = 1, h do
+    for x = 1, w do
+      local i = MG.cell(w, x, y)
+      local open = rng.next() >= density
+      local c = rng.pick(costs)
+      b.open[i], b.cost[i] = open, c
+      if c ~= 1 then grid:setCost(x, y, c) end
+      if not open then grid:setWalkable(x, y, false) end
+    end
+  end
+  return { seed = seed, rng = rng, b = b, grid = grid, w = w, h = h, shape = shape,
+    exact = costs ~= FLOAT_COSTS }
+end
+
+-- An edit made on both the grid and the model.
+local APPLY = { setMove = MG.set_move, setWallBetween = MG.set_wall_between, link = MG.link,
+  unlink = MG.unlink, setWalkable = MG.set_walkable, setCost = MG.set_cost }
+local function edit(s, method, ...)
+  local f = s.grid[method]
+  assert(type(f) == "function", "grid:" .. method .. " does not exist (yet)")
+  f(s.grid, ...)
+  APPLY[method](s.b, ...)
+end
+
+-- A random board neighbour pair (x1, y1, x2, y2).
+local function random_pair(s, orthogonal)
+  local rng = s.rng
+  while true do
+    local x, y = rng.int(1, s.w), rng.int(1, s.h)
+    local d = rng.pick(MG.DIRS)
+    local x2, y2 = x + d[1], y + d[2]
+    local ok
+    if orthogonal then ok = MG.is_wall_pair(s.b, x, y, x2, y2) else ok = MG.is_neighbour(s.b, x, y, x2, y2) end
+    if ok then return x, y, x2, y2 end
+  end
+end
+
+-- Random overrides (numbers, false: one-way ledges), thin walls, links (two-way
+-- and one-way), and a few removed again. Costs dyadic when s.exact.
+local function add_moves(s, n_over, n_walls, n_links)
+  local rng = s.rng
+  local pool = s.exact and EXACT_MOVES or FLOAT_MOVES
+  for _ = 1, n_over do
+    local x1, y1, x2, y2 = random_pair(s)
+    if rng.next() < 0.3 then
+      edit(s, "setMove", x1, y1, x2, y2, false)     -- a ledge: the way back stays
+    else
+      edit(s, "setMove", x1, y1, x2, y2, rng.pick(pool))
+    end
+  end
+  for _ = 1, n_walls do
+    local x1, y1, x2, y2 = random_pair(s, true)
+    edit(s, "setWallBetween", x1, y1, x2, y2, true)
+    if s.shape == "square" and rng.next() < 0.5 then
+      -- a thin wall that stops the diagonal moves across it too
+      local dx, dy = x2 - x1, y2 - y1
+      local px, py = dy, dx                          -- along the wall
+      for _, side in ipairs { 1, -1 } do
+        local ax, ay = x1 + side * px, y1 + side * py
+        if MG.inside(s.b, ax, ay) then
+          edit(s, "setMove", ax, ay, x2, y2, false)
+          edit(s, "setMove", x2, y2, ax, ay, false)
+        end
+        local bx, by = x2 + side * px, y2 + side * py
+        if MG.inside(s.b, bx, by) then
+          edit(s, "setMove", x1, y1, bx, by, false)
+          edit(s, "setMove", bx, by, x1, y1, false)
+        end
+      end
+    end
+  end
+  local linked = {}
+  for _ = 1, n_links do
+    local x1, y1, x2, y2
+    repeat
+      x1, y1, x2, y2 = rng.int(1, s.w), rng.int(1, s.h), rng.int(1, s.w), rng.int(1, s.h)
+    until x1 ~= x2 or y1 ~= y2
+    local cost = rng.pick(pool) * rng.pick { 1, 1, 2, 4 }
+    edit(s, "link", x1, y1, x2, y2, cost, rng.next() < 0.35)
+    linked[#linked + 1] = { x1, y1, x2, y2 }
+  end
+  -- some removed again: an override back to nil, a link unlinked
+  if n_over > 0 and rng.next() < 0.5 then
+    local x1, y1, x2, y2 = random_pair(s)
+    edit(s, "setMove", x1, y1, x2, y2, nil)
+  end
+  if #linked > 1 and rng.next() < 0.5 then
+    local l = linked[rng.int(1, #linked)]
+    edit(s, "unlink", l[3], l[4], l[1], l[2])      -- either way round
+  end
+end
+
+-- Query rules in some form (1: none; 2: cell-number tables and a cost function;
+-- 3: lists and functions). Returns the query's options and the reference's rules.
+local function make_rules(s, form, with_zoc)
+  local rng, w, h = s.rng, s.w, s.h
+  local function rcell() return rng.int(1, w), rng.int(1, h) end
+  if form == 1 then return {}, {} end
+  local blocked, occupied, zoc, costs = {}, {}, {}, {}
+  for _ = 1, rng.int(1, 3) do local x, y = rcell(); blocked[MG.cell(w, x, y)] = true end
+  for _ = 1, rng.int(1, 3) do local x, y = rcell(); occupied[MG.cell(w, x, y)] = true end
+  for _ = 1, rng.int(1, 3) do local x, y = rcell(); zoc[MG.cell(w, x, y)] = true end
+  for _ = 1, rng.int(2, 6) do
+    local x, y = rcell()
+    costs[MG.cell(w, x, y)] = rng.pick(s.exact and { 0.5, 2, 4, false } or { 0.7, 2.5, false })
+  end
+  local b = s.b
+  local function cost_of(x, y)
+    local c = costs[MG.cell(w, x, y)]
+    if c == nil then return b.cost[MG.cell(w, x, y)] end
+    if c == false then return nil end
+    return c
+  end
+  local q = {
+    blocked = function(x, y) return blocked[MG.cell(w, x, y)] == true end,
+    occupied = function(x, y) return occupied[MG.cell(w, x, y)] == true end,
+    cost = cost_of,
+  }
+  if with_zoc then q.zoc = function(x, y) return zoc[MG.cell(w, x, y)] == true end end
+  local opts
+  if form == 2 then
+    opts = { blocked = blocked, occupied = occupied, cost = function(x, y) return cost_of(x, y) end }
+    if with_zoc then opts.zoc = zoc end
+  else
+    local function list(set)
+      local t = {}
+      for i in pairs(set) do
+        local x, y = MG.xy(w, i)
+        t[#t + 1] = { x = x, y = y }
+      end
+      table.sort(t, function(a, c) return MG.cell(w, a.x, a.y) < MG.cell(w, c.x, c.y) end)
+      return t
+    end
+    local clist = {}
+    for i, c in pairs(costs) do
+      local x, y = MG.xy(w, i)
+      clist[#clist + 1] = { x = x, y = y, cost = c }
+    end
+    table.sort(clist, function(a, c) return MG.cell(w, a.x, a.y) < MG.cell(w, c.x, c.y) end)
+    opts = { blocked = list(blocked), occupied = q.occupied, cost = clist }
+    if with_zoc then opts.zoc = q.zoc end
+  end
+  return opts, q
+end
+
+local function merge(...)
+  local out = {}
+  for i = 1, select("#", ...) do
+    for k, v in pairs((select(i, ...))) do out[k] = v end
+  end
+  return out
+end
+
+-- findPath against the reference: the cost equals the optimum, the path is a walk
+-- of the graph from the start to the goal whose steps sum to the cost; no path
+-- gives nil and the reference's reason. Returns the cost (nil when none).
+local function check_find(s, q, opts, sx, sy, gx, gy, what, exact)
+  local want, reason, g = MG.find(s.b, q, sx, sy, { { gx, gy } })
+  local path, cost = s.grid:findPath(sx, sy, gx, gy, opts)
+  what = ("%s (%d,%d)->(%d,%d)"):format(what, sx, sy, gx, gy)
+  if want == nil then
+    assert(path == nil, ("%s: expected nil, '%s'; got a path costing %s"):format(what, reason, fmt(cost)))
+    assert(cost == reason, ("%s: expected nil, '%s'; got nil, %s"):format(what, reason, fmt(cost)))
+    return nil
+  end
+  assert(type(path) == "table", ("%s: expected a path costing %s, got %s, %s"):format(
+    what, fmt(want), fmt(path), fmt(cost)))
+  local walked, why = MG.walk(g, path, sx, sy)
+  assert(walked, what .. ": " .. tostring(why))
+  local last = path[#path]
+  assert(last.x == gx and last.y == gy, what .. ": the path does not end at the goal")
+  assert(same_cost(walked, cost, exact), ("%s: the steps sum to %s, findPath says %s"):format(
+    what, fmt(walked), fmt(cost)))
+  assert(same_cost(cost, want, exact), ("%s: cost %s, the reference %s"):format(what, fmt(cost), fmt(want)))
+  return cost
+end
+
+-- movementRange against the reference: every cell's costTo and contains, the
+-- size, and a legal pathTo (no zone of control crossed) for every stop cell.
+local function check_range(s, q, opts, sx, sy, budget, what, exact)
+  local dist, stop, g = MG.range(s.b, q, sx, sy, budget)
+  local r = s.grid:movementRange(sx, sy, budget, opts)
+  local stops = 0
+  what = ("%s from (%d,%d) move %s"):format(what, sx, sy, fmt(budget))
+  for y = 1, s.h do
+    for x = 1, s.w do
+      local i = MG.cell(s.w, x, y)
+      local at = ("%s at (%d,%d)"):format(what, x, y)
+      local got = r:costTo(x, y)
+      assert(same_cost(got, dist[i], exact), ("%s: costTo %s, the reference %s"):format(at, fmt(got), fmt(dist[i])))
+      assert.are.equal(stop[i] == true, r:contains(x, y), at .. ": contains")
+      if stop[i] then
+        stops = stops + 1
+        local path = r:pathTo(x, y)
+        local walked, why = MG.walk(g, path, sx, sy)
+        assert(walked, at .. ": pathTo: " .. tostring(why))
+        local last = path[#path]
+        assert(last.x == x and last.y == y, at .. ": pathTo ends elsewhere")
+        assert(same_cost(walked, got, exact), ("%s: pathTo sums to %s, costTo %s"):format(at, fmt(walked), fmt(got)))
+        if q.zoc then
+          for k = 2, #path - 1 do
+            local p = path[k]
+            for cy = p.y, p.y + g.k - 1 do
+              for cx = p.x, p.x + g.k - 1 do
+                assert(not q.zoc(cx, cy), at .. ": pathTo goes on from a zone of control")
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+  assert.are.equal(stops, r:size(), what .. ": size")
+  return stops
+end
+
+-- distanceMap against the reference over the reversed graph: every value; and,
+-- when `steps`, nextStep is a move of the graph that goes downhill by exactly its
+-- cost (or nil on a source that keeps itself), pathFrom a legal walk.
+local function check_map(s, q, opts, sources, what, exact, steps)
+  local dist, g = MG.distance(s.b, q, sources, opts.maxCost)
+  local map = s.grid:distanceMap(sources, opts)
+  local own = {}
+  for _, src in ipairs(sources) do
+    local i = MG.cell(s.w, src.x, src.y)
+    local v = src.value or 0
+    if own[i] == nil or v < own[i] then own[i] = v end
+  end
+  local n = 0
+  for y = 1, s.h do
+    for x = 1, s.w do
+      local i = MG.cell(s.w, x, y)
+      local at = ("%s at (%d,%d)"):format(what, x, y)
+      local got = map:get(x, y)
+      assert(same_cost(got, dist[i], exact), ("%s: get %s, the reference %s"):format(at, fmt(got), fmt(dist[i])))
+      if dist[i] ~= nil then n = n + 1 end
+      if steps and dist[i] ~= nil then
+        local nx, ny = map:nextStep(x, y)
+        if nx == nil then
+          assert(own[i] ~= nil and same_cost(own[i], dist[i], exact), at .. ": nextStep nil off a source")
+        else
+          local j = MG.cell(s.w, nx, ny)
+          assert(dist[j] ~= nil, at .. ": nextStep leaves the map")
+          local ok = false
+          for _, e in ipairs(g.edges(i, j)) do
+            if same_cost(dist[j] + e.cost, dist[i], exact) then ok = true end
+          end
+          assert(ok, ("%s: nextStep (%d,%d) is no move downhill by its cost"):format(at, nx, ny))
+          local path, cost = map:pathFrom(x, y)
+          local walked, why = MG.walk(g, path, x, y)
+          assert(walked, at .. ": pathFrom: " .. tostring(why))
+          local last = path[#path]
+          local li = MG.cell(s.w, last.x, last.y)
+          assert(own[li] ~= nil, at .. ": pathFrom does not end on a source")
+          assert(same_cost(cost, got, exact), at .. ": pathFrom's cost is not the value")
+          assert(same_cost(walked + dist[li], got, exact), ("%s: pathFrom walks %s + %s, the value is %s"):format(
+            at, fmt(walked), fmt(dist[li]), fmt(got)))
+        end
+      end
+    end
+  end
+  assert.are.equal(n, map:size(), what .. ": size")
+end
+
+local function random_sources(s, k)
+  local rng = s.rng
+  local out = {}
+  for i = 1, rng.int(1, 3) do
+    out[i] = { x = rng.int(1, s.w - k + 1), y = rng.int(1, s.h - k + 1) }
+    if rng.next() < 0.4 then out[i].value = rng.pick { 1, 2, 0.5 } end
+  end
+  return out
+end
+
+---------------------------------------------------------------------------------
+-- The reference on its own
+---------------------------------------------------------------------------------
+
+describe("the moves reference", function()
+  it("builds the contract's graph on a hand-made board", function()
+    local b = MG.new_board(3, 2)
+    b.cost[MG.cell(3, 2, 1)] = 2
+    local g = MG.graph(b, { mode = "never" }, 1)
+    assert.are.equal(2, MG.step_cost(g, 1, 1, 2, 1))
+    assert.is_nil(MG.step_cost(g, 1, 1, 2, 2))           -- never: no diagonal
+    MG.set_move(b, 1, 1, 2, 1, 0.5)
+    MG.set_move(b, 2, 1, 3, 1, false)                    -- a ledge: 3,1 -> 2,1 stays
+    MG.link(b, 1, 2, 3, 2, 7, true)
+    g = MG.graph(b, { mode = "never" }, 1)
+    assert.are.equal(0.5, MG.step_cost(g, 1, 1, 2, 1))
+    assert.are.equal(1, MG.step_cost(g, 2, 1, 1, 1))      -- only that direction
+    assert.is_nil(MG.step_cost(g, 2, 1, 3, 1))
+    assert.are.equal(2, MG.step_cost(g, 3, 1, 2, 1))      -- the way back up the ledge
+    assert.are.equal(7, MG.step_cost(g, 1, 2, 3, 2))
+    assert.is_nil(MG.step_cost(g, 3, 2, 1, 2))           -- one-way
+    -- a wall stays a wall whatever the override; the override is kept
+    MG.set_walkable(b, 2, 1, false)
+    assert.is_nil(MG.step_cost(MG.graph(b, { mode = "never" }, 1), 1, 1, 2, 1))
+    assert.are.equal(0.5, MG.get_move(b, 1, 1, 2, 1))
+    -- a move rule replaces, false removes, and is asked with the grid's cost
+    MG.set_walkable(b, 2, 1, true)
+    local asked = {}
+    g = MG.graph(b, { mode = "never", move = function(fx, fy, tx, ty, c)
+      asked[#asked + 1] = { fx, fy, tx, ty, c }
+      if tx == 3 and ty == 2 then return false end
+      return c * 2
+    end }, 1)
+    assert.are.equal(1, MG.step_cost(g, 1, 1, 2, 1))
+    assert.is_nil(MG.step_cost(g, 1, 2, 3, 2))
+    for _, a in ipairs(asked) do assert.is_false(a[1] == 2 and a[2] == 1 and a[3] == 3 and a[4] == 1) end
+  end)
+
+  it("applies the corner rule by cells, whatever the overrides of the orthogonal moves", function()
+    local b = MG.new_board(2, 2)
+    MG.set_wall_between(b, 1, 1, 2, 1, true)
+    MG.set_wall_between(b, 1, 1, 1, 2, true)
+    local g = MG.graph(b, { mode = "no-obstacles" }, 1)
+    assert.are.equal(math.sqrt(2), MG.step_cost(g, 1, 1, 2, 2))
+    MG.set_walkable(b, 2, 1, false)
+    assert.is_nil(MG.step_cost(MG.graph(b, { mode = "no-obstacles" }, 1), 1, 1, 2, 2))
+    assert.are.equal(math.sqrt(2), MG.step_cost(MG.graph(b, { mode = "one-obstacle" }, 1), 1, 1, 2, 2))
+  end)
+
+  it("moves a large unit: a false override of any covered cell blocks, the top-left's price counts", function()
+    local b = MG.new_board(4, 3)
+    local q = { mode = "never", size = 2 }
+    assert.are.equal(1, MG.step_cost(MG.graph(b, q, 1), 1, 1, 2, 1))
+    MG.set_move(b, 1, 2, 2, 2, false)                     -- the bottom-left cell
+    assert.is_nil(MG.step_cost(MG.graph(b, q, 1), 1, 1, 2, 1))
+    MG.set_move(b, 1, 2, 2, 2, 9)                         -- a price on a non-top-left cell: ignored
+    assert.are.equal(1, MG.step_cost(MG.graph(b, q, 1), 1, 1, 2, 1))
+    MG.set_move(b, 1, 1, 2, 1, 9)
+    assert.are.equal(9, MG.step_cost(MG.graph(b, q, 1), 1, 1, 2, 1))
+    MG.link(b, 1, 1, 3, 2, 5)
+    assert.are.equal(5, MG.step_cost(MG.graph(b, q, 1), 1, 1, 3, 2))
+    MG.link(b, 1, 1, 4, 2, 5)                             -- the unit does not fit at (4, 2)
+    assert.is_nil(MG.step_cost(MG.graph(b, q, 1), 1, 1, 4, 2))
+  end)
+
+  it("finds hex neighbours from the centres", function()
+    local b = MG.new_board(4, 4, "hex", "odd-r")
+    local n = 0
+    for _, d in ipairs(MG.DIRS) do
+      if MG.is_neighbour(b, 2, 2, 2 + d[1], 2 + d[2]) then n = n + 1 end
+    end
+    assert.are.equal(6, n)
+    assert.is_true(MG.is_neighbour(b, 2, 2, 3, 1))       -- row 2 is shoved right
+    assert.is_false(MG.is_neighbour(b, 2, 2, 1, 1))
+    assert.is_true(MG.is_neighbour(b, 2, 3, 1, 2))       -- row 3 is not
+  end)
+
+  it("computes FNV-1a as published", function()
+    -- the FNV-1a 32 test vectors of the reference implementation
+    assert.are.equal(0x811c9dc5, MG.fnv1a(""))
+    assert.are.equal(0xe40c292c, MG.fnv1a("a"))
+    assert.are.equal(0xbf9cf968, MG.fnv1a("foobar"))
+  end)
+end)
+
+---------------------------------------------------------------------------------
+-- The reference against the library as it is: no overrides, no links
+---------------------------------------------------------------------------------
+
+describe("the reference agrees with the library on boards without moves or links", function()
+  it("findPath on square boards, every diagonal mode, rules in every form, sizes 1 to 3", function()
+    local n, found = 0, 0
+    for seed = 1, 18 do
+      local k = seed % 3 + 1
+      local s = new_state(1000 + seed, "square", nil, 6 + seed % 6, 5 + seed % 5,
+        k == 1 and 0.22 or 0.08, seed % 2 == 0 and EXACT_COSTS or FLOAT_COSTS)
+      for form = 1, 3 do
+        local ropts, rq = make_rules(s, form)
+        for _, mode in ipairs(MODES) do
+          local q = merge(rq, { mode = mode, size = k })
+          local opts = merge(ropts, { diagonal = mode, size = k })
+          for _ = 1, 3 do
+            local sx, sy = s.rng.int(1, s.w - k + 1), s.rng.int(1, s.h - k + 1)
+            local gx, gy = s.rng.int(1, s.w - k + 1), s.rng.int(1, s.h - k + 1)
+            local c = check_find(s, q, opts, sx, sy, gx, gy, ("seed %d form %d %s size %d"):format(
+              s.seed, form, mode, k), s.exact and mode == "never")
+            n = n + 1
+            if c then found = found + 1 end
+          end
+        end
+      end
+    end
+    assert(found > n / 3 and found < n, ("%d of %d queries found a path"):format(found, n))
+  end)
+
+  it("findPath on hex boards, every layout, rules in every form", function()
+    for seed = 1, 12 do
+      local layout = LAYOUTS[seed % 4 + 1]
+      local s = new_state(1100 + seed, "hex", layout, 5 + seed % 5, 4 + seed % 6, 0.2,
+        seed % 3 == 0 and FLOAT_COSTS or EXACT_COSTS)
+      for form = 1, 3 do
+        local opts, q = make_rules(s, form)
+        for _ = 1, 4 do
+          check_find(s, q, opts, s.rng.int(1, s.w), s.rng.int(1, s.h), s.rng.int(1, s.w), s.rng.int(1, s.h),
+            ("seed %d %s form %d"):format(s.seed, layout, form), s.exact)
+        end
+      end
+    end
+  end)
+
+  it("movementRange: costs, stop cells and paths, with zones of control, sizes 1 and 2", function()
+    for seed = 1, 16 do
+      local hex = seed % 5 == 0
+      local k = (seed % 4 == 0 and not hex) and 2 or 1
+      local s = new_state(1200 + seed, hex and "hex" or "square", "even-q", 5 + seed % 5, 5 + seed % 4,
+        k == 1 and 0.2 or 0.08, seed % 2 == 0 and EXACT_COSTS or FLOAT_COSTS)
+      local mode
+      if not hex then mode = MODES[seed % 4 + 1] end
+      local ropts, rq = make_rules(s, seed % 3 + 1, true)
+      local q = merge(rq, { mode = mode, size = k })
+      local opts = merge(ropts, { diagonal = mode, size = k > 1 and k or nil })
+      local sx, sy = s.rng.int(1, s.w - k + 1), s.rng.int(1, s.h - k + 1)
+      check_range(s, q, opts, sx, sy, s.rng.pick { 2, 3.5, 5, INF },
+        ("seed %d %s size %d"):format(s.seed, tostring(mode), k), s.exact and (hex or mode == "never"))
+    end
+  end)
+
+  it("distanceMap values over the reversed board, nextStep and pathFrom, sizes 1 and 2", function()
+    for seed = 1, 20 do
+      local hex = seed % 5 == 0
+      local k = (seed % 4 == 0 and not hex) and 2 or 1
+      local s = new_state(1300 + seed, hex and "hex" or "square", "odd-q", 5 + seed % 6, 4 + seed % 5,
+        k == 1 and 0.2 or 0.08, seed % 2 == 0 and EXACT_COSTS or FLOAT_COSTS)
+      local mode
+      if not hex then mode = MODES[seed % 4 + 1] end
+      local ropts, rq = make_rules(s, seed % 2 == 0 and 2 or 1)
+      ropts.occupied, rq.occupied = nil, nil
+      local q = merge(rq, { mode = mode, size = k })
+      local opts = merge(ropts, { diagonal = mode, size = k > 1 and k or nil })
+      if seed % 3 == 0 then opts.maxCost = 6 end
+      check_map(s, q, opts, random_sources(s, k), ("seed %d %s size %d"):format(s.seed, tostring(mode), k),
+        s.exact and (hex or mode == "never"), true)
+    end
+  end)
+
+  it("dangerZone counts", function()
+    for seed = 1, 8 do
+      local s = new_state(1400 + seed, "square", nil, 8, 7, 0.15, EXACT_COSTS)
+      local enemies, refs = {}, {}
+      for i = 1, 3 do
+        local size = (i == 3 and seed % 2 == 0) and 2 or 1
+        local e = { x = s.rng.int(1, s.w - size + 1), y = s.rng.int(1, s.h - size + 1), move = s.rng.int(1, 4),
+          minRange = 1, maxRange = s.rng.int(1, 2), size = size > 1 and size or nil }
+        enemies[i] = e
+        refs[i] = { x = e.x, y = e.y, move = e.move, minRange = e.minRange, maxRange = e.maxRange,
+          q = { mode = "never", size = size } }
+      end
+      local count = MG.danger(s.b, refs)
+      local zone = tactics.dangerZone(s.grid, enemies)
+      for y = 1, s.h do
+        for x = 1, s.w do
+          assert.are.equal(count[MG.cell(s.w, x, y)] or 0, zone:count(x, y),
+            ("seed %d at (%d,%d)"):format(s.seed, x, y))
+        end
+      end
+    end
+  end)
+
+  it("encode writes the reference's bytes (no moves section, flag bit 3 clear)", function()
+    for seed = 1, 8 do
+      local hex = seed % 2 == 0
+      local s = new_state(1500 + seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], seed + 1, 9 - seed,
+        0.3, seed % 3 == 0 and EXACT_COSTS or { 1 })
+      local bytes = s.grid:encode()
+      assert.are.equal(MG.encode(s.b), bytes)
+      assert.are.equal(0, math.floor(bytes:byte(11) / 8) % 2)
+    end
+  end)
+end)
