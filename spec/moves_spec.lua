@@ -70,7 +70,8 @@ local ERR = {
   link_cost_false = "bad argument #5 to 'link' (number expected, got boolean)",
   link_cost_zero = "bad argument #5 to 'link' (cost must be a positive finite number up to 1e15, got 0)",
   link_cost_inf = "bad argument #5 to 'link' (cost must be a positive finite number up to 1e15, got inf)",
-  link_cost_big = "bad argument #5 to 'link' (cost must be a positive finite number up to 1e15, got 1.0000000000000001e+15)",
+  link_cost_big = "bad argument #5 to 'link' (cost must be a positive finite number up to 1e15, "
+    .. "got 1000000000000000.1)",
   link_oneway = "bad argument #6 to 'link' (boolean or nil expected, got string)",
   unlink_x2_range = "bad argument #3 to 'unlink' (x2 out of range 1..8)",
   unlink_y1_whole = "bad argument #2 to 'unlink' (y1 must be a whole number, got 0.5)",
@@ -589,6 +590,302 @@ describe("the reference agrees with the library on boards without moves or links
       local bytes = s.grid:encode()
       assert.are.equal(MG.encode(s.b), bytes)
       assert.are.equal(0, math.floor(bytes:byte(11) / 8) % 2)
+    end
+  end)
+end)
+
+---------------------------------------------------------------------------------
+-- The grid methods
+---------------------------------------------------------------------------------
+
+local function every_move(grid, b)
+  -- getMove agrees with the model on every neighbour pair of the board
+  for y = 1, b.h do
+    for x = 1, b.w do
+      for _, d in ipairs(MG.DIRS) do
+        local x2, y2 = x + d[1], y + d[2]
+        if MG.is_neighbour(b, x, y, x2, y2) then
+          local want = MG.get_move(b, x, y, x2, y2)
+          local got = grid:getMove(x, y, x2, y2)
+          assert(got == want, ("getMove(%d, %d, %d, %d) is %s, expected %s"):format(x, y, x2, y2,
+            fmt(got), fmt(want)))
+        end
+      end
+    end
+  end
+end
+
+local function every_link(grid, b)
+  for y = 1, b.h do
+    for x = 1, b.w do
+      assert.are.same(MG.get_links(b, x, y), grid:getLinks(x, y), ("getLinks(%d, %d)"):format(x, y))
+    end
+  end
+end
+
+describe("grid:setMove and grid:getMove", function()
+  it("keep a number, false or nothing, for one direction only", function()
+    local grid = astar.new(EW, EH)
+    assert.is_nil(grid:getMove(1, 1, 2, 1))
+    grid:setMove(1, 1, 2, 1, 2.5)
+    assert.are.equal(2.5, grid:getMove(1, 1, 2, 1))
+    assert.is_nil(grid:getMove(2, 1, 1, 1))
+    grid:setMove(1, 1, 2, 1, false)
+    assert.is_false(grid:getMove(1, 1, 2, 1))
+    grid:setMove(1, 1, 2, 1, nil)
+    assert.is_nil(grid:getMove(1, 1, 2, 1))
+    grid:setMove(3, 3, 2, 4, 7)
+    grid:setMove(3, 3, 2, 4)                              -- a missing cost is nil: removed
+    assert.is_nil(grid:getMove(3, 3, 2, 4))
+    for _, c in ipairs { 1e15, 1e-300, 0.1, 1 / 3, 3 } do  -- any number > 0 and <= 1e15, exactly
+      grid:setMove(4, 4, 5, 5, c)
+      assert.are.equal(c, grid:getMove(4, 4, 5, 5))
+    end
+    assert.are.equal(1, select("#", grid:getMove(1, 1, 2, 1)))
+  end)
+
+  it("accept exactly the board neighbours: 8 on a square grid in any diagonal mode, 6 on hex", function()
+    local grids = {}
+    for _, mode in ipairs(MODES) do
+      local g = astar.new(5, 5)
+      g:setDiagonal(mode)
+      grids[#grids + 1] = { g, MG.new_board(5, 5) }
+    end
+    for _, layout in ipairs(LAYOUTS) do
+      grids[#grids + 1] = { astar.newHex(5, 5, layout), MG.new_board(5, 5, "hex", layout) }
+    end
+    for _, gb in ipairs(grids) do
+      local grid, b = gb[1], gb[2]
+      local accepted = 0
+      for y1 = 1, 5 do
+        for x1 = 1, 5 do
+          for y2 = math.max(1, y1 - 2), math.min(5, y1 + 2) do
+            for x2 = math.max(1, x1 - 2), math.min(5, x1 + 2) do
+              if MG.is_neighbour(b, x1, y1, x2, y2) then
+                grid:setMove(x1, y1, x2, y2, 3)
+                MG.set_move(b, x1, y1, x2, y2, 3)
+                accepted = accepted + 1
+              else
+                local msg = ("bad argument #3 to 'setMove' ((%d, %d) is not a neighbour of (%d, %d))"):format(
+                  x2, y2, x1, y1)
+                check_error(msg, grid.setMove, grid, x1, y1, x2, y2, 3)
+                check_error(msg:gsub("setMove", "getMove"), grid.getMove, grid, x1, y1, x2, y2)
+              end
+            end
+          end
+        end
+      end
+      -- directed neighbour pairs of a 5x5 board: square 2 * (20 + 20 + 32); hex 2 * (20 + 4 * 9)
+      assert.are.equal(b.shape == "hex" and 112 or 144, accepted)
+      every_move(grid, b)
+    end
+  end)
+
+  it("keep an override on a wall; it matters once both cells are walkable", function()
+    local grid = astar.new(3, 1)
+    grid:setWalkable(2, 1, false)
+    grid:setMove(1, 1, 2, 1, 4)
+    assert.are.equal(4, grid:getMove(1, 1, 2, 1))
+    assert.are.same({ nil, "goal is blocked" }, { grid:findPath(1, 1, 2, 1) })
+    grid:setWalkable(2, 1, true)
+    local path, cost = grid:findPath(1, 1, 3, 1, { diagonal = "never" })
+    assert.are.equal(5, cost)
+    assert.are.equal(3, #path)
+  end)
+
+  it("price the move exactly, in place of the entered cell's cost times the step", function()
+    local grid = astar.new(3, 3)
+    grid:setCost(2, 2, 5)
+    grid:setMove(1, 1, 2, 2, 0.75)                         -- a diagonal: no sqrt 2
+    local _, cost = grid:findPath(1, 1, 2, 2, { diagonal = "always" })
+    assert.are.equal(0.75, cost)
+    grid:setMove(1, 1, 2, 1, false)                        -- a false move: (2, 1) still entered from elsewhere
+    grid:setMove(1, 1, 1, 2, false)
+    local path
+    path, cost = grid:findPath(1, 1, 2, 1, { diagonal = "never" })
+    assert.is_nil(path)
+    assert.are.equal("no path", cost)
+    path, cost = grid:findPath(1, 1, 2, 1, { diagonal = "always" })
+    assert.are.equal(0.75 + 1, cost)                       -- (1,1) -> (2,2) -> (2,1)
+    assert.are.equal(3, #path)
+  end)
+
+  it("raise exact errors and leave the grid as it was", function()
+    local grid = astar.new(EW, EH)
+    grid:setMove(2, 2, 3, 2, 2)
+    check_error(ERR.setMove_x1_range, grid.setMove, grid, 0, 1, 1, 1, 1)
+    check_error(ERR.setMove_y1_range, grid.setMove, grid, 1, 7, 1, 6, 1)
+    check_error(ERR.setMove_x2_range, grid.setMove, grid, 8, 1, 9, 1, 1)
+    check_error(ERR.setMove_y2_range, grid.setMove, grid, 1, 6, 1, 7, 1)
+    check_error(ERR.setMove_x1_type, grid.setMove, grid, "1", 1, 2, 1, 1)
+    check_error(ERR.setMove_y2_type, grid.setMove, grid, 1, 1, 2)
+    check_error(ERR.setMove_x1_whole, grid.setMove, grid, 1.5, 1, 2, 1, 1)
+    check_error(ERR.setMove_y2_whole, grid.setMove, grid, 1, 1, 2, NAN, 1)
+    check_error(ERR.setMove_far, grid.setMove, grid, 1, 1, 5, 5, 1)
+    check_error(ERR.setMove_same, grid.setMove, grid, 3, 3, 3, 3, 1)
+    check_error(ERR.setMove_cost_type, grid.setMove, grid, 2, 2, 3, 2, "1")
+    check_error(ERR.setMove_cost_true, grid.setMove, grid, 2, 2, 3, 2, true)
+    check_error(ERR.setMove_cost_table, grid.setMove, grid, 2, 2, 3, 2, {})
+    check_error(ERR.setMove_cost_zero, grid.setMove, grid, 2, 2, 3, 2, 0)
+    check_error(ERR.setMove_cost_neg, grid.setMove, grid, 2, 2, 3, 2, -1)
+    check_error(ERR.setMove_cost_nan, grid.setMove, grid, 2, 2, 3, 2, NAN)
+    check_error(ERR.setMove_cost_inf, grid.setMove, grid, 2, 2, 3, 2, INF)
+    check_error(ERR.setMove_cost_big, grid.setMove, grid, 2, 2, 3, 2, 2e15)
+    check_error(ERR.getMove_x2_range, grid.getMove, grid, 8, 1, 9, 1)
+    check_error(ERR.getMove_y1_type, grid.getMove, grid, 1, nil, 2, 1)
+    check_error(ERR.getMove_far, grid.getMove, grid, 1, 1, 3, 1)
+    check_error(ERR.bad_self:format("setMove"), grid.setMove, {}, 1, 1, 2, 1, 1)
+    check_error(ERR.bad_self:format("getMove"), grid.getMove, {}, 1, 1, 2, 1)
+    local hex = astar.newHex(EW, EH)
+    check_error(ERR.setMove_hex_far, hex.setMove, hex, 2, 2, 1, 1, 1)
+    assert.are.equal(2, grid:getMove(2, 2, 3, 2))
+    assert.is_nil(grid:getMove(1, 1, 2, 1))
+    local _, cost = grid:findPath(2, 2, 3, 2)
+    assert.are.equal(2, cost)
+  end)
+end)
+
+describe("grid:setWallBetween", function()
+  it("sets both moves false, and both back to nil", function()
+    local grid = astar.new(EW, EH)
+    grid:setMove(3, 2, 2, 2, 5)
+    grid:setWallBetween(2, 2, 3, 2, true)
+    assert.is_false(grid:getMove(2, 2, 3, 2))
+    assert.is_false(grid:getMove(3, 2, 2, 2))
+    local _, cost = grid:findPath(2, 2, 3, 2, { diagonal = "never" })
+    assert.are.equal(3, cost)                              -- around the thin wall
+    -- the corner rule stays about cells: the diagonal moves across are not stopped
+    _, cost = grid:findPath(2, 2, 3, 1, { diagonal = "no-obstacles" })
+    assert.are.equal(math.sqrt(2), cost)
+    grid:setWallBetween(3, 2, 2, 2, false)
+    assert.is_nil(grid:getMove(2, 2, 3, 2))
+    assert.is_nil(grid:getMove(3, 2, 2, 2))
+    grid:setWallBetween(2, 2, 2, 3, true)
+    grid:setWallBetween(2, 2, 2, 3)                        -- nil: back to nil too
+    assert.is_nil(grid:getMove(2, 3, 2, 2))
+  end)
+
+  it("takes any of the 6 neighbours on a hex board", function()
+    for _, layout in ipairs(LAYOUTS) do
+      local grid, b = astar.newHex(5, 5, layout), MG.new_board(5, 5, "hex", layout)
+      for _, d in ipairs(MG.DIRS) do
+        local x2, y2 = 3 + d[1], 3 + d[2]
+        if MG.is_neighbour(b, 3, 3, x2, y2) then
+          grid:setWallBetween(3, 3, x2, y2, true)
+          MG.set_wall_between(b, 3, 3, x2, y2, true)
+        end
+      end
+      every_move(grid, b)
+      assert.are.same({ nil, "no path" }, { grid:findPath(3, 3, 1, 1) })
+      assert.are.same({ nil, "no path" }, { grid:findPath(1, 1, 3, 3) })
+    end
+  end)
+
+  it("raises exact errors", function()
+    local grid = astar.new(EW, EH)
+    check_error(ERR.setWallBetween_diagonal, grid.setWallBetween, grid, 1, 1, 2, 2, true)
+    check_error(ERR.setWallBetween_far, grid.setWallBetween, grid, 1, 1, 1, 3, true)
+    check_error(ERR.setWallBetween_wall, grid.setWallBetween, grid, 1, 1, 2, 1, 1)
+    check_error(ERR.setWallBetween_y2_range, grid.setWallBetween, grid, 1, 6, 1, 7, true)
+    check_error(ERR.bad_self:format("setWallBetween"), grid.setWallBetween, {}, 1, 1, 2, 1, true)
+    local hex = astar.newHex(EW, EH)
+    check_error(ERR.setWallBetween_hex_far, hex.setWallBetween, hex, 2, 2, 1, 1, true)
+    assert.is_nil(grid:getMove(1, 1, 2, 1))
+    assert.is_nil(grid:getMove(2, 1, 1, 1))
+  end)
+end)
+
+describe("grid:link, grid:unlink and grid:getLinks", function()
+  it("add two-way and one-way links, relink replaces the cost of what it sets", function()
+    local grid = astar.new(EW, EH)
+    assert.are.same({}, grid:getLinks(1, 1))
+    grid:link(1, 1, 8, 6, 3)
+    assert.are.same({ { x = 8, y = 6, cost = 3 } }, grid:getLinks(1, 1))
+    assert.are.same({ { x = 1, y = 1, cost = 3 } }, grid:getLinks(8, 6))
+    grid:link(1, 1, 8, 6, 2, true)                         -- only 1,1 -> 8,6
+    assert.are.same({ { x = 8, y = 6, cost = 2 } }, grid:getLinks(1, 1))
+    assert.are.same({ { x = 1, y = 1, cost = 3 } }, grid:getLinks(8, 6))
+    grid:link(5, 1, 1, 1, 1e15, false)
+    grid:link(1, 1, 2, 1, 0.5, true)                       -- a link between neighbours
+    grid:link(1, 1, 1, 2, 7)
+    -- ordered by target cell number (y - 1) * width + x
+    assert.are.same({ { x = 2, y = 1, cost = 0.5 }, { x = 5, y = 1, cost = 1e15 }, { x = 1, y = 2, cost = 7 },
+      { x = 8, y = 6, cost = 2 } }, grid:getLinks(1, 1))
+    assert.are_not.equal(grid:getLinks(1, 1), grid:getLinks(1, 1))   -- a new list each time
+    assert.are.equal(0, select("#", grid:unlink(8, 6, 1, 1)))       -- both ways, either way round
+    assert.are.same({}, grid:getLinks(8, 6))
+    assert.are.same({ { x = 2, y = 1, cost = 0.5 }, { x = 5, y = 1, cost = 1e15 }, { x = 1, y = 2, cost = 7 } },
+      grid:getLinks(1, 1))
+    assert.are.equal(0, select("#", grid:unlink(3, 3, 4, 4)))       -- nothing to unlink: no error
+    grid:unlink(1, 1, 2, 1)
+    assert.are.same({}, grid:getLinks(2, 1))
+    assert.are.equal(2, #grid:getLinks(1, 1))
+  end)
+
+  it("are taken by findPath: the cheaper of a link and the board", function()
+    local grid = astar.new(10, 3)
+    for y = 1, 3 do grid:setWalkable(5, y, false) end
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 2, 10, 2) })
+    grid:link(2, 2, 8, 2, 4, true)                         -- one way across the wall
+    local path, cost = grid:findPath(1, 2, 10, 2, { diagonal = "never" })
+    local _
+    assert.are.equal(1 + 4 + 2, cost)
+    assert.are.same({ { x = 1, y = 2 }, { x = 2, y = 2 }, { x = 8, y = 2 }, { x = 9, y = 2 }, { x = 10, y = 2 } },
+      path)
+    assert.are.same({ nil, "no path" }, { grid:findPath(10, 2, 1, 2) })  -- not back
+    grid:link(1, 2, 2, 2, 0.25)                            -- cheaper than the board move
+    _, cost = grid:findPath(1, 2, 10, 2, { diagonal = "never" })
+    assert.are.equal(0.25 + 4 + 2, cost)
+    grid:setWalkable(8, 2, false)                          -- a link needs its target enterable
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 2, 10, 2) })
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 2, 10, 2, { blocked = { { x = 9, y = 9 } } }) })
+    grid:setWalkable(8, 2, true)
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 2, 10, 2, { blocked = { { x = 8, y = 2 } } }) })
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 2, 10, 2,
+      { cost = function(x) if x == 8 then return nil end return 1 end }) })
+  end)
+
+  it("raise exact errors and leave the grid as it was", function()
+    local grid = astar.new(EW, EH)
+    grid:link(1, 1, 3, 3, 2)
+    check_error(ERR.link_x1_range, grid.link, grid, 9, 1, 1, 1, 1)
+    check_error(ERR.link_y2_range, grid.link, grid, 1, 1, 1, 7, 1)
+    check_error(ERR.link_same, grid.link, grid, 2, 2, 2, 2, 1)
+    check_error(ERR.link_cost_none, grid.link, grid, 1, 1, 3, 3)
+    check_error(ERR.link_cost_false, grid.link, grid, 1, 1, 3, 3, false)
+    check_error(ERR.link_cost_zero, grid.link, grid, 1, 1, 3, 3, 0)
+    check_error(ERR.link_cost_inf, grid.link, grid, 1, 1, 3, 3, INF)
+    check_error(ERR.link_cost_big, grid.link, grid, 1, 1, 3, 3, 1e15 + 0.125)
+    check_error(ERR.link_oneway, grid.link, grid, 1, 1, 3, 3, 1, "yes")
+    check_error(ERR.unlink_x2_range, grid.unlink, grid, 1, 1, 9, 1)
+    check_error(ERR.unlink_y1_whole, grid.unlink, grid, 1, 0.5, 3, 3)
+    check_error(ERR.getLinks_x_range, grid.getLinks, grid, 0, 1)
+    check_error(ERR.getLinks_y_type, grid.getLinks, grid, 1)
+    for _, name in ipairs { "link", "unlink", "getLinks" } do
+      check_error(ERR.bad_self:format(name), grid[name], {}, 1, 1, 2, 1, 1)
+    end
+    assert.are.same({ { x = 3, y = 3, cost = 2 } }, grid:getLinks(1, 1))
+    assert.are.same({ { x = 1, y = 1, cost = 2 } }, grid:getLinks(3, 3))
+  end)
+
+  it("raise on a closed grid", function()
+    local grid = astar.new(EW, EH)
+    getmetatable(grid).__close(grid)
+    check_error(ERR.closed, grid.setMove, grid, 1, 1, 2, 1, 1)
+    check_error(ERR.closed, grid.getMove, grid, 1, 1, 2, 1)
+    check_error(ERR.closed, grid.setWallBetween, grid, 1, 1, 2, 1, true)
+    check_error(ERR.closed, grid.link, grid, 1, 1, 3, 3, 1)
+    check_error(ERR.closed, grid.unlink, grid, 1, 1, 3, 3)
+    check_error(ERR.closed, grid.getLinks, grid, 1, 1)
+  end)
+
+  it("keep the model's overrides and links through random edits", function()
+    for seed = 1, 6 do
+      local s = new_state(2000 + seed, seed % 2 == 0 and "hex" or "square", LAYOUTS[seed % 4 + 1], 7, 6, 0.2,
+        EXACT_COSTS)
+      for _ = 1, 4 do add_moves(s, 12, 3, 5) end
+      every_move(s.grid, s.b)
+      every_link(s.grid, s.b)
     end
   end)
 end)
