@@ -889,3 +889,378 @@ describe("grid:link, grid:unlink and grid:getLinks", function()
     end
   end)
 end)
+
+---------------------------------------------------------------------------------
+-- findPath over moves and links
+---------------------------------------------------------------------------------
+
+-- A board with moves and links for a sweep: square (k = 1: walls 0.22; larger
+-- units: few walls) or hex.
+local function moves_state(seed, shape, layout, k, exact)
+  local rng = R.rng(seed * 31 + 7)
+  local w, h = rng.int(6, 11), rng.int(5, 9)
+  local s = new_state(seed, shape, layout, w, h, k == 1 and 0.2 or 0.07, exact and EXACT_COSTS or FLOAT_COSTS)
+  add_moves(s, rng.int(6, 20), rng.int(1, 5), rng.int(1, 5))
+  return s
+end
+
+local function random_position(s, k)
+  return s.rng.int(1, s.w - k + 1), s.rng.int(1, s.h - k + 1)
+end
+
+-- `per` findPath queries on each board of the sweep; counts paths and failures.
+local function find_sweep(boards, per, extra)
+  local n, found = 0, 0
+  for _, c in ipairs(boards) do
+    local s, k, mode = c.s, c.k, c.mode
+    local ropts, rq = make_rules(s, c.form)
+    local q = merge(rq, { mode = mode, size = k })
+    local opts = merge(ropts, { diagonal = mode, size = k > 1 and k or nil }, extra and extra(s, c) or {})
+    local exact = s.exact and (s.shape == "hex" or mode == "never")
+    for _ = 1, per do
+      local sx, sy = random_position(s, k)
+      local gx, gy = random_position(s, k)
+      if check_find(s, q, opts, sx, sy, gx, gy, c.what, exact) then found = found + 1 end
+      n = n + 1
+    end
+  end
+  assert(found > n / 4 and found < n, ("%d of %d queries found a path"):format(found, n))
+  return n
+end
+
+local function square_boards(first, count, sizes, forms)
+  local boards = {}
+  for seed = first, first + count - 1 do
+    local k = sizes[seed % #sizes + 1]
+    local exact = seed % 3 ~= 0
+    local s = moves_state(seed, "square", nil, k, exact)
+    for _, mode in ipairs(MODES) do
+      local form = forms and (seed + #boards) % 3 + 1 or 1
+      boards[#boards + 1] = { s = s, k = k, mode = mode, form = form,
+        what = ("board %d, %s, size %d, rules %d"):format(seed, mode, k, form) }
+    end
+  end
+  return boards
+end
+
+local function hex_boards(first, count, forms)
+  local boards = {}
+  for seed = first, first + count - 1 do
+    local layout = LAYOUTS[seed % 4 + 1]
+    local s = moves_state(seed, "hex", layout, 1, seed % 3 ~= 0)
+    local form = forms and seed % 3 + 1 or 1
+    boards[#boards + 1] = { s = s, k = 1, form = form,
+      what = ("hex board %d, %s, rules %d"):format(seed, layout, form) }
+  end
+  return boards
+end
+
+describe("findPath over overrides, ledges, thin walls and links", function()
+  it("is optimal on square boards in every diagonal mode", function()
+    find_sweep(square_boards(3000, 24, { 1 }, false), 8)
+  end)
+
+  it("is optimal with query rules in every form", function()
+    find_sweep(square_boards(3100, 16, { 1 }, true), 6)
+  end)
+
+  it("is optimal on hex boards in every layout", function()
+    find_sweep(hex_boards(3200, 24, true), 8)
+  end)
+
+  it("is optimal for units of size 2 and 3", function()
+    find_sweep(square_boards(3300, 16, { 2, 3 }, true), 5)
+  end)
+
+  it("is optimal with every admissible heuristic, and with algorithm = 'jps' (A* runs)", function()
+    local boards = square_boards(3400, 8, { 1 }, false)
+    find_sweep(boards, 4, function(s, c)
+      local list = R.admissible_heuristics(c.mode)
+      return { heuristic = list[s.rng.int(1, #list)] }
+    end)
+    -- jps is refused on grids of unequal costs: uniform boards only
+    local uniform = {}
+    for seed = 3450, 3457 do
+      local s = new_state(seed, "square", nil, 12, 9, 0.2, { 1 })
+      add_moves(s, 14, 3, 3)
+      for _, mode in ipairs { "never", "no-obstacles" } do
+        uniform[#uniform + 1] = { s = s, k = 1, mode = mode, form = 1,
+          what = ("uniform %d %s jps"):format(seed, mode) }
+      end
+    end
+    find_sweep(uniform, 6, function() return { algorithm = "jps" } end)
+  end)
+
+  it("finds a cheap link far away (the heuristic stays admissible with links and cheap overrides)", function()
+    local grid = astar.new(30, 30)
+    grid:link(1, 1, 30, 30, 0.5)
+    for _, h in ipairs(R.admissible_heuristics("always")) do
+      local _, cost = grid:findPath(1, 1, 30, 30, { heuristic = h })
+      assert.are.equal(0.5, cost)
+      _, cost = grid:findPath(2, 1, 29, 30, { heuristic = h, diagonal = "always" })
+      assert.are.equal(2.5, cost)                          -- 1 to (1, 1), the link, 1 from (30, 30)
+    end
+    -- a corridor of cheap overrides
+    for x = 1, 29 do grid:setMove(x, 15, x + 1, 15, 0.01) end
+    local _, cost = grid:findPath(1, 15, 30, 15, { diagonal = "never" })
+    assert.is_true(same_cost(29 * 0.01, cost))
+    grid:unlink(30, 30, 1, 1)
+    _, cost = grid:findPath(1, 1, 30, 30, { diagonal = "never" })
+    assert.are.equal(14 + 29 * 0.01 + 15, cost)
+  end)
+
+  it("says no path across one-way moves, and goal is blocked for a goal that is", function()
+    local grid = astar.new(7, 3)
+    for y = 1, 3 do grid:setWalkable(4, y, false) end
+    grid:setWalkable(4, 2, true)
+    grid:setMove(4, 2, 3, 2, false)                        -- a ledge: east only
+    local _, cost = grid:findPath(1, 2, 7, 2, { diagonal = "never" })
+    assert.are.equal(6, cost)
+    assert.are.same({ nil, "no path" }, { grid:findPath(7, 2, 1, 2) })
+    assert.are.same({ nil, "no path" }, { grid:findPath(5, 1, 2, 3) })
+    grid:setWallBetween(3, 2, 4, 2, true)                  -- now cut both ways
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 2, 7, 2) })
+    grid:link(1, 1, 7, 3, 9, true)                         -- a one-way link: only one way again
+    _, cost = grid:findPath(1, 2, 7, 2, { diagonal = "never" })
+    assert.are.equal(1 + 9 + 1, cost)
+    assert.are.same({ nil, "no path" }, { grid:findPath(7, 2, 1, 2) })
+    grid:setWalkable(7, 3, false)
+    assert.are.same({ nil, "goal is blocked" }, { grid:findPath(1, 2, 7, 3) })
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 2, 7, 2) })
+  end)
+
+  it("takes goal lists: the cheapest goal and its index", function()
+    for seed = 3500, 3511 do
+      local s = moves_state(seed, seed % 2 == 0 and "hex" or "square", "odd-r", 1, true)
+      local mode = s.shape == "square" and MODES[seed % 4 + 1] or nil
+      local q = { mode = mode }
+      for _ = 1, 5 do
+        local sx, sy = random_position(s, 1)
+        local goals, seen = {}, {}
+        while #goals < 3 do
+          local gx, gy = random_position(s, 1)
+          if not seen[MG.cell(s.w, gx, gy)] then
+            seen[MG.cell(s.w, gx, gy)] = true
+            goals[#goals + 1] = { x = gx, y = gy }
+          end
+        end
+        local want, _, g = MG.find(s.b, q, sx, sy, goals)
+        local path, cost, index = s.grid:findPath(sx, sy, goals, { diagonal = mode })
+        local what = ("board %d (%d,%d)"):format(seed, sx, sy)
+        if want == nil then
+          assert(path == nil, what .. ": expected no path")
+        else
+          assert(type(path) == "table", what .. ": expected a path, got " .. tostring(cost))
+          assert.are.equal(want, cost, what)
+          local walked = assert(MG.walk(g, path, sx, sy))
+          assert.are.equal(cost, walked, what)
+          local last = path[#path]
+          assert.are.same(goals[index], { x = last.x, y = last.y }, what)
+        end
+      end
+    end
+  end)
+end)
+
+---------------------------------------------------------------------------------
+-- The move rule
+---------------------------------------------------------------------------------
+
+-- A deterministic move rule (a pure function of its arguments, so the reference
+-- can ask it about every move): some moves false, some doubled, some priced anew.
+local function rule_of(seed, exact)
+  return function(fx, fy, tx, ty, cost)
+    local v = (fx * 7 + fy * 13 + tx * 17 + ty * 29 + seed) % 11
+    if v == 0 then return false end
+    if v == 1 then return cost * 2 end
+    if v == 2 then return exact and 0.25 or 0.3 end
+    if v == 3 then return cost + 3 end
+    return cost
+  end
+end
+
+-- The rule as the query gets it: records what it is asked, checks every ask is a
+-- move of the reference's graph (before the rule) asked with the grid's cost, and
+-- at most once per move.
+local function recorded(rule, s, q, start, what)
+  local g = MG.graph(s.b, merge(q, { move = false }), start)
+  local asked = {}
+  local f = function(fx, fy, tx, ty, cost, extra)
+    assert(extra == nil, what .. ": the move rule is asked with more than 5 arguments")
+    local u, v = MG.cell(s.w, fx, fy), MG.cell(s.w, tx, ty)
+    local key = u .. " " .. v .. " " .. fmt(cost)
+    local n = 0
+    for _, e in ipairs(g.edges(u, v)) do
+      -- exactly, but for the last bits of a product by sqrt 2
+      if e.base == cost or math.abs(e.base - cost) <= 1e-12 * math.max(1, math.abs(cost)) then
+        n = n + 1
+      end
+    end
+    assert(n > 0, ("%s: the move rule is asked about (%d,%d) -> (%d,%d) at %s, no move of the board"):format(
+      what, fx, fy, tx, ty, fmt(cost)))
+    asked[key] = (asked[key] or 0) + 1
+    assert(asked[key] <= n, ("%s: the move rule is asked twice about (%d,%d) -> (%d,%d)"):format(
+      what, fx, fy, tx, ty))
+    return rule(fx, fy, tx, ty, cost)
+  end
+  return f, asked
+end
+
+describe("the move rule", function()
+  it("is asked (fx, fy, tx, ty, cost) with the grid's cost: the override, the link, the entry cost", function()
+    local grid = astar.new(4, 1)
+    grid:setCost(3, 1, 3)
+    grid:setMove(1, 1, 2, 1, 0.5)
+    grid:link(2, 1, 4, 1, 9, true)
+    local asked = {}
+    local _
+    local path, cost = grid:findPath(1, 1, 4, 1, { move = function(fx, fy, tx, ty, c)
+      asked[#asked + 1] = ("%d,%d>%d,%d=%s"):format(fx, fy, tx, ty, fmt(c))
+      return c
+    end })
+    assert.are.equal(0.5 + 3 + 1, cost)
+    assert.are.equal(4, #path)
+    local set = {}
+    for _, a in ipairs(asked) do
+      assert.is_nil(set[a], "asked twice: " .. a)
+      set[a] = true
+    end
+    assert.is_true(set["1,1>2,1=0.5"])
+    assert.is_true(set["2,1>3,1=3"])
+    assert.is_true(set["2,1>4,1=9"])
+    assert.is_true(set["3,1>4,1=1"])
+    -- a move set false is never asked
+    grid:setMove(2, 1, 3, 1, false)
+    asked = {}
+    _, cost = grid:findPath(1, 1, 4, 1, { move = function(fx, fy, tx, ty, c)
+      asked[#asked + 1] = ("%d,%d>%d,%d"):format(fx, fy, tx, ty)
+      return c
+    end })
+    assert.are.equal(9.5, cost)
+    for _, a in ipairs(asked) do assert.are_not.equal("2,1>3,1", a) end
+  end)
+
+  it("blocks with false and prices with a number", function()
+    local grid = astar.new(3, 3)
+    local function only(fx, fy, tx, ty)
+      return function(ax, ay, bx, by, c)
+        if ax == fx and ay == fy and bx == tx and by == ty then return false end
+        return c
+      end
+    end
+    local _, cost = grid:findPath(1, 1, 3, 1, { diagonal = "never", move = only(1, 1, 2, 1) })
+    assert.are.equal(4, cost)                              -- down, across, up
+    _, cost = grid:findPath(1, 1, 3, 1, { diagonal = "never", move = function(_, _, tx, _, c)
+      if tx == 3 then return 0.125 end
+      return c
+    end })
+    assert.are.equal(1.125, cost)
+    _, cost = grid:findPath(1, 1, 3, 3, { diagonal = "always", move = function() return 1e15 end })
+    assert.are.equal(2e15, cost)
+    assert.are.same({ nil, "no path" }, { grid:findPath(1, 1, 3, 3, { move = function() return false end }) })
+  end)
+
+  it("gives findPath and newSearch the reference's answers on boards with moves and links", function()
+    local cases = {}
+    for _, c in ipairs(square_boards(3600, 10, { 1, 1, 2, 3 }, true)) do cases[#cases + 1] = c end
+    for _, c in ipairs(hex_boards(3650, 8, true)) do cases[#cases + 1] = c end
+    local n, found = 0, 0
+    for ci, c in ipairs(cases) do
+      local s, k = c.s, c.k
+      local ropts, rq = make_rules(s, c.form)
+      local rule = rule_of(ci, s.exact)
+      local q = merge(rq, { mode = c.mode, size = k, move = rule })
+      local exact = s.exact and (s.shape == "hex" or c.mode == "never")
+      for _ = 1, 4 do
+        local sx, sy = random_position(s, k)
+        local gx, gy = random_position(s, k)
+        local start = MG.cell(s.w, sx, sy)
+        local what = c.what .. " with a move rule"
+        local f = recorded(rule, s, q, start, what)
+        local opts = merge(ropts, { diagonal = c.mode, size = k > 1 and k or nil, move = f })
+        if check_find(s, q, opts, sx, sy, gx, gy, what, exact) then found = found + 1 end
+        n = n + 1
+        -- newSearch, stepped, the same answer
+        local search = s.grid:newSearch(sx, sy, gx, gy,
+          merge(opts, { move = (recorded(rule, s, q, start, what)) }))
+        while search:step(7) == "searching" do end
+        local p1, c1 = s.grid:findPath(sx, sy, gx, gy, merge(opts, { move = rule }))
+        local p2, c2 = search:result()
+        assert.are.equal(c1, c2, what .. ": newSearch")
+        assert.are.equal(p1 == nil, p2 == nil, what .. ": newSearch")
+      end
+    end
+    assert(found > n / 4 and found < n, ("%d of %d queries found a path"):format(found, n))
+  end)
+
+  it("stops the query with an exact error on a bad return", function()
+    local grid = astar.new(5, 5)
+    require "astar.tactics"
+    local bad = {
+      { function() return "1" end, "a string" },
+      { function() return true end, "a boolean" },
+      { function() return {} end, "a table" },
+      { function() end, "nil" },
+      { function() return nil end, "nil" },
+      { function() return 0 end, "0" },
+      { function() return -1 end, "-1" },
+      { function() return -0.0 end, "-0" },
+      { function() return NAN end, "nan" },
+      { function() return INF end, "inf" },
+      { function() return -INF end, "-inf" },
+      { function() return 2e15 end, "2e+15" },
+      { function() return 0.1 + 0.2 end, nil },            -- fine
+    }
+    for _, b in ipairs(bad) do
+      local f, what = b[1], b[2]
+      local function expect(argn, fname, call, ...)
+        if what == nil then
+          assert(pcall(call, ...))
+        else
+          check_error(returned_error(argn, fname, what), call, ...)
+        end
+      end
+      expect(5, "findPath", grid.findPath, grid, 1, 1, 5, 5, { move = f })
+      expect(4, "movementRange", grid.movementRange, grid, 3, 3, 4, { move = f })
+      expect(2, "distanceMap", grid.distanceMap, grid, { { x = 1, y = 1 } }, { move = f })
+      expect(2, "dangerZone", grid.dangerZone, grid, { { x = 3, y = 3, move = 2, minRange = 1, maxRange = 1 } },
+        { move = f })
+      -- newSearch: raised by newSearch or by step (as the other rules), then the search is stopped
+      local ok, search = pcall(grid.newSearch, grid, 1, 1, 5, 5, { move = f })
+      if ok then
+        if what == nil then
+          while search:step(3) == "searching" do end
+        else
+          check_error(returned_error(5, "newSearch", what), search.step, search, math.huge)
+          check_error(ERR.stopped, search.step, search, 1)
+        end
+      else
+        assert.are.equal(returned_error(5, "newSearch", what), search)
+      end
+    end
+  end)
+
+  it("lets its own errors out unchanged", function()
+    local grid = astar.new(5, 5)
+    local e = {}
+    local ok, err = pcall(grid.findPath, grid, 1, 1, 5, 5, { move = function() error(e) end })
+    assert.is_false(ok)
+    assert.are.equal(e, err)
+    check_error("boom", grid.findPath, grid, 1, 1, 5, 5, { move = function() error("boom", 0) end })
+    check_error("boom", grid.movementRange, grid, 1, 1, 5, { move = function() error("boom", 0) end })
+    check_error("boom", grid.distanceMap, grid, { { x = 1, y = 1 } }, { move = function() error("boom", 0) end })
+    -- the grid is fine afterwards
+    local _, cost = grid:findPath(1, 1, 5, 1)
+    assert.are.equal(4, cost)
+  end)
+
+  it("must be a function", function()
+    local grid = astar.new(5, 5)
+    check_error(ERR.findPath_move_type, grid.findPath, grid, 1, 1, 5, 5, { move = {} })
+    check_error(ERR.newSearch_move_type, grid.newSearch, grid, 1, 1, 5, 5, { move = 3 })
+    check_error(ERR.movementRange_move_type, grid.movementRange, grid, 1, 1, 5, { move = "f" })
+    check_error(ERR.distanceMap_move_type, grid.distanceMap, grid, { { x = 1, y = 1 } }, { move = true })
+    check_error(ERR.dangerZone_move_type, grid.dangerZone, grid,
+      { { x = 3, y = 3, move = 2, minRange = 1, maxRange = 1 } }, { move = {} })
+  end)
+end)
