@@ -1264,3 +1264,413 @@ describe("the move rule", function()
       { { x = 3, y = 3, move = 2, minRange = 1, maxRange = 1 } }, { move = {} })
   end)
 end)
+
+---------------------------------------------------------------------------------
+-- newSearch, and edits while it runs
+---------------------------------------------------------------------------------
+
+-- A real change at cell (x, y): an override of a move leaving it, a thin wall, a
+-- new link from it, or one of its links removed. Returns the method's name.
+local function edit_at(s, x, y, which)
+  local rng = s.rng
+  local pool = s.exact and EXACT_MOVES or FLOAT_MOVES
+  local pairs_here = {}
+  for _, d in ipairs(MG.DIRS) do
+    if MG.is_neighbour(s.b, x, y, x + d[1], y + d[2]) then pairs_here[#pairs_here + 1] = d end
+  end
+  if which == "setMove" then
+    local d = rng.pick(pairs_here)
+    local old = MG.get_move(s.b, x, y, x + d[1], y + d[2])
+    local new = rng.pick(pool)
+    if new == old then new = false end
+    edit(s, "setMove", x, y, x + d[1], y + d[2], new)
+  elseif which == "setWallBetween" then
+    for _, d in ipairs(pairs_here) do
+      if MG.is_wall_pair(s.b, x, y, x + d[1], y + d[2]) and MG.get_move(s.b, x, y, x + d[1], y + d[2]) ~= false then
+        edit(s, "setWallBetween", x, y, x + d[1], y + d[2], true)
+        return which
+      end
+    end
+    return edit_at(s, x, y, "setMove")
+  elseif which == "link" then
+    local tx, ty
+    repeat tx, ty = rng.int(1, s.w), rng.int(1, s.h) until tx ~= x or ty ~= y
+    local old = s.b.links[MG.cell(s.w, x, y)]
+    local new = rng.pick(pool)
+    if old and old[MG.cell(s.w, tx, ty)] == new then new = new + 1 end
+    edit(s, "link", x, y, tx, ty, new, rng.next() < 0.5)
+  else
+    local links = MG.get_links(s.b, x, y)
+    if #links == 0 then return edit_at(s, x, y, "link") end
+    local l = rng.pick(links)
+    edit(s, "unlink", x, y, l.x, l.y)
+  end
+  return which
+end
+
+local EDITS = { "setMove", "setWallBetween", "link", "unlink" }
+
+describe("newSearch over moves and links", function()
+  it("reaches findPath's cost, stepped a few nodes at a time", function()
+    local cases = square_boards(4000, 10, { 1, 1, 2 }, true)
+    for _, c in ipairs(hex_boards(4050, 6, true)) do cases[#cases + 1] = c end
+    for _, c in ipairs(cases) do
+      local s, k = c.s, c.k
+      local ropts, rq = make_rules(s, c.form)
+      local q = merge(rq, { mode = c.mode, size = k })
+      local opts = merge(ropts, { diagonal = c.mode, size = k > 1 and k or nil })
+      local exact = s.exact and (s.shape == "hex" or c.mode == "never")
+      for _ = 1, 3 do
+        local sx, sy = random_position(s, k)
+        local gx, gy = random_position(s, k)
+        local want, reason, g = MG.find(s.b, q, sx, sy, { { gx, gy } })
+        local search = s.grid:newSearch(sx, sy, gx, gy, opts)
+        local status
+        repeat status = search:step(s.rng.int(1, 9)) until status ~= "searching"
+        local path, cost = search:result()
+        local what = ("%s (%d,%d)->(%d,%d) newSearch"):format(c.what, sx, sy, gx, gy)
+        if want == nil then
+          assert.are.equal("unreachable", status, what)
+          assert.are.same({ nil, reason }, { path, cost }, what)
+        else
+          assert.are.equal("found", status, what)
+          assert(same_cost(want, cost, exact), ("%s: cost %s, the reference %s"):format(what, fmt(cost), fmt(want)))
+          local walked = assert(MG.walk(g, path, sx, sy))
+          assert(same_cost(walked, cost, exact), what .. ": the steps do not sum to the cost")
+        end
+      end
+    end
+  end)
+
+  it("starts again after setMove, setWallBetween, link or unlink at a cell it expanded, answering for the edited grid",
+    function()
+      local restarted = 0
+      for seed = 4100, 4131 do
+        local k = seed % 4 == 0 and 2 or 1
+        local hex = seed % 5 == 0
+        if hex then k = 1 end
+        local s = moves_state(seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], k, true)
+        local mode
+        if not hex then mode = MODES[seed % 4 + 1] end
+        local q = { mode = mode, size = k }
+        local opts = { diagonal = mode, size = k > 1 and k or nil, algorithm = seed % 3 == 0 and "astar" or nil }
+        local exact = s.shape == "hex" or mode == "never"
+        for round = 1, 3 do
+          local sx, sy = random_position(s, k)
+          local gx, gy = random_position(s, k)
+          local search = s.grid:newSearch(sx, sy, gx, gy, opts)
+          local running = search:step(1) == "searching"  -- the start is expanded
+          local status
+          local which = EDITS[(seed + round) % 4 + 1]
+          local what = ("board %d size %d %s (%d,%d)->(%d,%d), %s at the start"):format(
+            seed, k, tostring(mode), sx, sy, gx, gy, which)
+          edit_at(s, sx, sy, which)
+          if round == 3 then edit_at(s, s.rng.int(1, s.w), s.rng.int(1, s.h), EDITS[seed % 4 + 1]) end
+          repeat status = search:step(3) until status ~= "searching"
+          -- a search that had ended before the edit (start == goal, or proved
+          -- unreachable at once) keeps its result: only running ones are checked
+          if running then
+            local want, reason, g = MG.find(s.b, q, sx, sy, { { gx, gy } })
+            local path, cost = search:result()
+            if want == nil then
+              assert.are.same({ nil, reason }, { path, cost }, what)
+            else
+              assert(type(path) == "table", what .. ": expected a path, got " .. tostring(cost))
+              assert(same_cost(want, cost, exact), ("%s: cost %s, the reference %s"):format(what, fmt(cost),
+                fmt(want)))
+              local walked, why = MG.walk(g, path, sx, sy)
+              assert(walked, what .. ": " .. tostring(why))
+              assert(same_cost(walked, cost, exact), what .. ": the steps do not sum to the cost")
+            end
+            assert(search:getStats().restarts >= 1, what .. ": the search did not start again")
+            restarted = restarted + 1
+          end
+        end
+      end
+      assert(restarted > 40, restarted .. " searches started again")
+    end)
+
+  it("started on a grid with no moves (jump point search), takes the first override or link", function()
+    local grid = astar.new(40, 40)
+    local search = grid:newSearch(1, 1, 40, 40, { diagonal = "never" })
+    search:step(1)
+    grid:link(1, 1, 39, 40, 2)
+    while search:step(5) == "searching" do end
+    local path, cost = search:result()
+    assert.are.equal(3, cost)
+    assert.are.same({ { x = 1, y = 1 }, { x = 39, y = 40 }, { x = 40, y = 40 } }, path)
+    assert.is_true(search:getStats().restarts >= 1)
+    search = grid:newSearch(1, 2, 40, 39, { diagonal = "never" })
+    search:step(1)
+    grid:setMove(1, 2, 1, 1, 0.125)
+    while search:step(5) == "searching" do end
+    path, cost = search:result()
+    assert.are.equal(0.125 + 2 + 2, cost)                  -- up, the link, two steps
+    assert.are.equal(5, #path)
+    assert.is_true(search:getStats().restarts >= 1)
+  end)
+end)
+
+---------------------------------------------------------------------------------
+-- movementRange and dangerZone
+---------------------------------------------------------------------------------
+
+describe("movementRange over moves and links", function()
+  it("holds the reference's cells and costs; pathTo walks links and overrides", function()
+    local n = 0
+    for seed = 5000, 5029 do
+      local hex = seed % 5 == 0
+      local k = (seed % 4 == 0 and not hex) and 2 or 1
+      local s = moves_state(seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], k, seed % 3 ~= 0)
+      local mode
+      if not hex then mode = MODES[seed % 4 + 1] end
+      local ropts, rq = make_rules(s, seed % 3 + 1, true)
+      local q = merge(rq, { mode = mode, size = k })
+      local opts = merge(ropts, { diagonal = mode, size = k > 1 and k or nil })
+      local exact = s.exact and (hex or mode == "never")
+      local sx, sy = random_position(s, k)
+      local budget = s.rng.pick { 2, 3.5, 5, 8, INF }
+      n = n + check_range(s, q, opts, sx, sy, budget, ("board %d %s size %d"):format(seed, tostring(mode), k), exact)
+      -- with a move rule
+      local rule = rule_of(seed, s.exact)
+      local f = recorded(rule, s, q, MG.cell(s.w, sx, sy), ("board %d move rule"):format(seed))
+      check_range(s, merge(q, { move = rule }), merge(opts, { move = f }), sx, sy, budget,
+        ("board %d %s size %d, move rule"):format(seed, tostring(mode), k), exact)
+    end
+    assert(n > 100, n .. " stop cells")
+  end)
+
+  it("takes a link as one step of pathTo", function()
+    local grid = astar.new(9, 1)
+    grid:setWalkable(5, 1, false)
+    grid:link(3, 1, 7, 1, 1.5, true)
+    grid:setMove(2, 1, 3, 1, 0.5)
+    local r = grid:movementRange(1, 1, 3.5)
+    assert.are.same({ 0, 1, 1.5, 2.5, nil, nil, 3, nil, nil },
+      { r:costTo(1, 1), r:costTo(2, 1), r:costTo(3, 1), r:costTo(4, 1), r:costTo(5, 1), r:costTo(6, 1),
+        r:costTo(7, 1), r:costTo(8, 1), r:costTo(9, 1) })
+    assert.are.same({ 1, 1, 2, 1, 3, 1, 7, 1 }, r:pathTo(7, 1, { flat = true }))
+    r = grid:movementRange(9, 1, 10)
+    assert.is_nil(r:costTo(1, 1))                          -- one way
+  end)
+end)
+
+describe("dangerZone over moves and links", function()
+  it("counts what enemies reach through links and overrides", function()
+    for seed = 5100, 5115 do
+      local s = moves_state(seed, "square", nil, 1, true)
+      local mode = seed % 2 == 0 and "never" or "always"
+      local enemies, refs = {}, {}
+      local rule = seed % 3 == 0 and rule_of(seed, true) or nil
+      for i = 1, 3 do
+        local size = (i == 3 and seed % 4 == 1) and 2 or 1
+        local e = { x = s.rng.int(1, s.w - size + 1), y = s.rng.int(1, s.h - size + 1), move = s.rng.int(1, 5),
+          minRange = s.rng.int(0, 1), maxRange = s.rng.int(1, 2), size = size > 1 and size or nil }
+        enemies[i] = e
+        refs[i] = { x = e.x, y = e.y, move = e.move, minRange = e.minRange, maxRange = e.maxRange,
+          q = { mode = mode, size = size, move = rule } }
+      end
+      local count = MG.danger(s.b, refs)
+      local zone = s.grid:dangerZone(enemies, { diagonal = mode, move = rule })
+      for y = 1, s.h do
+        for x = 1, s.w do
+          assert.are.equal(count[MG.cell(s.w, x, y)] or 0, zone:count(x, y),
+            ("board %d at (%d,%d)"):format(seed, x, y))
+        end
+      end
+    end
+  end)
+
+  it("lets an enemy strike through a link", function()
+    local grid = astar.new(12, 3)
+    for y = 1, 3 do grid:setWalkable(6, y, false) end
+    local enemy = { x = 1, y = 2, move = 2, minRange = 1, maxRange = 1 }
+    assert.are.equal(0, grid:dangerZone({ enemy }):count(11, 2))
+    grid:link(2, 2, 10, 2, 1, true)
+    local zone = grid:dangerZone({ enemy })
+    assert.are.equal(1, zone:count(11, 2))                 -- moves to (10, 2) for 2, hits next to it
+    assert.are.equal(1, zone:count(9, 2))
+    assert.are.equal(0, zone:count(12, 2))
+  end)
+end)
+
+---------------------------------------------------------------------------------
+-- distanceMap
+---------------------------------------------------------------------------------
+
+describe("distanceMap over moves and links", function()
+  it("holds the cheapest walk to a source over the moves (the reversed graph); nextStep and pathFrom walk them",
+    function()
+      for seed = 6000, 6035 do
+        local hex = seed % 5 == 0
+        local k = (seed % 4 == 0 and not hex) and 2 or 1
+        local s = moves_state(seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], k, seed % 3 ~= 0)
+        local mode
+        if not hex then mode = MODES[seed % 4 + 1] end
+        local ropts, rq = make_rules(s, seed % 2 == 0 and 2 or 1)
+        ropts.occupied, rq.occupied = nil, nil
+        local q = merge(rq, { mode = mode, size = k })
+        local opts = merge(ropts, { diagonal = mode, size = k > 1 and k or nil })
+        if seed % 7 == 0 then opts.maxCost = 5 end
+        local exact = s.exact and (hex or mode == "never")
+        local sources = random_sources(s, k)
+        check_map(s, q, opts, sources, ("board %d %s size %d"):format(seed, tostring(mode), k), exact, true)
+        -- with a move rule: the values (the walk it keeps is the map's own business)
+        local rule = rule_of(seed, s.exact)
+        check_map(s, merge(q, { move = rule }), merge(opts, { move = (recorded(rule, s, q, nil, "map")) }), sources,
+          ("board %d %s size %d, move rule"):format(seed, tostring(mode), k), exact, false)
+      end
+    end)
+
+  it("walks a one-way link backwards: the value of the link's start comes through it", function()
+    local grid = astar.new(9, 1)
+    grid:setWalkable(5, 1, false)
+    grid:link(2, 1, 8, 1, 2, true)
+    local map = grid:distanceMap({ { x = 9, y = 1 } }, { diagonal = "never" })
+    assert.are.same({ 4, 3, 4, 5 }, { map:get(1, 1), map:get(2, 1), map:get(3, 1), map:get(4, 1) })
+    assert.is_nil(map:get(5, 1))
+    assert.are.same({ 8, 1 }, { map:nextStep(2, 1) })
+    assert.are.same({ 1, 1, 2, 1, 8, 1, 9, 1 }, map:pathFrom(1, 1, { flat = true }))
+    map = grid:distanceMap({ { x = 1, y = 1 } }, { diagonal = "never" })
+    assert.is_nil(map:get(9, 1))                           -- not back through it
+  end)
+
+  it("is a snapshot: later edits change neither its values nor its flee; update takes them", function()
+    for seed = 6100, 6107 do
+      local s = moves_state(seed, seed % 2 == 0 and "hex" or "square", "even-r", 1, true)
+      local mode
+      if s.shape == "square" then mode = "never" end
+      local sources = random_sources(s, 1)
+      local opts = { diagonal = mode }
+      local map = s.grid:distanceMap(sources, opts)
+      local copy = astar.decode(s.grid:encode())            -- the grid as it was
+      local before = map:cells()
+      for _ = 1, 3 do edit_at(s, s.rng.int(1, s.w), s.rng.int(1, s.h), EDITS[s.rng.int(1, 4)]) end
+      add_moves(s, 5, 1, 2)
+      assert.are.same(before, map:cells())
+      assert.are.same(copy:distanceMap(sources, opts):flee():cells(), map:flee():cells())
+      map:update(s.grid)
+      check_map(s, { mode = mode }, opts, sources, ("board %d after update"):format(seed), true, false)
+      assert.are.same(s.grid:distanceMap(sources, opts):cells(), map:cells())
+    end
+  end)
+end)
+
+---------------------------------------------------------------------------------
+-- encode / decode
+---------------------------------------------------------------------------------
+
+-- Every query answer of two grids agrees on some pairs of cells.
+local function same_answers(a, b, s, mode)
+  for _ = 1, 12 do
+    local sx, sy = random_position(s, 1)
+    local gx, gy = random_position(s, 1)
+    local p1, c1 = a:findPath(sx, sy, gx, gy, { diagonal = mode })
+    local p2, c2 = b:findPath(sx, sy, gx, gy, { diagonal = mode })
+    assert.are.equal(c1, c2)
+    assert.are.equal(p1 == nil, p2 == nil)
+  end
+end
+
+describe("encode and decode with moves and links", function()
+  it("write the hand-computed bytes of a tiny grid (flag bit 3, the two sections, FNV-1a)", function()
+    local body = "ASTARGRD" .. "\1\0"                      -- magic, version 1
+      .. "\8"                                              -- flags: moves and links only
+      .. "\3\1\0\0\0"                                      -- no-obstacles, octile, not chosen, reserved, layout
+      .. "\2\0\0\0" .. "\1\0\0\0"                          -- 2 x 1
+      .. "\0\0\0\0\0\0\240\63"                             -- weight 1.0
+      .. "\3"                                              -- both cells walkable; no costs
+      .. "\2\0\0\0"                                        -- 2 overrides
+      .. "\0\0\0\0" .. "\0" .. "\0\0\0\0\0\0\4\64"         -- cell 0, E, 2.5
+      .. "\1\0\0\0" .. "\1" .. "\0\0\0\0\0\0\0\0"          -- cell 1, W, 0.0 (false)
+      .. "\1\0\0\0"                                        -- 1 directed link
+      .. "\1\0\0\0" .. "\0\0\0\0" .. "\0\0\0\0\0\0\224\63" -- 1 -> 0, 0.5
+    local bytes = body .. "\194\7\41\200"                  -- FNV-1a 32 of the body: 0xc82907c2
+    assert.are.equal(0xc82907c2, MG.fnv1a(body))
+    local b = MG.new_board(2, 1)
+    MG.set_move(b, 1, 1, 2, 1, 2.5)
+    MG.set_move(b, 2, 1, 1, 1, false)
+    MG.link(b, 2, 1, 1, 1, 0.5, true)
+    assert.are.equal(bytes, MG.encode(b))
+    local grid = astar.new(2, 1)
+    grid:setMove(1, 1, 2, 1, 2.5)
+    grid:setMove(2, 1, 1, 1, false)
+    grid:link(2, 1, 1, 1, 0.5, true)
+    assert.are.equal(bytes, grid:encode())
+    local copy = astar.decode(bytes)
+    assert.are.equal(2.5, copy:getMove(1, 1, 2, 1))
+    assert.is_false(copy:getMove(2, 1, 1, 1))
+    assert.are.same({ { x = 1, y = 1, cost = 0.5 } }, copy:getLinks(2, 1))
+    assert.are.same({}, copy:getLinks(1, 1))
+  end)
+
+  it("round-trip overrides and links exactly, in the reference's bytes", function()
+    for seed = 7000, 7015 do
+      local hex = seed % 2 == 0
+      local s = moves_state(seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], 1, seed % 3 ~= 0)
+      local settings = {}
+      if not hex and seed % 3 == 0 then
+        settings.diagonal = MODES[seed % 4 + 1]
+        s.grid:setDiagonal(settings.diagonal)
+      end
+      local bytes = s.grid:encode()
+      assert.are.equal(MG.encode(s.b, settings), bytes, "board " .. seed)
+      assert.are.equal(8, bytes:byte(11) - bytes:byte(11) % 8 - (bytes:byte(11) >= 16 and 16 or 0))
+      local copy = astar.decode(bytes)
+      every_move(copy, s.b)
+      every_link(copy, s.b)
+      assert.are.equal(bytes, copy:encode())
+      local mode
+      if not hex then mode = MODES[seed % 4 + 1] end
+      same_answers(s.grid, copy, s, mode)
+    end
+  end)
+
+  it("clear flag bit 3 once the last override and link are gone (one encoding per grid)", function()
+    local grid = astar.new(5, 4)
+    grid:setCost(2, 2, 3)
+    local plain = grid:encode()
+    grid:setMove(1, 1, 2, 2, 4)
+    grid:setWallBetween(3, 3, 3, 4, true)
+    grid:link(1, 4, 5, 1, 2)
+    assert.are_not.equal(plain, grid:encode())
+    grid:setMove(1, 1, 2, 2, nil)
+    grid:setWallBetween(3, 4, 3, 3, false)
+    grid:unlink(5, 1, 1, 4)
+    assert.are.equal(plain, grid:encode())
+  end)
+
+  it("are the same bytes on both backends, each reading the other's", function()
+    local ok, core = pcall(require, "astar.core")
+    if not ok then return end                              -- no C module: nothing to compare with
+    local pure = require "astar.pure"
+    for seed = 7100, 7109 do
+      local hex = seed % 2 == 0
+      local s = moves_state(seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], 1, seed % 3 ~= 0)
+      local grids = {}
+      for m, mod in ipairs { core, pure } do
+        local g = hex and mod.newHex(s.w, s.h, s.b.layout) or mod.new(s.w, s.h)
+        for y = 1, s.h do
+          for x = 1, s.w do
+            local i = MG.cell(s.w, x, y)
+            g:setCost(x, y, s.b.cost[i])
+            g:setWalkable(x, y, s.b.open[i])
+            for code = 0, 7 do
+              local v = s.b.over[i] and s.b.over[i][code]
+              if v ~= nil then g:setMove(x, y, x + MG.DIRS[code + 1][1], y + MG.DIRS[code + 1][2], v) end
+            end
+            for _, l in ipairs(MG.get_links(s.b, x, y)) do g:link(x, y, l.x, l.y, l.cost, true) end
+          end
+        end
+        grids[m] = g
+      end
+      local a, b = grids[1]:encode(), grids[2]:encode()
+      assert.are.equal(MG.encode(s.b), a, "board " .. seed .. ", C")
+      assert.are.equal(a, b, "board " .. seed .. ", C and pure")
+      every_move(pure.decode(a), s.b)
+      every_link(pure.decode(a), s.b)
+      every_move(core.decode(b), s.b)
+      every_link(core.decode(b), s.b)
+    end
+  end)
+end)
