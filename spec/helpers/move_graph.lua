@@ -206,7 +206,16 @@ function M.graph(b, q, start)
   local function enter(x, y)
     local i = cell(w, x, y)
     local v = memo[i]
-    if v == nil then v = entry(x, y); memo[i] = v end
+    if v == nil then
+      if k == 1 and i == start then
+        -- no rule is asked about a one-cell unit's start: its grid cost, a wall
+        -- only when it is a grid wall (only moves back into it, never cheapest)
+        v = b.open[i] and b.cost[i] or INF
+      else
+        v = entry(x, y)
+      end
+      memo[i] = v
+    end
     return v
   end
   -- can a unit stand at position (x, y)?
@@ -223,7 +232,6 @@ function M.graph(b, q, start)
   local function corner_wall(x, y)
     if k == 1 then
       if not M.inside(b, x, y) then return true end
-      if start and cell(w, x, y) == start then return not b.open[start] end
       return enter(x, y) == INF
     end
     return not fits(x, y)
