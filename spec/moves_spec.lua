@@ -1162,6 +1162,13 @@ describe("the move rule", function()
     _, cost = grid:findPath(1, 1, 3, 3, { diagonal = "always", move = function() return 1e15 end })
     assert.are.equal(2e15, cost)
     assert.are.same({ nil, "no path" }, { grid:findPath(1, 1, 3, 3, { move = function() return false end }) })
+    -- with algorithm = "jps" on a grid of equal costs: A* runs, the rule counts
+    local open = astar.new(20, 20)
+    _, cost = open:findPath(1, 1, 20, 1, { algorithm = "jps", diagonal = "never", move = function(_, fy, _, ty, c)
+      if fy == 1 and ty == 1 then return 5 end
+      return c
+    end })
+    assert.are.equal(21, cost)                             -- down, along row 2, up
   end)
 
   it("gives findPath and newSearch the reference's answers on boards with moves and links", function()
@@ -1537,6 +1544,15 @@ describe("distanceMap over moves and links", function()
     assert.are.same({ 1, 1, 2, 1, 8, 1, 9, 1 }, map:pathFrom(1, 1, { flat = true }))
     map = grid:distanceMap({ { x = 1, y = 1 } }, { diagonal = "never" })
     assert.is_nil(map:get(9, 1))                           -- not back through it
+    -- an override prices the walk that takes it: the move leaving the cell
+    grid = astar.new(3, 1)
+    grid:setMove(1, 1, 2, 1, 5)
+    grid:setMove(3, 1, 2, 1, false)
+    map = grid:distanceMap({ { x = 3, y = 1 } })
+    assert.are.same({ 6, 1, 0 }, { map:get(1, 1), map:get(2, 1), map:get(3, 1) })
+    map = grid:distanceMap({ { x = 1, y = 1 } })
+    assert.are.same({ 0, 1 }, { map:get(1, 1), map:get(2, 1) })
+    assert.is_nil(map:get(3, 1))                           -- its only move is set false
   end)
 
   it("is a snapshot: later edits change neither its values nor its flee; update takes them", function()
