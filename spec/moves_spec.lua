@@ -50,11 +50,11 @@ local ERR = {
   setMove_cost_type = "bad argument #5 to 'setMove' (number, false or nil expected, got string)",
   setMove_cost_true = "bad argument #5 to 'setMove' (number, false or nil expected, got boolean)",
   setMove_cost_table = "bad argument #5 to 'setMove' (number, false or nil expected, got table)",
-  setMove_cost_zero = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got 0)",
-  setMove_cost_neg = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got -1)",
-  setMove_cost_nan = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got nan)",
-  setMove_cost_inf = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got inf)",
-  setMove_cost_big = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, got 2e+15)",
+  setMove_cost_zero = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got 0)",
+  setMove_cost_neg = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got -1)",
+  setMove_cost_nan = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got nan)",
+  setMove_cost_inf = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got inf)",
+  setMove_cost_big = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got 2e+15)",
   getMove_x2_range = "bad argument #3 to 'getMove' (x2 out of range 1..8)",
   getMove_y1_type = "bad argument #2 to 'getMove' (number expected, got nil)",
   getMove_far = "bad argument #3 to 'getMove' ((3, 1) is not a neighbour of (1, 1))",
@@ -86,16 +86,13 @@ local ERR = {
   distanceMap_move_type = "bad argument #2 to 'distanceMap' (opts.move: function expected, got boolean)",
   dangerZone_move_type = "bad argument #2 to 'dangerZone' (opts.move: function expected, got table)",
   -- what it returned: a number as the errors print numbers (%.14g, or %.17g when
-  -- needed; nan, inf, -inf), nil and true as such, else "a <type>"
-  returned_number = "bad argument #%d to '%s' (opts.move returned %s, expected a positive number up to 1e15 or false)",
-  returned = "bad argument #%d to '%s' (opts.move returned %s, expected a positive number or false)",
+  -- needed; nan, inf, -inf), else its type; and the move it was asked about
+  returned = "bad argument #%d to '%s' (opts.move gave %s for %s; expected a positive number up to "
+    .. "1e15 or false)",
   stopped = "search stopped by an error in its rules",
 }
-local function returned_error(argn, fname, what)
-  if what:match("^[%d-]") or what == "nan" or what == "inf" then
-    return ERR.returned_number:format(argn, fname, what)
-  end
-  return ERR.returned:format(argn, fname, what)
+local function returned_error(argn, fname, what, move)
+  return ERR.returned:format(argn, fname, what, move)
 end
 
 ---------------------------------------------------------------------------------
@@ -1208,9 +1205,9 @@ describe("the move rule", function()
     local grid = astar.new(5, 5)
     require "astar.tactics"
     local bad = {
-      { function() return "1" end, "a string" },
-      { function() return true end, "true" },
-      { function() return {} end, "a table" },
+      { function() return "1" end, "string" },
+      { function() return true end, "boolean" },
+      { function() return {} end, "table" },
       { function() end, "nil" },
       { function() return nil end, "nil" },
       { function() return 0 end, "0" },
@@ -1224,29 +1221,33 @@ describe("the move rule", function()
     }
     for _, b in ipairs(bad) do
       local f, what = b[1], b[2]
-      local function expect(argn, fname, call, ...)
+      -- the first move each query asks about: east of its start (a distance
+      -- map floods backwards: the walk from east of its source)
+      local function expect(argn, fname, move, call, ...)
         if what == nil then
           assert(pcall(call, ...))
         else
-          check_error(returned_error(argn, fname, what), call, ...)
+          check_error(returned_error(argn, fname, what, move), call, ...)
         end
       end
-      expect(5, "findPath", grid.findPath, grid, 1, 1, 5, 5, { move = f })
-      expect(4, "movementRange", grid.movementRange, grid, 3, 3, 4, { move = f })
-      expect(2, "distanceMap", grid.distanceMap, grid, { { x = 1, y = 1 } }, { move = f })
-      expect(2, "dangerZone", grid.dangerZone, grid, { { x = 3, y = 3, move = 2, minRange = 1, maxRange = 1 } },
+      expect(5, "findPath", "(1, 1) -> (2, 1)", grid.findPath, grid, 1, 1, 5, 5, { move = f })
+      expect(4, "movementRange", "(3, 3) -> (4, 3)", grid.movementRange, grid, 3, 3, 4, { move = f })
+      expect(2, "distanceMap", "(2, 1) -> (1, 1)", grid.distanceMap, grid, { { x = 1, y = 1 } },
         { move = f })
+      expect(2, "dangerZone", "(3, 3) -> (4, 3)", grid.dangerZone, grid,
+        { { x = 3, y = 3, move = 2, minRange = 1, maxRange = 1 } }, { move = f })
       -- newSearch: raised by newSearch or by step (as the other rules), then the search is stopped
       local ok, search = pcall(grid.newSearch, grid, 1, 1, 5, 5, { move = f })
       if ok then
         if what == nil then
           while search:step(3) == "searching" do end
         else
-          check_error(returned_error(5, "newSearch", what), search.step, search, math.huge)
+          check_error(returned_error(5, "newSearch", what, "(1, 1) -> (2, 1)"), search.step, search,
+            math.huge)
           check_error(ERR.stopped, search.step, search, 1)
         end
       else
-        assert.are.equal(returned_error(5, "newSearch", what), search)
+        assert.are.equal(returned_error(5, "newSearch", what, "(1, 1) -> (2, 1)"), search)
       end
     end
   end)
