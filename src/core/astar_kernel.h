@@ -91,9 +91,10 @@ typedef struct {
 
 typedef AstarStatus (*AkRun)(AstarSearch *, size_t, AstarError *);
 
-/* The three variants of a loop for one board setting (a diagonal mode, a
- * hex layout): plain with every step 1, plain with a cost layer, general;
- * AK_RUNS lists them in that order, ak_variant picks one for a query. */
+/* The variants of a loop for one board setting (a diagonal mode, a hex
+ * layout): plain with every step 1, plain with a cost layer, general, then
+ * the same three with moves; AK_RUNS lists them in that order, ak_variant
+ * picks one for a query. */
 #define AK_VARIANTS(name, loop, setting)                                         \
     static AstarStatus name##_unit(AstarSearch *s, size_t m, AstarError *e)      \
     {                                                                            \
@@ -107,15 +108,28 @@ typedef AstarStatus (*AkRun)(AstarSearch *, size_t, AstarError *);
     {                                                                            \
         return loop(s, m, e, setting, 0);                                        \
     }                                                                            \
+    static AstarStatus name##_moves_unit(AstarSearch *s, size_t m, AstarError *e) \
+    {                                                                            \
+        return loop(s, m, e, setting, AK_PLAIN | AK_UNIT | AK_MOVES);            \
+    }                                                                            \
+    static AstarStatus name##_moves_cost(AstarSearch *s, size_t m, AstarError *e) \
+    {                                                                            \
+        return loop(s, m, e, setting, AK_PLAIN | AK_MOVES);                      \
+    }                                                                            \
     static AstarStatus name##_moves(AstarSearch *s, size_t m, AstarError *e)     \
     {                                                                            \
         return loop(s, m, e, setting, AK_MOVES);                                 \
     }
-#define AK_RUNS(name) {name##_unit, name##_cost, name##_general, name##_moves}
+#define AK_RUNS(name)                                                            \
+    {name##_unit, name##_cost, name##_general, name##_moves_unit, name##_moves_cost, \
+     name##_moves}
 
+/* The variant of a query (AK_RUNS' order): the three kinds, each without
+ * and with moves. */
 static inline int ak_variant(const AstarSearch *s, int plain)
 {
-    return s->moved ? 3 : !plain ? 2 : s->grid->cost ? 1 : 0;
+    const int k = !plain ? 2 : s->grid->cost ? 1 : 0;
+    return s->moved ? 3 + k : k;
 }
 
 #endif /* ASTAR_KERNEL_H */

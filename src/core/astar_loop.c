@@ -26,7 +26,7 @@ AK_VARIANTS(no, square, ASTAR_DIAGONAL_NO_OBSTACLES)
 
 AstarStatus astar_run_astar(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
-    static const AkRun RUNS[4][4] = {AK_RUNS(never), AK_RUNS(always), AK_RUNS(one), AK_RUNS(no)};
+    static const AkRun RUNS[4][6] = {AK_RUNS(never), AK_RUNS(always), AK_RUNS(one), AK_RUNS(no)};
     unsigned mode = (unsigned)s->options.diagonal;
     if (s->grid->hex)
         return astar_run_hex(s, max_expansions, error);

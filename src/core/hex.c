@@ -108,7 +108,7 @@ AK_VARIANTS(even_q, hex_loop, ASTAR_HEX_EVEN_Q)
 
 AstarStatus astar_run_hex(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
-    static const AkRun RUNS[4][4] = {AK_RUNS(odd_r), AK_RUNS(even_r), AK_RUNS(odd_q),
+    static const AkRun RUNS[4][6] = {AK_RUNS(odd_r), AK_RUNS(even_r), AK_RUNS(odd_q),
                                      AK_RUNS(even_q)};
     int plain = !s->options.rule && s->ngoals == 1 && s->options.near == 0
                 && !s->options.bounded;

@@ -424,7 +424,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     if (s->options.near > grid->width + grid->height)
         s->options.near = grid->width + grid->height;   /* as far as any cell is */
     s->general = options->rule || options->goal_count || options->near || options->bounded
-                 || s->large || s->moved
+                 || s->large
                  || grid->hex;                 /* hex boards: hex A* (hex.c) */
     if (keep_goals(s, options, gx, gy) != ASTAR_OK || keep_walls(s, options) != ASTAR_OK
         || (s->general && reserve_general(s) != ASTAR_OK)
