@@ -32,6 +32,8 @@ local LAYOUTS = { "odd-r", "even-r", "odd-q", "even-q" }
 -- the implementation. Arguments are counted as in a method call (self is not).
 ---------------------------------------------------------------------------------
 local EW, EH = 8, 6
+local SETMOVE_COST = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false "
+  .. "or nil, got "
 local ERR = {
   -- coordinates (names as lineOfSight's x1, y1, x2, y2)
   setMove_x1_range = "bad argument #1 to 'setMove' (x1 out of range 1..8)",
@@ -50,11 +52,11 @@ local ERR = {
   setMove_cost_type = "bad argument #5 to 'setMove' (number, false or nil expected, got string)",
   setMove_cost_true = "bad argument #5 to 'setMove' (number, false or nil expected, got boolean)",
   setMove_cost_table = "bad argument #5 to 'setMove' (number, false or nil expected, got table)",
-  setMove_cost_zero = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got 0)",
-  setMove_cost_neg = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got -1)",
-  setMove_cost_nan = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got nan)",
-  setMove_cost_inf = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got inf)",
-  setMove_cost_big = "bad argument #5 to 'setMove' (cost must be a positive finite number up to 1e15, false or nil, got 2e+15)",
+  setMove_cost_zero = SETMOVE_COST .. "0)",
+  setMove_cost_neg = SETMOVE_COST .. "-1)",
+  setMove_cost_nan = SETMOVE_COST .. "nan)",
+  setMove_cost_inf = SETMOVE_COST .. "inf)",
+  setMove_cost_big = SETMOVE_COST .. "2e+15)",
   getMove_x2_range = "bad argument #3 to 'getMove' (x2 out of range 1..8)",
   getMove_y1_type = "bad argument #2 to 'getMove' (number expected, got nil)",
   getMove_far = "bad argument #3 to 'getMove' ((3, 1) is not a neighbour of (1, 1))",
