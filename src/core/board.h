@@ -44,7 +44,6 @@ typedef struct {
     AstarHexLayout layout;     /* HEX */
     uint32_t size;             /* LARGE: k */
     unsigned hex[2][6];        /* HEX: the directions out of an even and an odd row (column) */
-    const struct AstarMoves *moves;   /* the grid's overrides and links; NULL: none */
 } Board;
 
 /* The direction code (0-7) of a unit offset. */
@@ -84,7 +83,6 @@ BOARD_INLINE void board_init_moves(Board *b, uint32_t stride, AstarDiagonal diag
     b->diagonal = diagonal;
     b->layout = layout;
     b->size = size;
-    b->moves = NULL;
 }
 
 static inline void board_init(Board *b, uint32_t stride, AstarDiagonal diagonal,
@@ -157,15 +155,16 @@ static inline double board_step(const BoardKind kind, unsigned d, double c)
     return kind == BOARD_HEX || d < 4 ? c : BOARD_SQRT2 * c;
 }
 
-/* The grid's say on the move out of cell (position) u in direction d, whose
- * default price is *step: 0 when the move is overridden as impossible (for
- * a large unit: for any cell its footprint covers at u), else 1 with *step
- * the override's price if the cell (the top-left one) has one. Moves that
- * are not overridden cost one load of the flags. */
-static inline int board_move_price(const Board *b, const BoardKind kind, size_t u, unsigned d,
-                                   double *step)
+/* The say of the grid's moves m (NULL: none) on the move out of cell
+ * (position) u in direction d, whose default price is *step: 0 when the move
+ * is overridden as impossible (for a large unit: for any cell its footprint
+ * covers at u), else 1 with *step the override's price if the cell (the
+ * top-left one) has one. Moves that are not overridden cost one load of the
+ * flags. (The moves are not a field of Board: a kernel's Board stays in
+ * registers only while it is small.) */
+static inline int board_move_price(const Board *b, const BoardKind kind,
+                                   const struct AstarMoves *m, size_t u, unsigned d, double *step)
 {
-    const struct AstarMoves *m = b->moves;
     const unsigned bit = 1u << d;
 
     if (!m)

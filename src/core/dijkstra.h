@@ -27,8 +27,8 @@
  *       DK_PASS, DK_OPEN or DK_ABORT, as dk_look (the link's cost is its price).
  * With the trait DK_MOVES (the grid has move overrides or links, or the query
  * a move rule: issue 19) the loop also asks the board for each move's
- * override (board_move_price), the move rule (DK_QUERY's members move_rule,
- * move_user) for each move, and follows the links; DK_REVERSE (defined 1 by
+ * override (board_move_price), the move rule (DK_QUERY's members moves: the grid's,
+ * move_rule, move_user) for each move, and follows the links; DK_REVERSE (defined 1 by
  * a file whose loop floods backwards, from where walks end: distance maps)
  * says that the walk goes v -> u, so the move asked about is v's.
  * The loop is dijkstra_loop; each caller passes constant board and open-list
@@ -49,8 +49,10 @@
 
 #if defined(__GNUC__)
 #define DK_INLINE static inline __attribute__((always_inline))
+#define ASTAR_NOINLINE __attribute__((noinline))
 #else
 #define DK_INLINE static inline
+#define ASTAR_NOINLINE
 #endif
 
 enum { DK_ABORT = -1, DK_BLOCKED = 0, DK_OPEN = 1, DK_PASS = 2 };
@@ -173,7 +175,7 @@ DK_INLINE int dk_links(DK_QUERY *q, const Board *b, const BoardKind kind, OpenLi
                        const OpenKind open_kind, uint32_t u, double g, double budget)
 {
     const MovesLink *link;
-    size_t n = astar_moves_links(b->moves, u, DK_REVERSE, &link), k;
+    size_t n = astar_moves_links(q->moves, u, DK_REVERSE, &link), k;
 
     for (k = 0; k < n; k++) {
         const uint32_t v = DK_REVERSE ? link[k].from : link[k].to;
@@ -240,7 +242,7 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
             step = board_step(kind, d, price);
             if (traits & DK_MOVES) {
                 /* the walk's move: u -> v, or v -> u flooding backwards */
-                if (!board_move_price(b, kind, DK_REVERSE ? v : u,
+                if (!board_move_price(b, kind, q->moves, DK_REVERSE ? v : u,
                                       DK_REVERSE ? BOARD_OPPOSITE[d] : d, &step))
                     continue;
                 step = dk_move_price(q, b, DK_REVERSE ? v : u, DK_REVERSE ? u : v, step);
@@ -257,8 +259,8 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
             if (dk_relax(q, u, v, d, ng) && open_push(open, open_kind, ng, v) != ASTAR_OK)
                 return DK_NOMEM;
         }
-        if ((traits & DK_MOVES) && b->moves
-            && (b->moves->flags[u] & (DK_REVERSE ? MOVES_IN : MOVES_OUT))) {
+        if ((traits & DK_MOVES) && q->moves
+            && (q->moves->flags[u] & (DK_REVERSE ? MOVES_IN : MOVES_OUT))) {
             int done = dk_links(q, b, kind, open, open_kind, u, g, budget);
             if (done == DK_ABORTED)
                 open_clear(open, open_kind);

@@ -223,7 +223,8 @@ typedef struct {
     AstarCellRule rule;
     void *user;
     double entered;          /* the entry cost of the cell being expanded */
-    AstarMoveRule move_rule; /* moves and links: not yet followed by maps (NULL) */
+    const struct AstarMoves *moves;   /* moves and links: not yet followed by maps (NULL) */
+    AstarMoveRule move_rule;
     void *move_user;
 } MapQuery;
 
@@ -329,6 +330,7 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     q.fit = fit;
     q.rule = rule;
     q.user = user;
+    q.moves = NULL;
     q.move_rule = NULL;
     q.move_user = NULL;
     if (open_kind == OPEN_FIFO)

@@ -260,6 +260,7 @@ typedef struct {
     AstarRangeRule rule;
     void *user;
     int zoc;                 /* BOARD_LARGE: the step dk_look priced ends the move */
+    const struct AstarMoves *moves;   /* the grid's overrides and links (NULL: none) */
     AstarMoveRule move_rule;
     void *move_user;
 } RangeQuery;
@@ -356,12 +357,44 @@ static inline int dk_relax(RangeQuery *q, uint32_t u, uint32_t v, unsigned d, do
 #define DK_CORNER_FIRST 1   /* a diagonal cell cut off by the corner rule is not asked */
 #include "dijkstra.h"
 
-/* A movement range from bordered cell start (the scratch begun on q's grid):
- * the loop compiled for each board kind. */
+/* The loop compiled for each board kind: without moves (inlined into
+ * range_search, as it was before moves existed), and with them, kept apart
+ * so that range_search's own code stays what the compiler inlines whole. */
+static inline int range_loop(RangeQuery *q, const Board *b, const BoardKind kind, OpenList *open,
+                             double budget)
+{
+    switch (kind) {
+    case BOARD_SQUARE4:
+        return dijkstra_loop(q, b, BOARD_SQUARE4, open, OPEN_HEAP, 0, budget);
+    case BOARD_SQUARE8:
+        return dijkstra_loop(q, b, BOARD_SQUARE8, open, OPEN_HEAP, 0, budget);
+    case BOARD_HEX:
+        return dijkstra_loop(q, b, BOARD_HEX, open, OPEN_HEAP, 0, budget);
+    default:
+        return dijkstra_loop(q, b, BOARD_LARGE, open, OPEN_HEAP, 0, budget);
+    }
+}
+
+ASTAR_NOINLINE static int range_loop_moves(RangeQuery *q, const Board *b, const BoardKind kind,
+                                           OpenList *open, double budget)
+{
+    switch (kind) {
+    case BOARD_SQUARE4:
+        return dijkstra_loop(q, b, BOARD_SQUARE4, open, OPEN_HEAP, DK_MOVES, budget);
+    case BOARD_SQUARE8:
+        return dijkstra_loop(q, b, BOARD_SQUARE8, open, OPEN_HEAP, DK_MOVES, budget);
+    case BOARD_HEX:
+        return dijkstra_loop(q, b, BOARD_HEX, open, OPEN_HEAP, DK_MOVES, budget);
+    default:
+        return dijkstra_loop(q, b, BOARD_LARGE, open, OPEN_HEAP, DK_MOVES, budget);
+    }
+}
+
+/* A movement range from bordered cell start (the scratch begun on q's grid). */
 static AstarError range_search(const RangeQuery *query, const Board *board,
                                const BoardKind kind, double budget, int *aborted)
 {
-    const int moves = board->moves != NULL || query->move_rule != NULL;
+    const int moves = query->moves != NULL || query->move_rule != NULL;
     RangeQuery query_copy = *query, *q = &query_copy;   /* locals: kept in registers */
     Board board_copy = *board, *b = &board_copy;
     AstarRange *r = q->r;
@@ -375,31 +408,8 @@ static AstarError range_search(const RangeQuery *query, const Board *board,
     open_heap(&open, &r->open.heap);
     if (heap_push(&r->open.heap, 0.0, q->start) != ASTAR_OK)
         return ASTAR_ENOMEM;
-    switch (kind + (moves ? 4 : 0)) {
-    case BOARD_SQUARE4:
-        done = dijkstra_loop(q, b, BOARD_SQUARE4, &open, OPEN_HEAP, 0, budget);
-        break;
-    case BOARD_SQUARE8:
-        done = dijkstra_loop(q, b, BOARD_SQUARE8, &open, OPEN_HEAP, 0, budget);
-        break;
-    case BOARD_HEX:
-        done = dijkstra_loop(q, b, BOARD_HEX, &open, OPEN_HEAP, 0, budget);
-        break;
-    case BOARD_LARGE:
-        done = dijkstra_loop(q, b, BOARD_LARGE, &open, OPEN_HEAP, 0, budget);
-        break;
-    case 4 + BOARD_SQUARE4:
-        done = dijkstra_loop(q, b, BOARD_SQUARE4, &open, OPEN_HEAP, DK_MOVES, budget);
-        break;
-    case 4 + BOARD_SQUARE8:
-        done = dijkstra_loop(q, b, BOARD_SQUARE8, &open, OPEN_HEAP, DK_MOVES, budget);
-        break;
-    case 4 + BOARD_HEX:
-        done = dijkstra_loop(q, b, BOARD_HEX, &open, OPEN_HEAP, DK_MOVES, budget);
-        break;
-    default:
-        done = dijkstra_loop(q, b, BOARD_LARGE, &open, OPEN_HEAP, DK_MOVES, budget);
-    }
+    done = moves ? range_loop_moves(q, b, kind, &open, budget)
+                 : range_loop(q, b, kind, &open, budget);
     if (done == DK_ABORTED) {
         r->count = 0;
         *aborted = 1;
@@ -435,8 +445,9 @@ static AstarError range_query(AstarRange *r, const AstarGrid *grid, uint32_t sx,
     q.move_rule = r->move_rule;
     q.move_user = r->move_user;
     r->move_rule = NULL;
+    q.moves = NULL;
     if (astar_moves_any(grid)) {
-        b.moves = grid->moves;
+        q.moves = grid->moves;
         if (grid->moves->nlinks && r->via_capacity < r->capacity) {
             free(r->via);
             r->via = malloc(r->capacity * sizeof *r->via);

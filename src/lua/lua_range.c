@@ -28,7 +28,8 @@ static const char *const METRIC_NAMES[] = {"manhattan", "chebyshev", "euclidean"
 
 /* Names for messages: fname (default `fallback`) and, from the optional
  * `where` table at stack index w ({cost = {argn, label}, ...}), per rule. */
-static void read_names(lua_State *L, QueryRules *names, int fname_index, int w)
+static void read_names(lua_State *L, QueryRules *names, char labels[QR_COUNT][48],
+                       int fname_index, int w)
 {
     int i;
     if (lua_type(L, fname_index) == LUA_TSTRING)
@@ -43,8 +44,10 @@ static void read_names(lua_State *L, QueryRules *names, int fname_index, int w)
             lua_rawgeti(L, -2, 2);
             if (lua_type(L, -2) == LUA_TNUMBER)
                 names->argn[i] = (int)lua_tonumber(L, -2);
-            if (lua_type(L, -1) == LUA_TSTRING)
-                snprintf(names->label[i], sizeof names->label[i], "%s", lua_tostring(L, -1));
+            if (lua_type(L, -1) == LUA_TSTRING) {
+                snprintf(labels[i], 48, "%s", lua_tostring(L, -1));
+                names->label[i] = labels[i];
+            }
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
@@ -386,6 +389,7 @@ typedef struct RangeQuery {
     uint32_t lo, hi;
     int sight;                 /* stack index of the sight function; 0: built in or none */
     int has_sight;
+    char labels[QR_COUNT][48]; /* the rules' labels a caller gave (read_names) */
 } RangeQuery;
 
 /* Runs q until it completes: with lent or temporary scratch, again from the
@@ -484,7 +488,7 @@ int astar_lua_movement_range(lua_State *L)
     memset(&q, 0, sizeof q);
     lua_settop(L, 7);
     query_rules_init(L, &q.rule, "movementRange", 4);
-    read_names(L, &q.rule, 6, 7);
+    read_names(L, &q.rule, q.labels, 6, 7);
     memset(&o, 0, sizeof o);
     o.diagonal = ASTAR_DIAGONAL_NEVER;    /* tactics: 4 directions unless asked */
     o.size = 1;

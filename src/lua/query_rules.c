@@ -12,6 +12,8 @@
 #include "query_rules.h"
 
 const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied", "zoc", "move"};
+static const char *const RULE_LABELS[QR_COUNT] = {"opts.blocked", "opts.cost", "opts.occupied",
+                                                  "opts.zoc", "opts.move"};
 
 void query_rules_init_at(lua_State *L, QueryRules *r, const char *fname, int argn, int first)
 {
@@ -22,7 +24,7 @@ void query_rules_init_at(lua_State *L, QueryRules *r, const char *fname, int arg
     for (i = 0; i < QR_COUNT; i++) {
         r->index[i] = -(first + i);          /* the slot, negative while unused */
         r->argn[i] = argn;
-        snprintf(r->label[i], sizeof r->label[i], "opts.%s", RULE_NAMES[i]);
+        r->label[i] = RULE_LABELS[i];
     }
 }
 

@@ -30,7 +30,8 @@ typedef struct {
     double min_cost;           /* lowest entry cost the rules give (0: unknown) */
     const char *fname;
     int argn[QR_COUNT];        /* per rule, where messages point: argument number */
-    char label[QR_COUNT][48];  /* and field: "opts.cost", "enemies[2].cost" */
+    const char *label[QR_COUNT];   /* and field: "opts.cost", or a string the caller
+                                    * keeps alive for the call ("enemies[2].cost") */
     int stop;                  /* QR_STOP_* */
     int bad_rule, bad_type;
     double bad_number;
