@@ -3,8 +3,8 @@
 #   make love-demo             build the module for LuaJIT and run `love examples/love`
 #                              (main.lua finds lua/ and build/luajit/ of the checkout)
 #   make love-screenshot-test  under xvfb-run (Mesa's software OpenGL), the demo draws
-#                              scripted frames (tactics, danger zone, enemy turn, free A*, crowd, flee, hex), saves
-#                              each as a PNG and quits; a headless LÖVE run
+#                              scripted frames (tactics, danger zone, enemy turn, free A*, crowd, flee, hex,
+#                              the building with floors), saves each as a PNG and quits; a headless LÖVE run
 #                              (spec/love_screenshot) checks size, colours and probes
 #   make love-screenshot       regenerate docs/images/love-demo*.png
 
@@ -21,6 +21,10 @@ LOVE_DEMO_PROBES_astar = "path dot" "explored tile" "grass tile"
 LOVE_DEMO_PROBES_crowd = "crowd unit" "flow target" "heat tile"
 LOVE_DEMO_PROBES_flee = "crowd unit" "flow target" "heat tile"
 LOVE_DEMO_PROBES_hex = "hex unit" "path target" "path dot" "hex notch" "range tile" "beyond tile" "wall tile"
+# the building (moves and links): tiles the range reaches only through the door, only
+# by the stairs (links), only down the ledge (setMove false the other way)
+LOVE_DEMO_PROBES_floors = "floor unit" "path dot" "link step" "stairs" "open door" "thin wall" \
+                          "ledge arrow" "hall tile" "upstairs tile" "ledge tile" "beyond tile"
 
 .PHONY: love-demo love-screenshot-test love-screenshot
 
@@ -41,7 +45,7 @@ $(LOVE_DEMO_SHOTS)/%.png: FORCE_LOVE_DEMO
 love-screenshot-test: $(LOVE_DEMO_SHOTS)/tactics.png $(LOVE_DEMO_SHOTS)/danger.png \
                       $(LOVE_DEMO_SHOTS)/enemy.png $(LOVE_DEMO_SHOTS)/astar.png \
                       $(LOVE_DEMO_SHOTS)/crowd.png $(LOVE_DEMO_SHOTS)/flee.png \
-                      $(LOVE_DEMO_SHOTS)/hex.png
+                      $(LOVE_DEMO_SHOTS)/hex.png $(LOVE_DEMO_SHOTS)/floors.png
 
 love-screenshot: love-screenshot-test
 	@mkdir -p docs/images
@@ -49,6 +53,7 @@ love-screenshot: love-screenshot-test
 	cp $(LOVE_DEMO_SHOTS)/astar.png docs/images/love-demo-astar.png
 	cp $(LOVE_DEMO_SHOTS)/crowd.png docs/images/love-demo-crowd.png
 	cp $(LOVE_DEMO_SHOTS)/hex.png docs/images/love-demo-hex.png
+	cp $(LOVE_DEMO_SHOTS)/floors.png docs/images/love-demo-floors.png
 
 .PHONY: FORCE_LOVE_DEMO
 FORCE_LOVE_DEMO:

@@ -5,6 +5,7 @@
 local astar = require "astar"
 local tactics = require "astar.tactics"
 local HexBoard = require "hexboard"
+local FloorBoard = require "floorboard"
 
 local Board = {}
 Board.__index = Board
@@ -87,7 +88,7 @@ function Board.new()
     self.units[i] = copy
   end
   self.showDanger = false
-  self.mode = "tactics"           -- or "astar4", "astar8", "crowd", "hex"
+  self.mode = "tactics"           -- or "astar4", "astar8", "crowd", "hex", "floors"
   self:refresh()
   return self
 end
@@ -283,15 +284,26 @@ function Board:crowdStep()
   end
 end
 
--- ---- the hex board (hexboard.lua): H and back --------------------------------
+-- ---- the hex board (hexboard.lua): H and back; the building (floorboard.lua): G --
 
-function Board:toggleHex()
-  if self.mode == "hex" then
+-- Into a scene of its own, or back to the square board's mode from it.
+function Board:toggleScene(mode)
+  if self.mode == mode then
     self.mode = self.squareMode
     return
   end
-  self.squareMode, self.mode = self.mode, "hex"
+  if self.mode ~= "hex" and self.mode ~= "floors" then self.squareMode = self.mode end
+  self.mode = mode
+end
+
+function Board:toggleHex()
+  self:toggleScene("hex")
   self.hex = self.hex or HexBoard.new(Board.TERRAIN)
+end
+
+function Board:toggleFloors()
+  self:toggleScene("floors")
+  self.floors = self.floors or FloorBoard.new()
 end
 
 -- ---- free A*: any start, any goal, on walkGrid (water is a wall) -----------
@@ -343,7 +355,7 @@ function Board:setAstarGoal(x, y, force)
 end
 
 function Board:update()
-  if self.mode == "hex" then return end   -- the square board waits
+  if self.mode == "hex" or self.mode == "floors" then return end   -- the square board waits
   if self.mode == "crowd" then
     self.crowdClock = (self.crowdClock or 0) + 1
     if not self.crowdPaused and self.crowdClock % Board.CROWD_TICK == 0 then self:crowdStep() end

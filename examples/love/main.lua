@@ -2,11 +2,13 @@
 -- attack range, hover for the path and its cost, D for the enemy danger zone,
 -- E for the enemy turn, A for free A* in 4 or 8 directions with the explored cells,
 -- then a crowd that flows to (or, with F, flees from) a clicked tile on one distance map;
--- H for a hex board with a unit's range and a path to a clicked tile (L: its layout).
+-- H for a hex board with a unit's range and a path to a clicked tile (L: its layout),
+-- G for a building with two floors, stairs (links), thin walls with a door (O opens and
+-- shuts it) and a one-way ledge: a unit's range through them, the hovered tile's path.
 --
 --   make love-demo                 (builds the module for LuaJIT, then runs this)
 --   love examples/love             (after make LUA=luajit, from the checkout)
---   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex|floors]
 --                                  (draws a scripted frame, saves it, quits)
 -- luacheck: globals love
 
@@ -42,6 +44,7 @@ end
 local Board = require "board"
 local View = require "view"
 local HexView = require "hexview"
+local FloorView = require "floorview"
 
 local board, hover, script
 
@@ -56,17 +59,25 @@ function love.load(args)
   if script then hover = script:setUp(board) end
 end
 
--- the tile under a pixel, on the square board or the hex one
+-- the tile under a pixel, on the square board or the hex one (the building's
+-- tiles are the square board's)
 local function tileAt(px, py)
   if board.mode == "hex" then return HexView.tileAt(board, px, py) end
   return View.tileAt(px, py)
+end
+
+-- the tiles of the mode: the hex board's, the building's or the square board's
+local function tiles()
+  if board.mode == "hex" then return board.hex end
+  if board.mode == "floors" then return board.floors end
+  return board
 end
 
 function love.update()
   board:update()
   if not script then
     local x, y = tileAt(love.mouse.getPosition())
-    if x and (board.mode == "hex" and board.hex or board):inside(x, y) then
+    if x and tiles():inside(x, y) then
       hover = { x = x, y = y }
       if board.mode == "astar4" or board.mode == "astar8" then board:setAstarGoal(x, y) end
     else
@@ -79,6 +90,8 @@ function love.draw()
   local path
   if board.mode == "hex" then
     path = HexView.draw(board, hover)
+  elseif board.mode == "floors" then
+    path = FloorView.draw(board, hover)
   else
     path = View.draw(board, hover)
   end
@@ -91,6 +104,15 @@ function love.mousepressed(px, py, button)
   if not x then return end
   if board.mode == "hex" then
     if button == 1 then board.hex:setTarget(x, y) elseif button == 2 then board.hex:setUnit(x, y) end
+  elseif board.mode == "floors" then
+    local fb = board.floors
+    if button == 1 and FloorView.onDoor(fb, px, py) then
+      fb:toggleDoor()
+    elseif button == 1 then
+      fb:moveUnit(x, y)
+    elseif button == 2 then
+      fb:setUnit(x, y)
+    end
   elseif button == 1 then
     board:click(x, y)
   elseif button == 2 then
@@ -103,10 +125,21 @@ function love.keypressed(key)
   if key == "h" then
     board:toggleHex()
     hover = nil
+  elseif key == "g" then
+    board:toggleFloors()
+    hover = nil
   elseif key == "q" then
     love.event.quit()
   elseif board.mode == "hex" then
     if key == "l" then board.hex:cycleLayout() end
+  elseif board.mode == "floors" then
+    if key == "o" then
+      board.floors:toggleDoor()
+    elseif key == "+" or key == "=" or key == "kp+" then
+      board.floors:addMove(1)
+    elseif key == "-" or key == "kp-" then
+      board.floors:addMove(-1)
+    end
   elseif key == "d" then
     board:toggleDanger()
   elseif key == "e" and board.mode == "tactics" then

@@ -1,5 +1,5 @@
 -- The scripted frame for the screenshot test:
---   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex|floors]
 -- (or ASTAR_DEMO_SCREENSHOT=out.png). Sets up a scene (a unit selected, the
 -- mouse on a tile), draws a few frames, saves the frame as a PNG with
 -- love.graphics.captureScreenshot, writes out.png.probes (points whose colour
@@ -8,6 +8,7 @@
 -- luacheck: globals love
 local View = require "view"
 local HexView = require "hexview"
+local FloorView = require "floorview"
 
 local Script = {}
 Script.__index = Script
@@ -57,6 +58,14 @@ local SCENES = {
     board:toggleHex()
     board.hex:setTarget(13, 4)
     return nil
+  end,
+  -- the building (G): the door open, the knight's range through it, up the stairs
+  -- and down the ledge; the mouse on the upper floor past the ledge, the path
+  -- through the door, a link step up the stairs and the drop
+  floors = function(board)
+    board:toggleFloors()
+    if not board.floors.door.open then board.floors:toggleDoor() end
+    return { x = 15, y = 11 }
   end,
   -- free A* with 8 directions around the walls
   astar = function(board)
@@ -131,7 +140,8 @@ function Script:frameDrawn(board, path, hover)
   local searching = board.astar and board.astar.status == "searching"
   if self.frames < WARMUP_FRAMES or searching then return end
   self.done = true
-  local probes = (board.mode == "hex" and HexView or View).probes(board, path, hover)
+  local views = { hex = HexView, floors = FloorView }
+  local probes = (views[board.mode] or View).probes(board, path, hover)
   local out = self.out
   love.graphics.captureScreenshot(function(image)
     local okPng, err = writeFile(out, image:encode("png"):getString())

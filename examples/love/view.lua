@@ -327,9 +327,12 @@ local MODE_TEXT = {
   astar8 = "free A*, 8 directions",
   crowd = "a crowd on one distance map",
   hex = "a hex board",
+  floors = "a building: moves and links",
 }
 
-local function drawSidebar(board, hover, info)
+-- scene (the building's): { tiles =, legend = { { colour, text [, base] }, ... },
+-- help = { lines } } in place of the square board's legend and keys.
+local function drawSidebar(board, hover, info, scene)
   local g = love.graphics
   local left = 2 * View.MARGIN + board.width * View.TILE
   local _, height = g.getDimensions()
@@ -342,7 +345,7 @@ local function drawSidebar(board, hover, info)
   s.y = s.y + 6
 
   for _, text in ipairs(info) do line(s, text[1], text[2]) end
-  local tiles = board.mode == "hex" and board.hex or board
+  local tiles = scene and scene.tiles or board.mode == "hex" and board.hex or board
   if hover and tiles:inside(hover.x, hover.y) then
     local t = tiles:tile(hover.x, hover.y)
     line(s, ("tile %d,%d: %s%s"):format(hover.x, hover.y, t.name,
@@ -351,6 +354,15 @@ local function drawSidebar(board, hover, info)
   s.y = s.y + 8
 
   line(s, "Legend", C.text, fonts.title)
+  if scene then
+    for _, e in ipairs(scene.legend) do swatch(s, e[1], e[2], e[3]) end
+    swatch(s, C.path, "path")
+    s.y = s.y + 8
+    line(s, "Keys", C.text, fonts.title)
+    for _, text in ipairs(scene.help) do line(s, text, C.dim, fonts.small) end
+    line(s, "Q: quit", C.dim, fonts.small)
+    return
+  end
   swatch(s, C.grass, "grass: cost 1")
   swatch(s, C.forest, "forest: cost 2")
   swatch(s, C.mountain, "mountain: cost 3")
@@ -379,6 +391,7 @@ local function drawSidebar(board, hover, info)
     "right click: move the unit there",
     "L: layout odd-r / even-r / odd-q / even-q",
     "H: back to the square board",
+    "G: a building (moves and links)",
   } or board.mode == "crowd" and {
     "click: the crowd flows to that tile",
     "F: flee from it instead " .. (board.fleeing and "(on)" or "(off)"),
@@ -398,7 +411,7 @@ local function drawSidebar(board, hover, info)
   if board.mode ~= "hex" then
     help[#help + 1] = "D: enemy danger zone " .. (board.showDanger and "(on)" or "(off)")
     help[#help + 1] = "A: tactics / A* 4-dir / A* 8-dir / crowd"
-    help[#help + 1] = "H: a hex board"
+    help[#help + 1] = "H: a hex board / G: a building, floors"
   end
   help[#help + 1] = "Q: quit"
   for _, text in ipairs(help) do line(s, text, C.dim, fonts.small) end
