@@ -64,4 +64,32 @@ M.SOURCE = {
     close = "end", step = "gu + price", flags = { hex = true } },
 }
 
+-- What a query with moves (kernel.lua, flag "moves") writes per board kind:
+-- `at` once per expanded cell u, `price` per move (u, d) of price step: the
+-- grid's override of it replaces step (false: no move). A large unit's move
+-- is blocked by any covered cell's override false, priced by its top-left
+-- cell's (large_price).
+M.MOVES = {
+  square = { at = "local ov = over[u]",
+    price = "if ov then local o = ov[d] if o ~= nil then step = o end end" },
+  large = { at = "", price = "step = large_price(over, u, d, size, stride, step)" },
+}
+M.MOVES.hex = M.MOVES.square
+
+-- The price of a large unit's move from position u in direction d (default
+-- step): false when a cell it covers at u has that move set false, else the
+-- top-left cell's override when it has one, else step.
+function M.large_price(over, u, d, size, stride, step)
+  for row = u, u + (size - 1) * stride, stride do
+    for c = row, row + size - 1 do
+      local ov = over[c]
+      if ov and ov[d] == false then return false end
+    end
+  end
+  local ov = over[u]
+  local o = ov and ov[d]
+  if o then return o end
+  return step
+end
+
 return M
