@@ -68,6 +68,9 @@ local LOOP = [[
 return function($args)
   $prepare
   local offset = offsets(stride)
+  --@if moves
+  local over, links = moves and moves.over or NONE, moves and moves.$side or NONE
+  --@end
   while n > 0 do
     local u = hc[1]
     do
@@ -78,15 +81,33 @@ return function($args)
       if
         $expand
       then
+        --@if moves
+        $at
+        --@end
         $open
           local v = u + offset[d]
           local price
           $look
           if price then
+            --@if moves
+            local mc = $cost
+            $override
+            if mc and move_rule then
+              $askboard
+            end
+            if mc then
+              local ng = gu + mc
+              $relax
+            end
+            --@else
             local ng = $step
             $relax
+            --@end
           end
         $close
+        --@if moves
+        $links
+        --@end
       end
     end
   end
@@ -306,7 +327,7 @@ end
 -- What every loop may use besides the query's own upvalues.
 local COMMON = { SQRT2 = B.SQRT2, huge = math.huge, offsets = B.offsets, hex_dirs = B.hex_dirs,
   CX = B.CX, CY = B.CY, NO_OBSTACLES = B.NO_OBSTACLES, ask = Q.cell, toint = G.toint,
-  ask_move = Q.move_step, pairs = pairs, NONE = {}, large_price = B.large_price }
+  ask_move = Q.move_step, pairs = pairs, NONE = {}, large_price = B.large_price, BACK = B.BACK }
 
 -- Loop text `text` with its slots filled, the variant's lines kept (flags
 -- on), the heap written in, compiled with COMMON and the query's upvalues.
@@ -317,19 +338,62 @@ local function build(text, slots, on, q, name)
   return T.compile(expand_push(T.select(T.fill(text, slots), on, name)), uses, name)
 end
 
+-- With moves, the links of the cell settled (a flood over reversed moves,
+-- q.reversed: the links arriving at it) after its board moves, a move's cost
+-- in mc (step may be a name of the query's): $linklook sets pass when the
+-- cell v at their other end may be entered (and what the query's relax
+-- needs), the move rule asked about the move as walked.
+local DIJKSTRA_LINKS = [[
+local list = links[u]
+if list then
+  for k = 1, #list, 2 do
+    local v = list[k]
+    local pass = false
+    $linklook
+    if pass then
+      local mc = list[k + 1]
+      if move_rule then
+        $asklink
+      end
+      if mc then
+        local ng = gu + mc
+        $relax
+      end
+    end
+  end
+end
+]]
+
 -- The loop of query q (hooks: name, args, uses and the hook texts) on board
--- kind `kind`, compiled on first use.
-function M.loop(q, kind)
+-- kind `kind`, compiled on first use. With `moved` (the grid's moves or a
+-- move rule: q's prepare sets moves, the grid's (nil: none), and move_rule)
+-- its variant with them: the override prices a move (reversed moves for a
+-- flood over them, q.reversed), then q.askmove (text on mc, the move's cost,
+-- and $from, $to, its ends as walked) the move rule, then the links.
+function M.loop(q, kind, moved)
+  local key = moved and kind .. " moves" or kind
   local compiled = q.compiled
-  local fn = compiled and compiled[kind]   -- looked up once per query
+  local fn = compiled and compiled[key]   -- looked up once per query
   if fn then return fn end
   q.compiled = compiled or {}
   local board = B.SOURCE[kind]
+  local moves = B.MOVES[kind]
+  local function ask(from, to) return T.fill(q.askmove or "", { from = from, to = to }) end
+  local forward = not q.reversed
   local slots = { args = q.args, prepare = q.prepare or "", fresh = q.fresh, settle = q.settle or "",
     expand = q.expand or "true", look = q.look, relax = q.relax, finish = q.finish or "",
-    open = board.open, close = board.close, step = board.step, pop = POP }
-  fn = build(LOOP, slots, board.flags, q, q.name .. " " .. kind)
-  q.compiled[kind] = fn
+    open = board.open, close = board.close, step = board.step, pop = POP,
+    cost = board.cost, side = forward and "out" or "into",
+    at = forward and moves.at or "",
+    override = T.fill(forward and moves.price or moves.back_price, { c = "mc" }),
+    askboard = forward and ask("u", "v") or ask("v", "u"),
+    links = T.fill(DIJKSTRA_LINKS, { linklook = q.linklook or "", relax = q.relax,
+      asklink = forward and ask("u", "v") or ask("v", "u") }) }
+  local flags = {}
+  for f, on in pairs(board.flags) do flags[f] = on end
+  flags.moves = moved or nil
+  fn = build(LOOP, slots, flags, q, q.name .. " " .. key)
+  q.compiled[key] = fn
   return fn
 end
 
@@ -349,7 +413,7 @@ function M.astar(q, variant)
   local function relax(override, hx, hy)
     return T.fill(RELAX, { override = override, heuristic = heuristic(hx, hy) })
   end
-  local board_relax = relax(board.price, "cx + DX[d]", "cy + DY[d]")
+  local board_relax = relax(T.fill(board.price, { c = "step" }), "cx + DX[d]", "cy + DY[d]")
   local slots = { prepare = q.prepare, goal = q.goal, best = q.best, closeness = q.closeness,
     moves = q.moves:gsub("RELAX", function() return board_relax end), pop = POP,
     at = board.at, setup = T.fill(MOVES_PREPARE, { heuristic = heuristic("lx", "ly") }),

@@ -172,7 +172,8 @@ local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 local function read_options(self, fname, num, opts, present)
   -- every field made here: no rehash on the per-query path
   local o = { diagonal = self._diagonal, heuristic = false, weight = false, partial = false,
-    near = 0, max_cost = huge, bounded = false, general = false, size = 1, rules = false }
+    near = 0, max_cost = huge, bounded = false, general = false, fixed_general = false, size = 1,
+    rules = false }
   if opts ~= nil then o.rules = O.read(self, fname, num, opts, present, O.PATH, o) or false end
   -- heuristic and weight stay false when not given
   if not o.heuristic then
