@@ -175,6 +175,9 @@ M.fnv1a = function(h, s, first, last) return fnv1a(h, s, first, last) end
 
 local encode_once
 local moves_end, moves_at   -- the moves section in a decoded string
+-- The moves section (a distance map's too: distance.lua): written from an
+-- object with _moves, _w, _stride; checked; set on a grid (or a stand-in).
+local encode_moves, check_moves, decode_moves
 
 -- A cell as the format numbers it: 0-based y * width + x of bordered cell c.
 local function cell_number(grid, c)
@@ -195,7 +198,7 @@ local FALSE_COST = "\0\0\0\0\0\0\0\0"   -- 0.0: the move is impossible
 
 -- The moves section (flag 8): the overrides by cell then direction, the
 -- directed links by source then target.
-local function encode_moves(grid)
+function encode_moves(grid)
   local m = grid._moves
   local over, out = {}, {}
   for _, c in ipairs(sorted_cells(m.over)) do
@@ -289,6 +292,11 @@ function encode_once(self)
   return body .. le(fnv1a(FNV_OFFSET, body, 1, #body), 4)
 end
 
+M.encode_moves = function(t) return encode_moves(t) end
+M.moves_end = function(s, at) return moves_end(s, at) end
+M.check_moves = function(s, at, w, h, hex) return check_moves(s, at, w, h, hex) end
+M.decode_moves = function(s, at, grid) return decode_moves(s, at, grid) end
+
 -- ---- decode -------------------------------------------------------------------
 
 -- Where the moves section that starts after byte `at` ends: past its two
@@ -346,7 +354,7 @@ end
 -- (hex: its layout): each override's cell and direction lead to a board
 -- neighbour in the grid, costs are 0 (false) or in (0, 1e15], links join two
 -- cells, everything in the order the encoder writes, and something is there.
-local function check_moves(s, at, w, h, hex)
+function check_moves(s, at, w, h, hex)
   local n = u32(s, at + 1)
   local stride = w + 2
   local last = -1
@@ -387,7 +395,7 @@ local function check_moves(s, at, w, h, hex)
 end
 
 -- Sets the moves section at byte at + 1 (checked) on the new grid.
-local function decode_moves(s, at, grid)
+function decode_moves(s, at, grid)
   local w, stride = grid._w, grid._stride
   local function cell(c) return (c - c % w) / w * stride + stride + c % w + 2 end
   local n = u32(s, at + 1)

@@ -180,6 +180,24 @@ local function links_changed(grid, a, b)
   G.changed(grid, b)
 end
 
+-- A copy of the grid's moves as they are now (nil: none), for a distance
+-- map that keeps them: later edits of the grid do not reach it.
+function M.snapshot(grid)
+  local m = grid._moves
+  if not m then return nil end
+  local function copy(lists)
+    local t = {}
+    for c, list in pairs(lists) do
+      local l = {}
+      for k, v in pairs(list) do l[k] = v end
+      t[c] = l
+    end
+    return t
+  end
+  return { over = copy(m.over), out = copy(m.out), into = copy(m.into), count = m.count,
+    nlinks = m.nlinks }
+end
+
 -- ---- the methods ------------------------------------------------------------
 
 -- Checks self and the cells (x1, y1), (x2, y2) (arguments 1-4 of fname);
