@@ -237,17 +237,18 @@ end
 -- ($override: false, no move), then the rule (false: no move; nil: it
 -- stopped the query), and h is at most the links' bound h_links.
 local RELAX = [[
+
+--@if moves
+$override
+if step and move_rule then
+  s.expanded, s.touched = expanded, touched   -- as they stand, should it stop
+  step = ask_move(move_rule, u, v, step, stride)
+  if step == nil then return stopped() end
+end
+if step then
+--@end
+local ng = gu + step
 do
-  --@if moves
-  $override
-  if step and move_rule then
-    s.expanded, s.touched = expanded, touched   -- as they stand, should it stop
-    step = ask_move(move_rule, u, v, step, stride)
-    if step == nil then return stopped() end
-  end
-  if step then
-  --@end
-  local ng = gu + step
   --@if general
   if not (bounded and ng > max_cost) then
   --@end
@@ -270,10 +271,10 @@ do
   --@if general
   end
   --@end
-  --@if moves
-  end
-  --@end
 end
+--@if moves
+end
+--@end
 ]]
 
 -- With moves: before the loop, the grid's overrides and links (none: an
