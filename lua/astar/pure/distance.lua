@@ -882,7 +882,8 @@ function M.decode_map(...)
     if st ~= 15 then members = members + 1 end
   end
   local moves_at = fixed - 4 + 12 * members   -- the moves section after the values
-  local via_at = moved and EN.moves_end(s, moves_at) or moves_at
+  local via_at = moves_at
+  if moved then via_at = EN.moves_end(s, moves_at) or bad_map("bad length") end
   if via_at + 4 * linked + 4 ~= length then bad_map("bad length") end
   if moved then
     local message = EN.check_moves(s, moves_at, w, h, hex)

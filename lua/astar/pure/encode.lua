@@ -299,14 +299,25 @@ M.decode_moves = function(s, at, grid) return decode_moves(s, at, grid) end
 
 -- ---- decode -------------------------------------------------------------------
 
--- Where the moves section that starts after byte `at` ends: past its two
--- counts, as far as the string lets them be read (a short string is then
--- "truncated" by the length check).
+-- The length a string whose moves section starts after byte expected - 4
+-- (expected: its length without one) should have (encode.c check_header):
+-- each count is read only when the bytes before the next one are there, so
+-- a short string is "truncated" with the length its counts so far ask for.
+local function moves_expected(s, expected)
+  local length, at = #s, expected - CHECKSUM_SIZE
+  if length < expected + 4 then return expected + 8 end
+  local n = u32(s, at + 1)
+  expected = expected + 8 + 13 * n
+  if length >= expected then expected = expected + 16 * u32(s, at + 4 + 13 * n + 1) end
+  return expected
+end
+
+-- Where the moves section that starts after byte at ends, or nil when the
+-- string ends before its counts (a distance map's: distance.lua).
 function moves_end(s, at)
-  local length = #s
-  if length < at + 4 then return at + 8 end
+  if #s < at + 4 then return nil end
   at = at + 4 + 13 * u32(s, at + 1)
-  if length < at + 4 then return at + 4 end
+  if #s < at + 4 then return nil end
   return at + 4 + 16 * u32(s, at + 1)
 end
 
@@ -331,7 +342,7 @@ local function check_header(s)
   local cells = width * height
   local expected = HEADER_SIZE + floor((cells + 7) / 8) + CHECKSUM_SIZE
   if flags % 2 == 1 then expected = expected + cells * 8 end
-  if flags % 16 >= 8 then expected = moves_end(s, expected - CHECKSUM_SIZE) + CHECKSUM_SIZE end
+  if flags % 16 >= 8 then expected = moves_expected(s, expected) end
   if length ~= expected then
     return format("%s (%d bytes, expected %.0f)",
       length < expected and "truncated" or "trailing bytes", length, expected)
@@ -351,21 +362,19 @@ local function check_header(s)
 end
 
 -- nil, or the message for the moves section at byte at + 1 of a w x h grid
--- (hex: its layout): each override's cell and direction lead to a board
--- neighbour in the grid, costs are 0 (false) or in (0, 1e15], links join two
--- cells, everything in the order the encoder writes, and something is there.
+-- (hex: its layout), as encode.c decode_moves checks it: each override's
+-- cell and direction lead to a board neighbour in the grid ("bad move"), in
+-- the encoder's order, its cost 0 (false) or in (0, 1e15]; something is
+-- there; links join two cells of the grid, in order, at a cost in (0, 1e15].
 function check_moves(s, at, w, h, hex)
-  local n = u32(s, at + 1)
-  local stride = w + 2
+  local n, cells, stride = u32(s, at + 1), w * h, w + 2
   local last = -1
   for k = 0, n - 1 do
     local p = at + 5 + 13 * k
     local c, d = u32(s, p), byte(s, p + 4) + 1
     local cost = get_f64(s, p + 5)
     local x, y = c % w, (c - c % w) / w
-    local key = c * 8 + d
-    local ok = c < w * h and d <= 8 and key > last
-      and (cost == 0 or (cost > 0 and cost <= G.MAX_COST))
+    local ok = c < cells and d <= 8
     if ok then
       local tx, ty = x + B.DX[d], y + B.DY[d]
       ok = tx >= 0 and ty >= 0 and tx < w and ty < h
@@ -374,23 +383,23 @@ function check_moves(s, at, w, h, hex)
         ok = d == dirs[5] or d == dirs[6]
       end
     end
-    if not ok then return "bad move override" end
-    last = key
+    if not ok then return "bad move" end
+    if k > 0 and c * 8 + d <= last then return "moves out of order" end
+    if not (cost == 0 or (cost > 0 and cost <= G.MAX_COST)) then return "bad move cost" end
+    last = c * 8 + d
   end
   at = at + 4 + 13 * n
   local links = u32(s, at + 1)
-  last = -1
+  -- the encoder sets the flag only then: one encoding per grid
+  if n + links == 0 then return "moves flag set but no moves or links" end
   for k = 0, links - 1 do
     local p = at + 5 + 16 * k
     local from, to, cost = u32(s, p), u32(s, p + 4), get_f64(s, p + 8)
-    local key = from * w * h + to
-    if not (from < w * h and to < w * h and from ~= to and key > last and cost > 0
-      and cost <= G.MAX_COST) then
-      return "bad link"
-    end
-    last = key
+    if from >= cells or to >= cells or from == to then return "bad link" end
+    if k > 0 and from * cells + to <= last then return "links out of order" end
+    if not (cost > 0 and cost <= G.MAX_COST) then return "bad link cost" end
+    last = from * cells + to
   end
-  if n == 0 and links == 0 then return "moves flag set but no moves" end
   return nil
 end
 

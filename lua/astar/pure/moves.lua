@@ -201,14 +201,18 @@ end
 -- ---- the methods ------------------------------------------------------------
 
 -- Checks self and the cells (x1, y1), (x2, y2) (arguments 1-4 of fname);
--- returns both bordered indices.
-local function check_pair(fname, nargs, self, x1, y1, x2, y2)
+-- returns both bordered indices. With distinct (link, unlink): two cells.
+local function check_pair(fname, nargs, self, x1, y1, x2, y2, distinct)
   G.check_grid(fname, nargs, self)
   local w, h, stride = self._w, self._h, self._stride
   x1 = check_index(x1, nargs > 1, 1, fname, "x1", w)
   y1 = check_index(y1, nargs > 2, 2, fname, "y1", h)
   x2 = check_index(x2, nargs > 3, 3, fname, "x2", w)
   y2 = check_index(y2, nargs > 4, 4, fname, "y2", h)
+  if distinct and x1 == x2 and y1 == y2 then
+    arg_error(3, fname, nil, format("a link joins two different cells, got (%d, %d) twice", x1,
+      y1))
+  end
   return toint(y1 * stride + x1 + 1), toint(y2 * stride + x2 + 1)
 end
 
@@ -239,8 +243,8 @@ M.check_neighbour = check_neighbour
 local function check_cost(fname, num, cost, present, or_false)
   if type(cost) == "number" then
     if not (cost > 0 and cost <= G.MAX_COST) then
-      arg_error(num, fname, nil, "cost must be a positive finite number up to 1e15, got "
-        .. A.number_text(cost))
+      arg_error(num, fname, nil, "cost must be a positive finite number up to 1e15"
+        .. (or_false and ", false or nil" or "") .. ", got " .. A.number_text(cost))
     end
     return cost + 0.0
   end
@@ -285,12 +289,11 @@ end
 function M.link(...)
   local self, x1, y1, x2, y2, cost, oneway = ...
   local nargs = select("#", ...)
-  local a, b = check_pair("link", nargs, self, x1, y1, x2, y2)
+  local a, b = check_pair("link", nargs, self, x1, y1, x2, y2, true)
   cost = check_cost("link", 5, cost, nargs > 5, false)
   if oneway ~= nil and type(oneway) ~= "boolean" then
     A.type_error(6, "link", nil, "boolean", oneway, true)
   end
-  if a == b then arg_error(3, "link", nil, "cannot link " .. cell_text(self, a) .. " to itself") end
   local changed = set_link(self, a, b, cost)
   if not oneway then changed = set_link(self, b, a, cost) or changed end
   if changed then links_changed(self, a, b) end
@@ -299,7 +302,7 @@ end
 --- grid:unlink(x1, y1, x2, y2): removes the links between the cells, both ways.
 function M.unlink(...)
   local self, x1, y1, x2, y2 = ...
-  local a, b = check_pair("unlink", select("#", ...), self, x1, y1, x2, y2)
+  local a, b = check_pair("unlink", select("#", ...), self, x1, y1, x2, y2, true)
   local removed = remove_link(self, a, b)
   removed = remove_link(self, b, a) or removed
   if removed then links_changed(self, a, b) end
@@ -315,13 +318,17 @@ function M.getLinks(...)
   y = check_index(y, nargs > 2, 2, "getLinks", "y", self._h)
   local m = self._moves
   local list = m and m.out[y * stride + x + 1]
+  local version = self._version
   local out = {}
-  if list then
-    for k = 1, #list, 2 do
-      local c = list[k]
-      local cx = (c - 1) % stride
-      out[#out + 1] = { x = toint(cx), y = toint((c - 1 - cx) / stride), cost = list[k + 1] }
-    end
+  -- each entry made may run a finalizer that edits or closes the grid
+  for k = 1, list and #list or 0, 2 do
+    local entry = {}
+    if not self._open then error("grid closed during getLinks", 0) end
+    if self._version ~= version then error("grid changed during getLinks", 0) end
+    local c = list[k]
+    local cx = (c - 1) % stride
+    entry.x, entry.y, entry.cost = toint(cx), toint((c - 1 - cx) / stride), list[k + 1]
+    out[#out + 1] = entry
   end
   return out
 end

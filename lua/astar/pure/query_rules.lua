@@ -18,8 +18,7 @@ local M = {}
 
 local floor, huge = math.floor, math.huge
 local format, gsub = string.format, string.gsub
-local type, rawget, rawset, next, pcall, error, tostring =
-  type, rawget, rawset, next, pcall, error, tostring
+local type, rawget, rawset, next, pcall, error = type, rawget, rawset, next, pcall, error
 local rawlen = rawlen or function(t) return #t end
 local toint = G.toint
 local arg_error, number_text = A.arg_error, A.number_text
@@ -236,8 +235,9 @@ end
 -- (no move), or nil when the query must stop (r.stop says why).
 function M.move_step(r, u, v, cost, stride)
   local ux, vx = (u - 1) % stride, (v - 1) % stride
-  local ok, value = r.call_move(r.move, toint(ux), toint((u - 1 - ux) / stride), toint(vx),
-    toint((v - 1 - vx) / stride), cost)
+  local fx, fy = toint(ux), toint((u - 1 - ux) / stride)
+  local tx, ty = toint(vx), toint((v - 1 - vx) / stride)
+  local ok, value = r.call_move(r.move, fx, fy, tx, ty, cost)
   if not ok then
     r.stop, r.err = STOP_ERROR, value
     return nil
@@ -246,18 +246,15 @@ function M.move_step(r, u, v, cost, stride)
   if value == false then return false end
   if type(value) == "number" and value > 0 and value <= G.MAX_COST then return value * 1.0 end
   r.stop, r.bad_value = STOP_BAD_MOVE, value
+  r.bad_x, r.bad_y, r.bad_tx, r.bad_ty = fx, fy, tx, ty
   return nil
 end
 
--- The message about a bad answer of a move rule (label: "opts.move").
-function M.bad_move_message(label, v)
-  local t = type(v)
-  if t == "number" then
-    return format("%s returned %s, expected a positive number up to 1e15 or false", label,
-      number_text(v))
-  end
-  local shown = (v == nil or v == true) and tostring(v) or "a " .. t
-  return format("%s returned %s, expected a positive number or false", label, shown)
+-- The message about a bad answer v of a move rule (label: "opts.move") about
+-- the move (fx, fy) -> (tx, ty): the number as errors print numbers, else its type.
+function M.bad_move_message(label, v, fx, fy, tx, ty)
+  return format("%s gave %s for (%d, %d) -> (%d, %d); expected a positive number up to 1e15 or false",
+    label, type(v) == "number" and number_text(v) or type(v), fx, fy, tx, ty)
 end
 
 -- Before a run of the search: the grid the callbacks may disturb.
@@ -335,7 +332,8 @@ function M.raise(r, fname)
   elseif stop == STOP_CHANGED then
     error("grid changed during " .. fname, 0)
   elseif stop == STOP_BAD_MOVE then
-    arg_error(r.argn[MOVE], r.fname, nil, M.bad_move_message(r.label[MOVE], r.bad_value))
+    arg_error(r.argn[MOVE], r.fname, nil, M.bad_move_message(r.label[MOVE], r.bad_value, r.bad_x,
+      r.bad_y, r.bad_tx, r.bad_ty))
   elseif stop == STOP_BAD_FORM then
     arg_error(r.argn[r.bad_rule], r.fname, nil, format(
       "%s: cell %d holds a table; a list of points must start at index 1",

@@ -442,13 +442,14 @@ end
 local function ask_move(q, rule, from, to, cost)
   local stride = q.grid._stride
   local fx, tx = (from - 1) % stride, (to - 1) % stride
-  local v = q.call_move(rule.move, toint(fx), toint((from - 1 - fx) / stride), toint(tx),
-    toint((to - 1 - tx) / stride), cost)
+  local fy, ty = toint((from - 1 - fx) / stride), toint((to - 1 - tx) / stride)
+  fx, tx = toint(fx), toint(tx)
+  local v = q.call_move(rule.move, fx, fy, tx, ty, cost)
   check_grid_after(q)
   if q.changed then return nil end
   if v == false then return false end
   if type(v) == "number" and v > 0 and v <= G.MAX_COST then return v * 1.0 end
-  arg_error(rule.argn.move, q.fname, nil, Q.bad_move_message(rule.label.move, v))
+  arg_error(rule.argn.move, q.fname, nil, Q.bad_move_message(rule.label.move, v, fx, fy, tx, ty))
 end
 
 -- The search of a movement range on the kernel (range.c dk_settle, dk_look,
@@ -534,6 +535,9 @@ local RANGE_LOOP = { name = "range", args = "t, move",
       end
       if c < huge then price = c end
     end
+    --@end
+    --@if moves
+    if slot[v] then price = nil end   -- settled: no move is offered, no rule asked (range.c)
     --@end]=],
   relax = [=[
     if ng <= move and not slot[v] and not (g[v] and ng >= g[v]) then
@@ -550,12 +554,12 @@ local RANGE_LOOP = { name = "range", args = "t, move",
     --@if large
     local c, ends = large_link(t, v)
     if c == nil then return nil end
-    pass = c < huge
+    pass = c < huge and not slot[v]
     --@else
     if open[v] and v ~= start then
       local c = entry[v] or look_up(q, rule, v, entry, flags)
       if c == nil then return nil end
-      pass = c < huge
+      pass = c < huge and not slot[v]
     end
     --@end]=],
   finish = "return count",
