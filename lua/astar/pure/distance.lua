@@ -6,7 +6,9 @@
 -- value; nil outside the map), _cost[i] (the entry cost: huge can't be
 -- entered, nil not asked), _origin[i] (the start entry the walk ends at) and
 -- _step[i] (0-7 the direction of the first step, E W S N SE SW NE NW; 8 the
--- walk ends here; nil outside the map). The rules run through
+-- walk ends here; 9 a link to _via[i]; nil outside the map); _moves, the
+-- grid's overrides and links as the map was made (moves.lua snapshot: flee
+-- and blend follow them; the move rule is not asked again). The rules run through
 -- query_rules.lua, under pcall; after each callback a closed grid stops the
 -- flood with an error, a changed one starts it again (G.MAX_RESTARTS times).
 local A = require "astar.pure.args"
@@ -735,6 +737,9 @@ function M.blend(...)
 end
 
 -- ---- map:encode() and astar.decodeMap(s): distance.c's format ----------------
+-- A map that keeps moves (flag 16) also has, after the values: the moves
+-- section of the grid's format (encode.lua), then the target cell (u32) of
+-- each link step (code 9), in cell order.
 
 local byte, char, sub, concat = string.byte, string.char, string.sub, table.concat
 local le, u32, f64_any, get_f64 = EN.le, EN.u32, EN.f64_any, EN.get_f64

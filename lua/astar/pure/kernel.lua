@@ -16,6 +16,13 @@
 -- v through u. PUSH(f, v) in a hook pushes v with key f (plain names only).
 -- Lines "--@if key", "--@else", "--@end" keep or drop what they enclose by
 -- the flags of the variant (the board kind's; an A* query's: template.lua).
+--
+-- Moves (moves.lua: the grid's overrides and links, a query's move rule) are
+-- a variant of each loop, flag "moves", compiled only for queries that have
+-- them: a query without keeps the loop text it had before. In it the board's
+-- override (board.lua MOVES) prices each move, the move rule is asked, and
+-- the links of the cell are relaxed after its board moves (hooks askmove,
+-- linklook for the Dijkstra loop; link_look for A*).
 local B = require "astar.pure.board"
 local T = require "astar.pure.template"
 local G = require "astar.pure.grid"
