@@ -11,6 +11,7 @@ local R = require "astar.pure.range"
 local T = require "astar.pure.tiles"
 local D = require "astar.pure.distance"
 local HX = require "astar.pure.hex"
+local MV = require "astar.pure.moves"
 require "astar.pure.stepper"   -- adds Grid:newSearch and the Search methods
 
 local select, type = select, type
@@ -56,6 +57,9 @@ methods.setTiles = T.set_tiles
 methods.distanceMap = D.distance_map
 methods.getShape = HX.getShape
 methods.getLayout = HX.getLayout
+for _, name in ipairs { "setMove", "getMove", "setWallBetween", "link", "unlink", "getLinks" } do
+  methods[name] = MV[name]
+end
 core.newHex = HX.new_hex
 core.fromTiles = T.from_tiles
 

@@ -53,15 +53,49 @@ end
 -- The move loop of each kind, for kernel.lua: `open` starts it (d the
 -- direction of the move out of cell u), `close` ends it, `step` prices the
 -- move (gu + price: price is the entered cell's cost; a diagonal costs sqrt 2
--- times it); `flags` are the kernel's --@if keys the kind sets. A square or
+-- times it), `cost` the move alone (step is gu + cost); `flags` are the kernel's --@if keys the kind sets. A square or
 -- large loop needs ndir in scope, a hex one layout and stride.
 M.SOURCE = {
   square = { open = "for d = 1, ndir do", close = "end",
-    step = "d > 4 and gu + SQRT2 * price or gu + price", flags = { diagonal = true } },
+    step = "d > 4 and gu + SQRT2 * price or gu + price", cost = "d > 4 and SQRT2 * price or price",
+    flags = { diagonal = true } },
   large = { open = "for d = 1, ndir do", close = "end",
-    step = "d > 4 and gu + SQRT2 * price or gu + price", flags = { diagonal = true, large = true } },
+    step = "d > 4 and gu + SQRT2 * price or gu + price", cost = "d > 4 and SQRT2 * price or price",
+    flags = { diagonal = true, large = true } },
   hex = { open = "local dirs = hex_dirs(layout, stride, u) for k = 1, 6 do local d = dirs[k]",
-    close = "end", step = "gu + price", flags = { hex = true } },
+    close = "end", step = "gu + price", cost = "price", flags = { hex = true } },
 }
+
+-- What a query with moves (kernel.lua, flag "moves") writes per board kind:
+-- `at` once per expanded cell u, `price` per move (u, d) of price $c (the
+-- loop's variable): the grid's override of it replaces $c (false: no move); `back_price` the same
+-- for the move (v, BACK[d]) into u (a flood over reversed moves). A large
+-- unit's move is blocked by any covered cell's override false, priced by its
+-- top-left cell's (large_price).
+M.BACK = { 2, 1, 4, 3, 8, 7, 6, 5 }
+M.MOVES = {
+  square = { at = "local ov = over[u]",
+    price = "if ov then local o = ov[d] if o ~= nil then $c = o end end",
+    back_price = "local ov = over[v] if ov then local o = ov[BACK[d]] if o ~= nil then $c = o end end" },
+  large = { at = "", price = "$c = large_price(over, u, d, size, stride, $c)",
+    back_price = "$c = large_price(over, v, BACK[d], size, stride, $c)" },
+}
+M.MOVES.hex = M.MOVES.square
+
+-- The price of a large unit's move from position u in direction d (default
+-- step): false when a cell it covers at u has that move set false, else the
+-- top-left cell's override when it has one, else step.
+function M.large_price(over, u, d, size, stride, step)
+  for row = u, u + (size - 1) * stride, stride do
+    for c = row, row + size - 1 do
+      local ov = over[c]
+      if ov and ov[d] == false then return false end
+    end
+  end
+  local ov = over[u]
+  local o = ov and ov[d]
+  if o then return o end
+  return step
+end
 
 return M

@@ -139,12 +139,21 @@ local function move_cost(s, grid, open, c, n, dx, dy, cells)
   return worst
 end
 
+-- Whether a unit may be taken by a link to position v (moves.lua): huge
+-- when it does not fit there or covers an impassable cell, nil when the
+-- rule stopped the query, else 0.
+local function link_target(s, grid, open, v)
+  if not fits(open, grid, v, s.size) then return huge end
+  return check_footprint(s, grid, v)
+end
+
 -- search.lua's general loop on kernel.lua with move_cost for the entry
 -- costs, the corner rule over the positions beside a diagonal step.
 local LARGE = { name = "astar large", flags = { "general" },
   uses = { changed = S.changed, closeness = S.general_closeness, finish = S.finish,
-    box_distance = S.box_distance, move_cost = move_cost, DX = B.DX, DY = B.DY, NEVER = NEVER,
-    ALWAYS = ALWAYS, ONE_OBSTACLE = ONE_OBSTACLE, SEARCHING = S.SEARCHING, FOUND = S.FOUND,
+    box_distance = S.box_distance, move_cost = move_cost, link_target = link_target,
+    DX = B.DX, DY = B.DY, NEVER = NEVER, ALWAYS = ALWAYS, ONE_OBSTACLE = ONE_OBSTACLE,
+    SEARCHING = S.SEARCHING, FOUND = S.FOUND,
     PARTIAL = S.PARTIAL, NO_PATH = S.NO_PATH, STOPPED = S.STOPPED },
   prepare = [=[
     local p, cells = {}, {}
@@ -167,13 +176,24 @@ local LARGE = { name = "astar large", flags = { "general" },
         if c == nil then return stopped() end
         if d <= 4 then p[d] = c ~= huge end
         if c ~= huge then
-          local ng = gu + (d <= 4 and c or SQRT2 * c)
+          local step = d <= 4 and c or SQRT2 * c
           RELAX
         end
       end
     end]=],
-  heuristic = "local f = ng + h_scale * box_distance(s, heuristic, cx + DX[d], cy + DY[d])",
+  heuristic = "local h = h_scale * box_distance(s, heuristic, $hx, $hy)",
+  -- a link moves the unit to its target position when it fits there
+  link_look = [=[
+    local e = link_target(s, grid, open, v)
+    if e == nil then return stopped() end
+    local pass = e ~= huge]=],
+  kind = "large",
 }
-M.run_large = K.astar(LARGE)
+local run_large = K.astar(LARGE)
+
+function M.run_large(s, grid, budget)
+  if s.moved then return K.astar(LARGE, "moves")(s, grid, budget) end
+  return run_large(s, grid, budget)
+end
 
 return M

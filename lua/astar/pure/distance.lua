@@ -6,7 +6,9 @@
 -- value; nil outside the map), _cost[i] (the entry cost: huge can't be
 -- entered, nil not asked), _origin[i] (the start entry the walk ends at) and
 -- _step[i] (0-7 the direction of the first step, E W S N SE SW NE NW; 8 the
--- walk ends here; nil outside the map). The rules run through
+-- walk ends here; 9 a link to _via[i]; nil outside the map); _moves, the
+-- grid's overrides and links as the map was made (moves.lua snapshot: flee
+-- and blend follow them; the move rule is not asked again). The rules run through
 -- query_rules.lua, under pcall; after each callback a closed grid stops the
 -- flood with an error, a changed one starts it again (G.MAX_RESTARTS times).
 local A = require "astar.pure.args"
@@ -18,6 +20,7 @@ local EN = require "astar.pure.encode"
 local B = require "astar.pure.board"
 local K = require "astar.pure.kernel"
 local new_cells = require("astar.pure.clearance").new_cells
+local MV = require "astar.pure.moves"
 
 local M = {}
 
@@ -30,7 +33,12 @@ local arg_error, type_error, typename = A.arg_error, A.type_error, A.typename
 local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 113
 
 local END = 8   -- a step code: the walk ends here
-local SQRT2, DX, DY, CX, CY, OPPOSITE = B.SQRT2, B.DX, B.DY, B.CX, B.CY, B.OPPOSITE
+-- A step code: the walk takes a link (moves.lua) to cell _via[i]. A flood
+-- relaxes a link as direction LINK (kernel.lua), whose code it is.
+local LINK = 9
+local SQRT2, DX, DY, CX, CY = B.SQRT2, B.DX, B.DY, B.CX, B.CY
+local OPPOSITE = { [LINK] = LINK }   -- the step code of a relaxed move, by direction
+for d = 1, 8 do OPPOSITE[d] = B.OPPOSITE[d] end
 local NEVER, ALWAYS = B.NEVER, B.ALWAYS
 
 local Map = {}
@@ -51,7 +59,9 @@ end
 local function empty_map(w, h, diagonal, hex, size)
   local stride = w + 2
   return setmetatable({ _w = w, _h = h, _stride = stride, _cells = stride * (h + 2),
-    _diagonal = diagonal, _hex = hex, _size = size or 1, _dist = {}, _cost = {}, _origin = {}, _step = {}, _reached = 0,
+    _diagonal = diagonal, _hex = hex, _size = size or 1, _dist = {}, _cost = {}, _origin = {}, _step = {},
+    _via = {}, _moves = nil,    -- the link steps' targets; the grid's moves as the map was made
+    _reached = 0,
     _sources = {}, _max = huge, _derived = false, _busy = false }, MAP)
 end
 
@@ -81,16 +91,17 @@ function Map.get(...)
   return nil
 end
 
--- The neighbour index a step leads to from i in steps step of a map of
--- stride stride, or nil at the end of a walk.
-local function step_from(step, stride, i)
+-- The index a step leads to from i in steps step of a map of stride stride
+-- (a neighbour, or a link's target in via), or nil at the end of a walk.
+local function step_from(step, stride, i, via)
   local d = step[i]
   if d == nil or d == END then return nil end
+  if d == LINK then return via[i] end
   return i + DY[d + 1] * stride + DX[d + 1]
 end
 
 local function next_index(self, i)
-  return step_from(self._step, self._stride, i)
+  return step_from(self._step, self._stride, i, self._via)
 end
 
 function Map.nextStep(...)
@@ -130,6 +141,7 @@ function Map.pathFrom(...)
   -- the map as it is now: an update (a finalizer's, as tables are made
   -- below) puts new tables in the map and leaves these whole
   local step, stride, reached, value = self._step, self._stride, self._reached, self._dist[i]
+  local via = self._via
   local t = into or {}
   local k, c = 0, i
   while c and k <= reached do   -- bounded as in C (a decoded map may loop)
@@ -141,7 +153,7 @@ function Map.pathFrom(...)
     else
       set_point(t, k, cx, cy, nil, into ~= nil)
     end
-    c = step_from(step, stride, c)
+    c = step_from(step, stride, c, via)
   end
   if into then clear_tail(t, flat and 2 * k + 1 or k + 1) end
   return t, value
@@ -241,9 +253,15 @@ end
 -- and v does not, the corner rule over the positions beside it.
 local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
   uses = { Q = Q, cell_xy = cell_xy, sized_open = sized_open, sized_price = sized_price,
-    OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY },
+    OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY,
+    LINK = LINK, source_fit = source_fit },
+  reversed = true,   -- the flood walks moves backwards: overrides and links into u
   prepare = [=[
     local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
+    --@if moves
+    local moves, via, size = m._moves, m._via, m._size
+    local move_rule = grid and r.move and r
+    --@end
     local stride, mode, layout = m._stride, m._diagonal, m._hex
     local ndir = mode == NEVER and 4 or 8
     local cornered = mode ~= ALWAYS
@@ -305,9 +323,29 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
       local dv = dist[v]
       if dv == nil or ng < dv then
         dist[v], step[v], origin[v] = ng, s, origin[u]
+        --@if moves
+        via[v] = u
+        --@end
         PUSH(ng, v)
       elseif ng == dv and step[v] ~= END and s < step[v] then
         step[v], origin[v] = s, origin[u]
+        --@if moves
+        via[v] = u
+        --@end
+      end
+    end]=],
+  -- moves (moves.lua): the rule asked about each move as walked (v to u);
+  -- the source v of a link into u may be a cell (position) of the map
+  askmove = "mc = ask_move(move_rule, $from, $to, mc, stride) if mc == nil then return false end",
+  linklook = [=[
+    local d = LINK
+    if not closed[v] then
+      if grid then
+        local fit = source_fit(m, grid, v, r)
+        if fit < 0 then return false end
+        pass = fit == 1
+      else
+        pass = step[v] ~= nil
       end
     end]=],
   finish = [=[
@@ -317,7 +355,8 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
 
 local function flood(m, hf, hc, n, grid, r, max_cost)
   local kind = m._hex and "hex" or m._size > 1 and "large" or "square"
-  return K.loop(FLOOD, kind)(m, hf, hc, n, grid, r, max_cost)
+  local moved = m._moves ~= nil or (grid ~= nil and r.move ~= nil)
+  return K.loop(FLOOD, kind, moved)(m, hf, hc, n, grid, r, max_cost)
 end
 
 -- astar_distance_run: one flood of m on grid; false when a rule stopped it.
@@ -337,6 +376,7 @@ local function run(m, grid, r)
     end
   end
   m._cost, m._dist, m._step, m._origin, m._reached = cost, {}, {}, {}, 0
+  m._via, m._moves = {}, MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
   local hf, hc, n = {}, {}, 0
   local stride = m._stride
@@ -376,6 +416,33 @@ local function rescan(m)
   flood(m, hf, hc, n, nil, nil, huge)
 end
 
+-- The cost of the move out of cell (position) i in direction d whose
+-- default cost is step, by the map's moves: false when it is set false.
+local function moved_step(m, moves, i, d, step)
+  if m._size > 1 then return B.large_price(moves.over, i, d, m._size, m._stride, step) end
+  local ov = moves.over[i]
+  local o = ov and ov[d]
+  if o ~= nil then return o end
+  return step
+end
+
+-- descend's links: the step code of cell i, given the board's best (value
+-- best, code bs), after the links leaving it (to a cell of the map); via[i]
+-- the target when a link is best.
+local function link_step(m, moves, i, best, bs, via)
+  local list = moves.out[i]
+  if not list then return bs end
+  local dist, step = m._dist, m._step
+  for k = 1, #list, 2 do
+    local t = list[k]
+    if step[t] ~= nil and dist[t] + list[k + 1] < best then
+      best, bs = dist[t] + list[k + 1], LINK
+      via[i] = t
+    end
+  end
+  return bs
+end
+
 -- astar_distance_descend: steps from values alone, on any board (distance.c
 -- descend): each cell steps to the neighbour it is cheapest through.
 local SQUARE_DIRS = { 1, 2, 3, 4, 5, 6, 7, 8 }
@@ -387,6 +454,7 @@ local function descend(m)
   local offset = B.offsets(stride)
   local reached = 0
   local new, side, cells = {}, {}, {}
+  local moves, via = m._moves, {}
   for i = 1, m._cells do
     if step[i] ~= nil then
       reached = reached + 1
@@ -411,16 +479,23 @@ local function descend(m)
         end
         if pass then
           local price = large and sized_price(m, i, DX[d], DY[d], cells) or cost[u]
-          local ng = d > 4 and not layout and dist[u] + SQRT2 * price or dist[u] + price
-          if ng < best then best, bs = ng, d - 1 end
+          if moves then
+            local ng = moved_step(m, moves, i, d, d > 4 and not layout and SQRT2 * price or price)
+            if ng then ng = dist[u] + ng end
+            if ng and ng < best then best, bs = ng, d - 1 end
+          else
+            local ng = d > 4 and not layout and dist[u] + SQRT2 * price or dist[u] + price
+            if ng < best then best, bs = ng, d - 1 end
+          end
         end
       end
+      if moves then bs = link_step(m, moves, i, best, bs, via) end
       new[i] = bs
       local x, y = cell_xy(m, i)
       origin[i] = (y - 1) * w + x - 1
     end
   end
-  m._step, m._reached = new, reached
+  m._step, m._via, m._reached = new, via, reached
 end
 
 -- Fills m on grid with rules r until it completes (lua_distance.c fill).
@@ -504,7 +579,7 @@ function M.distance_map(...)
   Q.finish(r, grid)
   if not grid._open then error("attempt to use a closed astar.Grid", 0) end
   local m = empty_map(w, h, diagonal, grid._hex, size)
-  m._sources, m._max, m._rules, m._ruled = list, max_cost, r, r.used
+  m._sources, m._max, m._rules, m._ruled = list, max_cost, r, r.used or r.move ~= nil
   fill(m, grid, r, "distanceMap")
   return m
 end
@@ -534,6 +609,7 @@ function Map.update(...)
   if old then
     r.index[1], r.index[2] = old.index[1], old.index[2]
     r.points[1], r.points[2] = old.points[1], old.points[2]
+    r.move = old.move
   end
   Q.finish(r, grid)
   fill(self, grid, r, "update")
@@ -545,6 +621,7 @@ local function derived(from)
   local cost = {}
   for i, c in next, from._cost do cost[i] = c end
   m._cost, m._derived = cost, true
+  m._moves = from._moves   -- a snapshot: never written
   return m
 end
 
@@ -660,18 +737,39 @@ function M.blend(...)
 end
 
 -- ---- map:encode() and astar.decodeMap(s): distance.c's format ----------------
+-- A map that keeps moves (flag 16) also has, after the values: the moves
+-- section of the grid's format (encode.lua), then the target cell (u32) of
+-- each link step (code 9), in cell order.
 
 local byte, char, sub, concat = string.byte, string.char, string.sub, table.concat
 local le, u32, f64_any, get_f64 = EN.le, EN.u32, EN.f64_any, EN.get_f64
 local DIAGONAL_CODE = { [1] = 0, [2] = 1, [3] = 2, [4] = 3 }   -- index -> AstarDiagonal
+
+-- The targets of the map's link steps, in cell order (u32 cell numbers).
+local function link_steps(self)
+  local out = {}
+  local stride, w, step, via = self._stride, self._w, self._step, self._via
+  for y = 1, self._h do
+    for x = 1, w do
+      local i = y * stride + x + 1
+      if step[i] == LINK then
+        local t = via[i]
+        local tx = (t - 1) % stride
+        out[#out + 1] = le(((t - 1 - tx) / stride - 1) * w + tx - 1, 4)
+      end
+    end
+  end
+  return concat(out)
+end
 
 function Map.encode(...)
   local self = ...
   check_self("encode", select("#", ...), self)
   local out = {}
   local sized = self._size > 1   -- large units: flag 8, the size after the header
+  local moved = self._moves ~= nil   -- flag 16: the moves it keeps, then the link steps
   local flags = (self._derived and 1 or 0) + ((self._ruled or self._rules_lost) and 2 or 0)
-    + (self._hex and 4 or 0) + (sized and 8 or 0)
+    + (self._hex and 4 or 0) + (sized and 8 or 0) + (moved and 16 or 0)
   local mode = self._hex and self._hex - 1 or DIAGONAL_CODE[self._diagonal]
   out[1] = "ASTARDMP" .. char(1, 0, mode, flags) .. le(self._w, 4)
     .. le(self._h, 4) .. le(#self._sources, 4) .. f64_any(self._max)
@@ -694,8 +792,18 @@ function Map.encode(...)
   out[#out + 1] = concat(steps)
   out[#out + 1] = concat(costs)
   out[#out + 1] = concat(values)
+  if moved then out[#out + 1] = EN.encode_moves(self) .. link_steps(self) end
   local s = concat(out)
   return s .. le(EN.fnv1a(EN.FNV_OFFSET, s, 1, #s), 4)
+end
+
+-- The moves section at byte at + 1 of a decoded map (checked) as the
+-- snapshot a map keeps (moves.lua), set on a stand-in for a grid.
+local function decoded_moves(s, at, m)
+  local stand_in = { _w = m._w, _h = m._h, _stride = m._stride, _hex = m._hex, _version = 0,
+    _changes = {} }
+  EN.decode_moves(s, at, stand_in)
+  return stand_in._moves
 end
 
 local function bad_map(message)
@@ -738,7 +846,8 @@ function M.decode_map(...)
   if length < 36 or sub(s, 1, 8) ~= "ASTARDMP" then bad_map("bad magic or too short") end
   if byte(s, 9) ~= 1 or byte(s, 10) ~= 0 then bad_map("unknown format version") end
   local diagonal, flags = byte(s, 11), byte(s, 12)
-  if diagonal > 3 or flags > 15 then bad_map("bad diagonal mode or flags") end
+  if diagonal > 3 or flags > 31 then bad_map("bad diagonal mode or flags") end
+  local moved = flags >= 16   -- the moves the map keeps, and link steps
   local hex = flags % 8 >= 4 and diagonal + 1 or nil   -- a hex map: the layout in the mode byte
   local w, h, n = u32(s, 13), u32(s, 17), u32(s, 21)
   local max_cost = get_f64(s, 25)
@@ -748,7 +857,7 @@ function M.decode_map(...)
   end
   if max_cost ~= max_cost then bad_map("bad maxCost") end
   local size, head = 1, 32
-  if flags >= 8 then
+  if flags % 16 >= 8 then
     if length < 40 then bad_map("truncated") end
     size, head = u32(s, 33), 36
     if size < 2 or size > G.MAX_SIDE or hex then bad_map("bad unit size") end
@@ -767,16 +876,29 @@ function M.decode_map(...)
     p = p + 16
   end
   local steps, costs, values = p, p + cells, p + 9 * cells
-  local members = 0
+  local members, linked = 0, 0
   for c = 0, cells - 1 do
     local st = byte(s, steps + c)
-    if st ~= 15 and st > END then bad_map("bad step") end
+    if st == LINK and moved then
+      linked = linked + 1
+    elseif st ~= 15 and st > END then
+      bad_map("bad step")
+    end
     if st ~= 15 then members = members + 1 end
   end
-  if fixed + 12 * members ~= length then bad_map("bad length") end
+  local moves_at = fixed - 4 + 12 * members   -- the moves section after the values
+  local via_at = moves_at
+  if moved then via_at = EN.moves_end(s, moves_at) or bad_map("bad length") end
+  if via_at + 4 * linked + 4 ~= length then bad_map("bad length") end
+  if moved then
+    local message = EN.check_moves(s, moves_at, w, h, hex)
+    if message then bad_map(message) end
+  end
   if size > 1 then sized_members_fit(s, w, h, size, steps, costs) end
   local stride = m._stride
+  if moved then m._moves = decoded_moves(s, moves_at, m) end
   local step, cost, dist, origin = m._step, m._cost, m._dist, m._origin
+  via_at = via_at + 1
   local reached = 0
   for i = 1, m._cells do cost[i] = huge end
   for y = 0, h - 1 do
@@ -789,7 +911,16 @@ function M.decode_map(...)
       cost[i] = cc == cc and cc or nil
       if st ~= 15 then
         if not (cc > 0 and cc < huge) then bad_map("bad cost") end
-        if st < 8 then
+        if st == LINK then                  -- to a cell of the map a link leads to
+          local t = u32(s, via_at)
+          via_at = via_at + 4
+          local tx, ty = t % w, (t - t % w) / w
+          if t >= cells or byte(s, steps + t) == 15
+            or not MV.link_cost({ _moves = m._moves }, i, (ty + 1) * stride + tx + 2) then
+            bad_map("bad step")
+          end
+          m._via[i] = toint((ty + 1) * stride + tx + 2)
+        elseif st < 8 then
           local nx, ny = x + DX[st + 1], y + DY[st + 1]
           if nx < 0 or ny < 0 or nx >= w or ny >= h or byte(s, steps + ny * w + nx) == 15 then
             bad_map("bad step")

@@ -10,11 +10,14 @@
 -- stays an exact whole number below 2^42.
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
+local B = require "astar.pure.board"
+local MV = require "astar.pure.moves"
 
 local M = {}
 
 local byte, char, sub, format = string.byte, string.char, string.sub, string.format
-local concat = table.concat
+local concat, sort = table.concat, table.sort
+local pairs = pairs
 local floor, huge = math.floor, math.huge
 local select, type = select, type
 local toint = G.toint
@@ -171,6 +174,51 @@ M.fnv1a = function(h, s, first, last) return fnv1a(h, s, first, last) end
 -- ---- encode -------------------------------------------------------------------
 
 local encode_once
+local moves_end, moves_at   -- the moves section in a decoded string
+-- The moves section (a distance map's too: distance.lua): written from an
+-- object with _moves, _w, _stride; checked; set on a grid (or a stand-in).
+local encode_moves, check_moves, decode_moves
+
+-- A cell as the format numbers it: 0-based y * width + x of bordered cell c.
+local function cell_number(grid, c)
+  local stride = grid._stride
+  local x = (c - 1) % stride
+  return ((c - 1 - x) / stride - 1) * grid._w + x - 1
+end
+
+-- The keys of t (bordered cells), ascending.
+local function sorted_cells(t)
+  local list = {}
+  for c in pairs(t) do list[#list + 1] = c end
+  sort(list)
+  return list
+end
+
+local FALSE_COST = "\0\0\0\0\0\0\0\0"   -- 0.0: the move is impossible
+
+-- The moves section (flag 8): the overrides by cell then direction, the
+-- directed links by source then target.
+function encode_moves(grid)
+  local m = grid._moves
+  local over, out = {}, {}
+  for _, c in ipairs(sorted_cells(m.over)) do
+    local ov = m.over[c]
+    for d = 1, 8 do
+      local cost = ov[d]
+      if cost ~= nil then
+        over[#over + 1] = le(cell_number(grid, c), 4) .. char(d - 1)
+          .. (cost and f64(cost) or FALSE_COST)
+      end
+    end
+  end
+  for _, c in ipairs(sorted_cells(m.out)) do
+    local list, from = m.out[c], le(cell_number(grid, c), 4)
+    for k = 1, #list, 2 do
+      out[#out + 1] = from .. le(cell_number(grid, list[k]), 4) .. f64(list[k + 1])
+    end
+  end
+  return le(#over, 4) .. concat(over) .. le(#out, 4) .. concat(out)
+end
 
 -- A finalizer run by one of encode's allocations may change or close the
 -- grid: the bytes would then mix two states, so encode starts again (at most
@@ -203,7 +251,8 @@ function encode_once(self)
 
   local parts = {
     MAGIC, le(VERSION, 2),
-    char((has_costs and 1 or 0) + (self._hex and 4 or 0), self._diagonal - 1,
+    char((has_costs and 1 or 0) + (self._hex and 4 or 0) + (self._moves and 8 or 0),
+      self._diagonal - 1,
       self._heuristic - 1, self._heuristic_chosen and 1 or 0),
     char(0, self._hex and self._hex - 1 or 0), le(w, 4), le(h, 4), f64(self._weight),
   }
@@ -238,11 +287,39 @@ function encode_once(self)
     end
     parts[#parts + 1] = concat(list)
   end
+  if self._moves then parts[#parts + 1] = encode_moves(self) end
   local body = concat(parts)
   return body .. le(fnv1a(FNV_OFFSET, body, 1, #body), 4)
 end
 
+M.encode_moves = function(t) return encode_moves(t) end
+M.moves_end = function(s, at) return moves_end(s, at) end
+M.check_moves = function(s, at, w, h, hex) return check_moves(s, at, w, h, hex) end
+M.decode_moves = function(s, at, grid) return decode_moves(s, at, grid) end
+
 -- ---- decode -------------------------------------------------------------------
+
+-- The length a string whose moves section starts after byte expected - 4
+-- (expected: its length without one) should have (encode.c check_header):
+-- each count is read only when the bytes before the next one are there, so
+-- a short string is "truncated" with the length its counts so far ask for.
+local function moves_expected(s, expected)
+  local length, at = #s, expected - CHECKSUM_SIZE
+  if length < expected + 4 then return expected + 8 end
+  local n = u32(s, at + 1)
+  expected = expected + 8 + 13 * n
+  if length >= expected then expected = expected + 16 * u32(s, at + 4 + 13 * n + 1) end
+  return expected
+end
+
+-- Where the moves section that starts after byte at ends, or nil when the
+-- string ends before its counts (a distance map's: distance.lua).
+function moves_end(s, at)
+  if #s < at + 4 then return nil end
+  at = at + 4 + 13 * u32(s, at + 1)
+  if #s < at + 4 then return nil end
+  return at + 4 + 16 * u32(s, at + 1)
+end
 
 -- nil, or the message of encode.c check_header for what is wrong.
 local function check_header(s)
@@ -265,6 +342,7 @@ local function check_header(s)
   local cells = width * height
   local expected = HEADER_SIZE + floor((cells + 7) / 8) + CHECKSUM_SIZE
   if flags % 2 == 1 then expected = expected + cells * 8 end
+  if flags % 16 >= 8 then expected = moves_expected(s, expected) end
   if length ~= expected then
     return format("%s (%d bytes, expected %.0f)",
       length < expected and "truncated" or "trailing bytes", length, expected)
@@ -272,10 +350,10 @@ local function check_header(s)
   if fnv1a(FNV_OFFSET, s, 1, length - CHECKSUM_SIZE) ~= u32(s, length - CHECKSUM_SIZE + 1) then
     return "checksum mismatch"
   end
-  if flags ~= 0 and flags ~= 1 and flags ~= 4 and flags ~= 5 then return "unknown flags" end
+  if flags >= 16 or flags % 4 >= 2 then return "unknown flags" end
   if byte(s, 12) > 3 then return "bad diagonal mode" end
   if byte(s, 13) > 4 or byte(s, 14) > 1 then return "bad heuristic" end
-  local hex = flags >= 4
+  local hex = flags % 8 >= 4
   if byte(s, 15) ~= 0 or (not hex and byte(s, 16) ~= 0) then return "reserved bytes are not 0" end
   if hex and byte(s, 16) > 3 then return "bad hex layout" end
   local weight = get_f64(s, 25)
@@ -283,8 +361,74 @@ local function check_header(s)
   return nil
 end
 
+-- nil, or the message for the moves section at byte at + 1 of a w x h grid
+-- (hex: its layout), as encode.c decode_moves checks it: each override's
+-- cell and direction lead to a board neighbour in the grid ("bad move"), in
+-- the encoder's order, its cost 0 (false) or in (0, 1e15]; something is
+-- there; links join two cells of the grid, in order, at a cost in (0, 1e15].
+function check_moves(s, at, w, h, hex)
+  local n, cells, stride = u32(s, at + 1), w * h, w + 2
+  local last = -1
+  for k = 0, n - 1 do
+    local p = at + 5 + 13 * k
+    local c, d = u32(s, p), byte(s, p + 4) + 1
+    local cost = get_f64(s, p + 5)
+    local x, y = c % w, (c - c % w) / w
+    local ok = c < cells and d <= 8
+    if ok then
+      local tx, ty = x + B.DX[d], y + B.DY[d]
+      ok = tx >= 0 and ty >= 0 and tx < w and ty < h
+      if ok and hex and d > 4 then
+        local dirs = B.hex_dirs(hex, stride, (y + 1) * stride + x + 2)
+        ok = d == dirs[5] or d == dirs[6]
+      end
+    end
+    if not ok then return "bad move" end
+    if k > 0 and c * 8 + d <= last then return "moves out of order" end
+    if not (cost == 0 or (cost > 0 and cost <= G.MAX_COST)) then return "bad move cost" end
+    last = c * 8 + d
+  end
+  at = at + 4 + 13 * n
+  local links = u32(s, at + 1)
+  -- the encoder sets the flag only then: one encoding per grid
+  if n + links == 0 then return "moves flag set but no moves or links" end
+  for k = 0, links - 1 do
+    local p = at + 5 + 16 * k
+    local from, to, cost = u32(s, p), u32(s, p + 4), get_f64(s, p + 8)
+    if from >= cells or to >= cells or from == to then return "bad link" end
+    if k > 0 and from * cells + to <= last then return "links out of order" end
+    if not (cost > 0 and cost <= G.MAX_COST) then return "bad link cost" end
+    last = from * cells + to
+  end
+  return nil
+end
+
+-- Sets the moves section at byte at + 1 (checked) on the new grid.
+function decode_moves(s, at, grid)
+  local w, stride = grid._w, grid._stride
+  local function cell(c) return (c - c % w) / w * stride + stride + c % w + 2 end
+  local n = u32(s, at + 1)
+  for k = 0, n - 1 do
+    local p = at + 5 + 13 * k
+    local cost = get_f64(s, p + 5)
+    MV.set_override(grid, toint(cell(u32(s, p))), byte(s, p + 4) + 1, cost ~= 0 and cost)
+  end
+  at = at + 4 + 13 * n
+  for k = 0, u32(s, at + 1) - 1 do
+    local p = at + 5 + 16 * k
+    MV.set_link(grid, toint(cell(u32(s, p))), toint(cell(u32(s, p + 4))), get_f64(s, p + 8))
+  end
+end
+
 -- nil, or the message for the body (spare wall bits, costs).
-local function check_body(s, cells, with_costs)
+-- Where the moves section starts: after the walls and the costs.
+function moves_at(s, cells)
+  local at = HEADER_SIZE + floor((cells + 7) / 8)
+  if byte(s, 11) % 2 == 1 then at = at + 8 * cells end
+  return at
+end
+
+local function check_body(s, cells, with_costs, w, h, hex)
   local spare = cells % 8
   if spare ~= 0 and byte(s, HEADER_SIZE + floor(cells / 8) + 1) >= 2 ^ spare then
     return "spare wall bits are not 0"
@@ -300,6 +444,7 @@ local function check_body(s, cells, with_costs)
     -- the encoder writes no costs then: one encoding per grid (encode.c)
     if not some_not_1 then return "costs present but every cost is 1" end
   end
+  if byte(s, 11) >= 8 then return check_moves(s, moves_at(s, cells), w, h, hex) end
   return nil
 end
 
@@ -312,7 +457,8 @@ function M.decode(...)
   local w, h, with_costs
   if not message then
     w, h, with_costs = toint(u32(s, 17)), toint(u32(s, 21)), byte(s, 11) % 2 == 1
-    message = check_body(s, w * h, with_costs)
+    local hex = byte(s, 11) % 8 >= 4 and byte(s, 16) + 1 or nil
+    message = check_body(s, w * h, with_costs, w, h, hex)
   end
   if message then A.arg_error(1, "decode", nil, "not an astar grid: " .. message) end
 
@@ -335,12 +481,13 @@ function M.decode(...)
       end
     end
   end
-  if byte(s, 11) >= 4 then grid._hex = byte(s, 16) + 1 end
+  if byte(s, 11) % 8 >= 4 then grid._hex = byte(s, 16) + 1 end
+  if byte(s, 11) >= 8 then decode_moves(s, moves_at(s, w * h), grid) end
   grid._diagonal = byte(s, 12) + 1
   grid._heuristic = byte(s, 13) + 1
   grid._heuristic_chosen = byte(s, 14) == 1
   grid._weight = get_f64(s, 25) + 0.0
-  grid._version = 0
+  grid._version, grid._link_edits = 0, 0
   return grid
 end
 

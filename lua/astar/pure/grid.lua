@@ -54,6 +54,8 @@ function M.new(width, height)
     _heuristic = 2,             -- "octile"
     _heuristic_chosen = false,  -- until setHeuristic: follows the diagonal mode
     _weight = 1.0,
+    _moves = nil,               -- overrides and links (moves.lua); nil while none
+    _link_edits = 0,            -- how many times links were made, repriced or removed
     _search = nil,              -- findPath's scratch, made on first use
     _expanded = 0, _touched = 0, -- the last findPath's statistics
   }, M.META)

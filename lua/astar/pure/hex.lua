@@ -161,11 +161,12 @@ local HEX = { name = "astar hex", flags = { "general" },
       local e = entry(v)
       if e == nil then return stopped() end
       if e ~= huge then
-        local ng = gu + (e < 0 and -e or e)
+        local step = e < 0 and -e or e
         RELAX
       end
     end]=],
-  heuristic = "local f = ng + h_scale * hex_h(cx + DX[d], cy + DY[d])",
+  heuristic = "local h = h_scale * hex_h($hx, $hy)",
+  kind = "hex",
 }
 
 -- Expands at most `budget` cells (nil or 0: no limit). Compiled on first
@@ -178,8 +179,10 @@ function M.run(s, grid, budget)
       axial_distance = axial_distance, DX = B.DX, DY = B.DY,
       SEARCHING = S.SEARCHING, FOUND = S.FOUND, PARTIAL = S.PARTIAL, NO_PATH = S.NO_PATH,
       STOPPED = S.STOPPED }
+    HEX.link_look = S.ENTER_LINK
     run_hex = K.astar(HEX)
   end
+  if s.moved then return K.astar(HEX, "moves")(s, grid, budget) end
   return run_hex(s, grid, budget)
 end
 

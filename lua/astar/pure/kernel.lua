@@ -16,6 +16,13 @@
 -- v through u. PUSH(f, v) in a hook pushes v with key f (plain names only).
 -- Lines "--@if key", "--@else", "--@end" keep or drop what they enclose by
 -- the flags of the variant (the board kind's; an A* query's: template.lua).
+--
+-- Moves (moves.lua: the grid's overrides and links, a query's move rule) are
+-- a variant of each loop, flag "moves", compiled only for queries that have
+-- them: a query without keeps the loop text it had before. In it the board's
+-- override (board.lua MOVES) prices each move, the move rule is asked, and
+-- the links of the cell are relaxed after its board moves (hooks askmove,
+-- linklook for the Dijkstra loop; link_look for A*).
 local B = require "astar.pure.board"
 local T = require "astar.pure.template"
 local G = require "astar.pure.grid"
@@ -68,6 +75,9 @@ local LOOP = [[
 return function($args)
   $prepare
   local offset = offsets(stride)
+  --@if moves
+  local over, links = moves and moves.over or NONE, moves and moves.$side or NONE
+  --@end
   while n > 0 do
     local u = hc[1]
     do
@@ -78,15 +88,33 @@ return function($args)
       if
         $expand
       then
+        --@if moves
+        $at
+        --@end
         $open
           local v = u + offset[d]
           local price
           $look
           if price then
+            --@if moves
+            local mc = $cost
+            $override
+            if mc and move_rule then
+              $askboard
+            end
+            if mc then
+              local ng = gu + mc
+              $relax
+            end
+            --@else
             local ng = $step
             $relax
+            --@end
           end
         $close
+        --@if moves
+        $links
+        --@end
       end
     end
   end
@@ -156,6 +184,9 @@ return function(s, grid, budget)
   end
   --@end
   $prepare
+  --@if moves
+  $setup
+  --@end
   while n > 0 or tn > 0 do
     if budget == 0 then
       s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
@@ -182,6 +213,9 @@ return function(s, grid, budget)
       local gu = gs[u]
       local cx = (u - 1) % stride
       local cy = (u - 1 - cx) / stride
+      --@if moves
+      $at
+      --@end
       if
         $best
       then
@@ -191,6 +225,9 @@ return function(s, grid, budget)
         end
       end
       $moves
+      --@if moves
+      $links
+      --@end
     else
       budget = budget + 1                       -- a stale duplicate: not an expansion
     end
@@ -201,8 +238,23 @@ return function(s, grid, budget)
 end
 ]]
 
--- What RELAX in an A* hook writes: v offered the cost ng through u.
+-- What RELAX in an A* hook writes: v offered through u by a move that costs
+-- step. With moves (flag "moves": the grid's overrides and links, the
+-- query's move rule) the grid's override of move (u, d) prices it first
+-- ($override: false, no move), then the rule (false: no move; nil: it
+-- stopped the query), and h is at most the links' bound h_links.
 local RELAX = [[
+
+--@if moves
+$override
+if step and move_rule then
+  s.expanded, s.touched = expanded, touched   -- as they stand, should it stop
+  step = ask_move(move_rule, u, v, step, stride)
+  if step == nil then return stopped() end
+end
+if step then
+--@end
+local ng = gu + step
 do
   --@if general
   if not (bounded and ng > max_cost) then
@@ -212,6 +264,10 @@ do
     if st ~= seen then touched = touched + 1 end
     gs[v], stamp[v], parent[v] = ng, seen, u
     $heuristic
+    --@if moves
+    if h > h_links then h = h_links end
+    --@end
+    local f = ng + h
     if f == fc then
       tn = tn + 1                   -- a tie with the cell being expanded
       ties[tn] = v
@@ -222,6 +278,50 @@ do
   --@if general
   end
   --@end
+end
+--@if moves
+end
+--@end
+]]
+
+-- With moves: before the loop, the grid's overrides and links (none: an
+-- empty table) and the links' bound h_links (once per query, kept in
+-- s.h_links: the least link cost plus the estimate from its target, a bound
+-- under any path that takes a link); after each cell's board moves, the
+-- links leaving it ($link_look sets pass when v may be entered).
+local MOVES_PREPARE = [[
+local moves = grid._moves
+local over, links = moves and moves.over or NONE, moves and moves.out or NONE
+local move_rule, size = s.move_rule, s.size
+local h_links = s.h_links
+if not h_links then
+  h_links = huge
+  for _, list in pairs(links) do
+    for k = 1, #list, 2 do
+      local v = list[k]
+      local lx = (v - 1) % stride
+      local ly = (v - 1 - lx) / stride
+      $heuristic
+      if list[k + 1] + h < h_links then h_links = list[k + 1] + h end
+    end
+  end
+  s.h_links = h_links
+end
+]]
+
+local LINKS = [[
+local list = links[u]
+if list then
+  for k = 1, #list, 2 do
+    local v = list[k]
+    $look
+    if pass then
+      local step = list[k + 1]
+      local lx = (v - 1) % stride
+      local ly = (v - 1 - lx) / stride
+      $relax
+    end
+  end
 end
 ]]
 
@@ -234,7 +334,8 @@ end
 
 -- What every loop may use besides the query's own upvalues.
 local COMMON = { SQRT2 = B.SQRT2, huge = math.huge, offsets = B.offsets, hex_dirs = B.hex_dirs,
-  CX = B.CX, CY = B.CY, NO_OBSTACLES = B.NO_OBSTACLES, ask = Q.cell, toint = G.toint }
+  CX = B.CX, CY = B.CY, NO_OBSTACLES = B.NO_OBSTACLES, ask = Q.cell, toint = G.toint,
+  ask_move = Q.move_step, pairs = pairs, NONE = {}, large_price = B.large_price, BACK = B.BACK }
 
 -- Loop text `text` with its slots filled, the variant's lines kept (flags
 -- on), the heap written in, compiled with COMMON and the query's upvalues.
@@ -245,34 +346,90 @@ local function build(text, slots, on, q, name)
   return T.compile(expand_push(T.select(T.fill(text, slots), on, name)), uses, name)
 end
 
+-- With moves, the links of the cell settled (a flood over reversed moves,
+-- q.reversed: the links arriving at it) after its board moves, a move's cost
+-- in mc (step may be a name of the query's): $linklook sets pass when the
+-- cell v at their other end may be entered (and what the query's relax
+-- needs), the move rule asked about the move as walked.
+local DIJKSTRA_LINKS = [[
+local list = links[u]
+if list then
+  for k = 1, #list, 2 do
+    local v = list[k]
+    local pass = false
+    $linklook
+    if pass then
+      local mc = list[k + 1]
+      if move_rule then
+        $asklink
+      end
+      if mc then
+        local ng = gu + mc
+        $relax
+      end
+    end
+  end
+end
+]]
+
 -- The loop of query q (hooks: name, args, uses and the hook texts) on board
--- kind `kind`, compiled on first use.
-function M.loop(q, kind)
+-- kind `kind`, compiled on first use. With `moved` (the grid's moves or a
+-- move rule: q's prepare sets moves, the grid's (nil: none), and move_rule)
+-- its variant with them: the override prices a move (reversed moves for a
+-- flood over them, q.reversed), then q.askmove (text on mc, the move's cost,
+-- and $from, $to, its ends as walked) the move rule, then the links.
+function M.loop(q, kind, moved)
+  local key = moved and kind .. " moves" or kind
   local compiled = q.compiled
-  local fn = compiled and compiled[kind]   -- looked up once per query
+  local fn = compiled and compiled[key]   -- looked up once per query
   if fn then return fn end
   q.compiled = compiled or {}
   local board = B.SOURCE[kind]
+  local moves = B.MOVES[kind]
+  local function ask(from, to) return T.fill(q.askmove or "", { from = from, to = to }) end
+  local forward = not q.reversed
   local slots = { args = q.args, prepare = q.prepare or "", fresh = q.fresh, settle = q.settle or "",
     expand = q.expand or "true", look = q.look, relax = q.relax, finish = q.finish or "",
-    open = board.open, close = board.close, step = board.step, pop = POP }
-  fn = build(LOOP, slots, board.flags, q, q.name .. " " .. kind)
-  q.compiled[kind] = fn
+    open = board.open, close = board.close, step = board.step, pop = POP,
+    cost = board.cost, side = forward and "out" or "into",
+    at = forward and moves.at or "",
+    override = T.fill(forward and moves.price or moves.back_price, { c = "mc" }),
+    askboard = forward and ask("u", "v") or ask("v", "u"),
+    links = T.fill(DIJKSTRA_LINKS, { linklook = q.linklook or "", relax = q.relax,
+      asklink = forward and ask("u", "v") or ask("v", "u") }) }
+  local flags = {}
+  for f, on in pairs(board.flags) do flags[f] = on end
+  flags.moves = moved or nil
+  fn = build(LOOP, slots, flags, q, q.name .. " " .. key)
+  q.compiled[key] = fn
   return fn
 end
 
--- The A* loop of query q (hooks: name, uses, flags and the hook texts),
--- compiled on first use: function(s, grid, budget) -> status.
-function M.astar(q)
-  if q.compiled then return q.compiled end
-  local on = {}
+-- The A* loop of query q (hooks: name, uses, flags, kind (its board's,
+-- with moves) and the hook texts), compiled on first use per variant:
+-- "moves" for a query with moves (the grid's or a move rule), else the plain
+-- text. function(s, grid, budget) -> status.
+function M.astar(q, variant)
+  variant = variant or "plain"
+  q.compiled = q.compiled or {}
+  local fn = q.compiled[variant]
+  if fn then return fn end
+  local on = { moves = variant == "moves" }
   for _, f in ipairs(q.flags or {}) do on[f] = true end
-  local relax = T.fill(RELAX, { heuristic = q.heuristic })
+  local board = B.MOVES[q.kind or "square"]
+  local function heuristic(hx, hy) return T.fill(q.heuristic, { hx = hx, hy = hy }) end
+  local function relax(override, hx, hy)
+    return T.fill(RELAX, { override = override, heuristic = heuristic(hx, hy) })
+  end
+  local board_relax = relax(T.fill(board.price, { c = "step" }), "cx + DX[d]", "cy + DY[d]")
   local slots = { prepare = q.prepare, goal = q.goal, best = q.best, closeness = q.closeness,
-    moves = q.moves:gsub("RELAX", function() return relax end), pop = POP,
+    moves = q.moves:gsub("RELAX", function() return board_relax end), pop = POP,
+    at = board.at, setup = T.fill(MOVES_PREPARE, { heuristic = heuristic("lx", "ly") }),
+    links = T.fill(LINKS, { look = q.link_look or "", relax = relax("", "lx", "ly") }),
     finish = q.finish or "s.status = NO_PATH return s.status" }
-  q.compiled = build(ASTAR, slots, on, q, q.name)
-  return q.compiled
+  fn = build(ASTAR, slots, on, q, q.name .. " " .. variant)
+  q.compiled[variant] = fn
+  return fn
 end
 
 -- The heap's push as a function, for the entries put in before a loop runs

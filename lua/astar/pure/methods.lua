@@ -163,15 +163,17 @@ end
 -- Reads an options table (argument `num` of fname) over the grid's settings
 -- (options.lua read, then lua_astar.c check_query's last checks): diagonal,
 -- heuristic, weight, partial, flat, into, algorithm, and the query's near,
--- maxCost, size and rules (cost, blocked, occupied: o.rules, query_rules.lua's,
+-- maxCost, size and rules (cost, blocked, occupied, move: o.rules, query_rules.lua's,
 -- made at the first of them; false: none). Returns the settings; o.general is set when the
--- query needs the general loop (search.lua run_general).
+-- query needs the general loop (search.lua run_general): always when o.fixed_general, and
+-- while the grid has moves (moves.lua).
 local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
 local function read_options(self, fname, num, opts, present)
   -- every field made here: no rehash on the per-query path
   local o = { diagonal = self._diagonal, heuristic = false, weight = false, partial = false,
-    near = 0, max_cost = huge, bounded = false, general = false, size = 1, rules = false }
+    near = 0, max_cost = huge, bounded = false, general = false, fixed_general = false, size = 1,
+    rules = false }
   if opts ~= nil then o.rules = O.read(self, fname, num, opts, present, O.PATH, o) or false end
   -- heuristic and weight stay false when not given
   if not o.heuristic then
@@ -189,7 +191,9 @@ local function read_options(self, fname, num, opts, present)
     arg_error(num, fname, nil,
       "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'")
   end
-  o.general = o.near > 0 or o.bounded or o.rules ~= false or o.size > 1 or self._hex ~= nil
+  -- moves (the grid's overrides and links: moves.lua) run the general loops too
+  o.fixed_general = o.near > 0 or o.bounded or o.rules ~= false or o.size > 1 or self._hex ~= nil
+  o.general = o.fixed_general or self._moves ~= nil
   return o
 end
 G.read_options = read_options
@@ -292,7 +296,7 @@ local function check_query(fname, nargs, self, sx, sy, gx, gy, opts)
   sy = toint(check_index(sy, nargs > 2, 2, fname, "sy", h))
   local xs, ys = read_goals(fname, gx, w, h)
   local o = read_options(self, fname, 4, gy, nargs > 4)
-  o.general = true
+  o.general, o.fixed_general = true, true
   return sy * self._stride + sx + 1, xs, ys, true, o
 end
 G.check_query = check_query
@@ -303,7 +307,7 @@ local function finish_rules(self, fname, o)
   local rules = o.rules
   if not rules then return nil end
   Q.finish(rules, self)
-  if o.algorithm == 3 then
+  if o.algorithm == 3 and rules.used then   -- a move rule alone: A* runs
     arg_error(rules.argn[Q.BLOCKED], fname, nil,   -- every rule's: the options' argument
       "opts.algorithm: jps does not run with rules (cost, blocked, occupied)")
   end
@@ -402,6 +406,13 @@ function M.findPath(...)
   local restarts = 0
   while true do
     if not self._open then error("grid closed during findPath", 0) end
+    if self._moves then   -- a finalizer gave the grid moves: the general loop
+      self._search = s
+      o.general = true
+      local x = (goal - 1) % self._stride
+      return find_general(self, start, { toint(x) }, { toint((goal - 1 - x) / self._stride) },
+        false, o)
+    end
     S.begin(s, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
     status = S.step(s, 0)
     if status ~= S.GRID_CHANGED then break end

@@ -8,7 +8,7 @@
 -- walked in two orders): the options that are not rules in OPT_* order
 -- (diagonal, maxCost, size, heuristic, weight, partial, flat, into,
 -- algorithm, near), then the rules (blocked, cost, occupied, zoc:
--- query_rules.lua read). A bad name is reported before any value: a key that
+-- query_rules.lua read), then the move rule (move). A bad name is reported before any value: a key that
 -- is not a string first, then the least name. The table is read raw:
 -- __index and __pairs are ignored.
 local A = require "astar.pure.args"
@@ -27,9 +27,10 @@ local check_boolean, check_number = A.check_boolean, A.check_number
 local BLOCKED, COST, OCCUPIED, ZOC = Q.BLOCKED, Q.COST, Q.OCCUPIED, Q.ZOC
 local DIAGONAL, MAXCOST, SIZE, HEURISTIC, WEIGHT, PARTIAL, FLAT, INTO, ALGORITHM, NEAR =
   5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+local MOVE = 15   -- the move rule (moves.lua): checked after the cell rules
 local ID = { blocked = BLOCKED, cost = COST, occupied = OCCUPIED, zoc = ZOC,
   diagonal = DIAGONAL, maxCost = MAXCOST, size = SIZE, heuristic = HEURISTIC, weight = WEIGHT,
-  partial = PARTIAL, flat = FLAT, into = INTO, algorithm = ALGORITHM, near = NEAR }
+  partial = PARTIAL, flat = FLAT, into = INTO, algorithm = ALGORITHM, near = NEAR, move = MOVE }
 
 -- name -> id of the options in `names`; any other name is "unknown option".
 local function accepting(names)
@@ -40,9 +41,9 @@ end
 
 -- What each entry point takes (OPTS_*).
 M.PATH = accepting { "blocked", "cost", "occupied", "diagonal", "maxCost", "size", "heuristic",
-  "weight", "partial", "flat", "into", "algorithm", "near" }
-M.RANGE = accepting { "blocked", "cost", "occupied", "zoc", "diagonal", "size" }
-M.MAP = accepting { "blocked", "cost", "diagonal", "maxCost", "size" }
+  "weight", "partial", "flat", "into", "algorithm", "near", "move" }
+M.RANGE = accepting { "blocked", "cost", "occupied", "zoc", "diagonal", "size", "move" }
+M.MAP = accepting { "blocked", "cost", "diagonal", "maxCost", "size", "move" }
 
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 
@@ -141,9 +142,9 @@ function M.read(grid, fname, num, opts, present, accepted, o, rules)
     local id = accepted[key]
     if not id then
       if worse_key(key, worst, has_worst) then worst, has_worst = key, true end
-    elseif id <= ZOC then
+    elseif id <= ZOC or id == MOVE then
       rules = rules or Q.init(fname, num)
-      rules.index[id] = v   -- parked in its slot, read below
+      if id == MOVE then rules.move_given = v else rules.index[id] = v end   -- parked, read below
     else
       given = given or {}
       given[id] = v
@@ -162,6 +163,7 @@ function M.read(grid, fname, num, opts, present, accepted, o, rules)
       local v = index[id]
       if v ~= nil then Q.read(rules, id, v, grid._w, grid._h) end
     end
+    if rules.move_given ~= nil then Q.read_move(rules, rules.move_given) end
   end
   return rules
 end

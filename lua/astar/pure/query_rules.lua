@@ -25,16 +25,20 @@ local arg_error, number_text = A.arg_error, A.number_text
 
 local BLOCKED, COST, OCCUPIED, ZOC = 1, 2, 3, 4
 M.BLOCKED, M.COST, M.OCCUPIED, M.ZOC = BLOCKED, COST, OCCUPIED, ZOC
+-- opts.move (moves.lua, docs/moves.md): a rule about moves, not cells; its
+-- messages have a slot beside the cell rules' (argn[MOVE], label[MOVE]).
+local MOVE = 5
+M.MOVE = MOVE
 local RULE_NAMES = { "blocked", "cost", "occupied", "zoc" }
 M.RULE_NAMES = RULE_NAMES
 -- where messages about each rule point by default (query_rules_init); shared,
 -- never written: a caller with other labels sets a table of its own
-local DEFAULT_LABELS = { "opts.blocked", "opts.cost", "opts.occupied", "opts.zoc" }
+local DEFAULT_LABELS = { "opts.blocked", "opts.cost", "opts.occupied", "opts.zoc", "opts.move" }
 M.NO_STOP = 1   -- ASTAR_RANGE_NO_STOP
 
 -- Why a query with rules stopped early (QR_STOP_*).
-local STOP_ERROR, STOP_CLOSED, STOP_CHANGED, STOP_BAD_COST, STOP_BAD_FORM =
-  "error", "closed", "changed", "bad cost", "bad form"
+local STOP_ERROR, STOP_CLOSED, STOP_CHANGED, STOP_BAD_COST, STOP_BAD_FORM, STOP_BAD_MOVE =
+  "error", "closed", "changed", "bad cost", "bad form", "bad move"
 M.STOP_ERROR, M.STOP_CLOSED, M.STOP_CHANGED = STOP_ERROR, STOP_CLOSED, STOP_CHANGED
 
 -- query_rules_init: empty rules of fname, whose options are argument argn;
@@ -44,12 +48,12 @@ local SAME_ARGN = {}   -- {argn, argn, argn, argn} by argn: shared, never writte
 function M.init(fname, argn)
   local same = SAME_ARGN[argn]
   if not same then
-    same = { argn, argn, argn, argn }
+    same = { argn, argn, argn, argn, argn }
     SAME_ARGN[argn] = same
   end
   return { fname = fname, argn = same, label = DEFAULT_LABELS,
     index = {}, points = {}, used = false, callbacks = false, min_cost = 0, width = 0,
-    stop = nil }
+    move = nil, stop = nil }
 end
 
 -- Where a rule's messages point: {fname =, argn =, label =} ("opts.blocked").
@@ -172,7 +176,16 @@ function M.finish(r, grid)
     r.min_cost = huge                       -- only walls listed
   end
   if r.callbacks and not r.call then r.call = M.caller() end
+  if r.move and not r.call_move then r.call_move = M.move_caller() end
   return r.used
+end
+
+-- opts.move (the options' value v): a function, else the error.
+function M.read_move(r, v)
+  if type(v) ~= "function" then
+    arg_error(r.argn[MOVE], r.fname, nil, r.label[MOVE] .. ": function expected, got " .. type(v))
+  end
+  r.move = v
 end
 
 -- A caller of rule functions f(x, y) for one query. f runs under pcall inside
@@ -189,6 +202,59 @@ function M.caller()
     f, result = nil, nil
     return o, v
   end
+end
+
+-- The same for the move rule f(fx, fy, tx, ty, cost).
+function M.move_caller()
+  local f, a, b, c, d, e, ok, result
+  local function call() ok, result = pcall(f, a, b, c, d, e) end
+  return function(fn, fx, fy, tx, ty, cost)
+    f, a, b, c, d, e = fn, fx, fy, tx, ty, cost
+    gsub("", "", call)
+    local o, v = ok, result
+    f, result = nil, nil
+    return o, v
+  end
+end
+
+-- Whether a callback left the grid as the query found it; else the stop.
+local function grid_unchanged(r)
+  local grid = r.grid
+  if not grid._open then
+    r.stop = STOP_CLOSED
+    return false
+  elseif grid._version ~= r.version then
+    r.stop = STOP_CHANGED
+    return false
+  end
+  return true
+end
+
+-- What the move rule of rules r says of the move from bordered cell u to v
+-- (grid rows of stride) that the grid prices at cost: the move's cost, false
+-- (no move), or nil when the query must stop (r.stop says why).
+function M.move_step(r, u, v, cost, stride)
+  local ux, vx = (u - 1) % stride, (v - 1) % stride
+  local fx, fy = toint(ux), toint((u - 1 - ux) / stride)
+  local tx, ty = toint(vx), toint((v - 1 - vx) / stride)
+  local ok, value = r.call_move(r.move, fx, fy, tx, ty, cost)
+  if not ok then
+    r.stop, r.err = STOP_ERROR, value
+    return nil
+  end
+  if not grid_unchanged(r) then return nil end
+  if value == false then return false end
+  if type(value) == "number" and value > 0 and value <= G.MAX_COST then return value * 1.0 end
+  r.stop, r.bad_value = STOP_BAD_MOVE, value
+  r.bad_x, r.bad_y, r.bad_tx, r.bad_ty = fx, fy, tx, ty
+  return nil
+end
+
+-- The message about a bad answer v of a move rule (label: "opts.move") about
+-- the move (fx, fy) -> (tx, ty): the number as errors print numbers, else its type.
+function M.bad_move_message(label, v, fx, fy, tx, ty)
+  return format("%s gave %s for (%d, %d) -> (%d, %d); expected a positive number up to 1e15 or false",
+    label, type(v) == "number" and number_text(v) or type(v), fx, fy, tx, ty)
 end
 
 -- Before a run of the search: the grid the callbacks may disturb.
@@ -213,14 +279,7 @@ local function rule_value(r, which, k, x, y)
     r.stop, r.err = STOP_ERROR, value
     return nil, true
   end
-  local grid = r.grid
-  if not grid._open then
-    r.stop = STOP_CLOSED
-    return nil, true
-  elseif grid._version ~= r.version then
-    r.stop = STOP_CHANGED
-    return nil, true
-  end
+  if not grid_unchanged(r) then return nil, true end
   return value
 end
 
@@ -272,6 +331,9 @@ function M.raise(r, fname)
     error("grid closed during " .. fname, 0)
   elseif stop == STOP_CHANGED then
     error("grid changed during " .. fname, 0)
+  elseif stop == STOP_BAD_MOVE then
+    arg_error(r.argn[MOVE], r.fname, nil, M.bad_move_message(r.label[MOVE], r.bad_value, r.bad_x,
+      r.bad_y, r.bad_tx, r.bad_ty))
   elseif stop == STOP_BAD_FORM then
     arg_error(r.argn[r.bad_rule], r.fname, nil, format(
       "%s: cell %d holds a table; a list of points must start at index 1",

@@ -170,6 +170,17 @@ local function rule_caller()
   end
 end
 
+-- The same for move rules f(fromX, fromY, toX, toY, cost) (moves.lua).
+local function move_caller()
+  local f, a, b, c, d, e, result
+  local function call() result = f(a, b, c, d, e) end
+  return function(fn, fx, fy, tx, ty, cost)
+    f, a, b, c, d, e = fn, fx, fy, tx, ty, cost
+    gsub("", "", call)
+    return result
+  end
+end
+
 -- The same for line-of-sight functions f(fromX, fromY, toX, toY).
 local function sight_caller()
   local f, a, b, c, d, result
@@ -202,10 +213,11 @@ end
 -- label} (read raw; dangerZone passes its own; each part that is not a number
 -- / a string keeps its default), per rule, into rules r (query_rules.lua's:
 -- argument 4, "opts.<name>").
+local NAMED = { "blocked", "cost", "occupied", "zoc", "move" }   -- Q's numbers, move last
 local function read_names(r, where)
   if type(where) ~= "table" then return end
   local argn, label = {}, {}   -- r's own: Q.init's are shared
-  for which, name in ipairs(Q.RULE_NAMES) do
+  for which, name in ipairs(NAMED) do
     argn[which], label[which] = r.argn[which], r.label[which]
     local w = rawget(where, name)
     if type(w) == "table" then
@@ -234,6 +246,10 @@ local function range_rule(r)
       end
       if type(v) == "function" then rule.calls = true end
     end
+  end
+  if r.move then   -- the move rule (moves.lua): about moves, asked by the search
+    rule.move, used = r.move, true
+    rule.argn.move, rule.label.move = r.argn[Q.MOVE], r.label[Q.MOVE]
   end
   return used and rule or nil
 end
@@ -402,6 +418,40 @@ local function large_step(t, c, d)
   return worst, ends
 end
 
+-- A link's target position v for a unit of size k > 1 (moves.lua): huge
+-- when it does not fit there or covers an impassable cell (each cell looked
+-- up once a query, row by row), else 0; whether a covered cell ends the
+-- move; nil when a callback changed the grid.
+local function large_link(t, v)
+  local q, rule, entry, flags, k, stride = t.q, t.rule, t.entry, t.flags, t.k, t.stride
+  if not t.fits(t.open, q.grid, v, k) then return huge, false end
+  local ends = false
+  for row = v, v + (k - 1) * stride, stride do
+    for cell = row, row + k - 1 do
+      local c = entry[cell] or look_up(q, rule, cell, entry, flags)
+      if c == nil or c == huge then return c, false end
+      if flags[cell] >= ENDS_MOVE then ends = true end
+    end
+  end
+  return 0, ends
+end
+
+-- What the move rule (rule.move) says of the move from bordered cell `from`
+-- to `to` that the grid prices at cost: its cost, false (no move), nil when
+-- the callback changed the grid; a bad answer is an error naming the option.
+local function ask_move(q, rule, from, to, cost)
+  local stride = q.grid._stride
+  local fx, tx = (from - 1) % stride, (to - 1) % stride
+  local fy, ty = toint((from - 1 - fx) / stride), toint((to - 1 - tx) / stride)
+  fx, tx = toint(fx), toint(tx)
+  local v = q.call_move(rule.move, fx, fy, tx, ty, cost)
+  check_grid_after(q)
+  if q.changed then return nil end
+  if v == false then return false end
+  if type(v) == "number" and v > 0 and v <= G.MAX_COST then return v * 1.0 end
+  arg_error(rule.argn.move, q.fname, nil, Q.bad_move_message(rule.label.move, v, fx, fy, tx, ty))
+end
+
 -- The search of a movement range on the kernel (range.c dk_settle, dk_look,
 -- dk_relax): a Dijkstra from the start bounded by move. The corner rule is
 -- checked before the diagonal cell is looked up (so the rules see the calls
@@ -411,7 +461,8 @@ end
 -- nil when a callback changed the grid.
 local RANGE_LOOP = { name = "range", args = "t, move",
   uses = { apply_rule = apply_rule, floor = floor, corner_wall = corner_wall,
-    large_step = large_step, ENDS_MOVE = ENDS_MOVE },
+    large_step = large_step, ENDS_MOVE = ENDS_MOVE, look_up = look_up, large_link = large_link,
+    ask_rule = ask_move },
   prepare = [=[
     local q, rule, start, diagonal, open = t.q, t.rule, t.start, t.diagonal, t.open
     local grid = q.grid
@@ -424,6 +475,9 @@ local RANGE_LOOP = { name = "range", args = "t, move",
     local hf, hc, n = { 0.0 }, { start }, 1
     --@if large
     local p = {}
+    --@end
+    --@if moves
+    local moves, move_rule, size = grid._moves, rule and rule.move, t.k
     --@end]=],
   fresh = "not slot[u]",
   settle = [=[
@@ -481,6 +535,9 @@ local RANGE_LOOP = { name = "range", args = "t, move",
       end
       if c < huge then price = c end
     end
+    --@end
+    --@if moves
+    if slot[v] then price = nil end   -- settled: no move is offered, no rule asked (range.c)
     --@end]=],
   relax = [=[
     if ng <= move and not slot[v] and not (g[v] and ng >= g[v]) then
@@ -490,6 +547,21 @@ local RANGE_LOOP = { name = "range", args = "t, move",
       --@end
       PUSH(ng, v)
     end]=],
+  -- moves (moves.lua): the rule asked about each move, a link's target
+  -- entered as by a board move (a large unit: fits there)
+  askmove = "mc = ask_rule(q, rule, $from, $to, mc) if mc == nil then return nil end",
+  linklook = [=[
+    --@if large
+    local c, ends = large_link(t, v)
+    if c == nil then return nil end
+    pass = c < huge and not slot[v]
+    --@else
+    if open[v] and v ~= start then
+      local c = entry[v] or look_up(q, rule, v, entry, flags)
+      if c == nil then return nil end
+      pass = c < huge and not slot[v]
+    end
+    --@end]=],
   finish = "return count",
 }
 
@@ -518,7 +590,8 @@ local function run_range(q, x, y, move, rule, diagonal, k)
     t.stride, t.offset, t.cells = stride, B.offsets(stride), {}
     t.fits, t.new_cells = clearance().fits, clearance().new_cells
   end
-  local count = K.loop(RANGE_LOOP, kind)(t, move)
+  local moved = grid._moves ~= nil or (rule ~= nil and rule.move ~= nil)
+  local count = K.loop(RANGE_LOOP, kind, moved)(t, move)
   if count == nil then return nil end
   -- a finalizer may have closed or changed the grid while the tables grew
   check_grid_after(q)
@@ -543,7 +616,7 @@ function M.movement_range(...)
   end
   local rule, diagonal, size = read_rule(grid, opts, nargs > 4, fname, where)
   local q = { grid = grid, fname = fname, version = 0, changed = false, restarts = 0,
-    call = rule and rule.calls and rule_caller() }
+    call = rule and rule.calls and rule_caller(), call_move = rule and rule.move and move_caller() }
   while true do
     -- read_rule and the last run allocate: a finalizer may have closed the grid
     if not grid._open then error("grid closed during " .. fname, 0) end

@@ -16,6 +16,7 @@ local Q = require "astar.pure.query_rules"
 local H = require "astar.pure.hex"
 local B = require "astar.pure.board"
 local K = require "astar.pure.kernel"
+local MV = require "astar.pure.moves"
 
 local M = {}
 
@@ -25,6 +26,7 @@ M.H_SCALE_MAX = H_SCALE_MAX
 local toint = math.tointeger or function(v) return v end
 
 local sqrt, huge = math.sqrt, math.huge
+local heuristic_scale
 local OCT = B.SQRT2 - 1
 
 -- Heuristic numbers: the positions in args.HEURISTIC_NAMES.
@@ -56,6 +58,23 @@ local function distance(heuristic, a, b)
   return 0.0
 end
 M.distance = distance
+
+-- The heuristic's scale (search.c heuristic_scale): weight times the lowest
+-- cost a step may have per unit of length: the grid's lowest cell cost, the
+-- rules' (rule_min), the overrides' lowest ratio (moves.lua); 0 with a move
+-- rule (it may price a move at anything: the heuristic is off).
+function heuristic_scale(grid, weight, rule_min, move_rule)
+  if move_rule then return 0.0 end
+  local lowest = grid._min_cost
+  if rule_min < lowest then lowest = rule_min end
+  if grid._moves then
+    local ratio = MV.min_ratio(grid)
+    if ratio < lowest then lowest = ratio end
+  end
+  local h_scale = weight * lowest
+  if h_scale > H_SCALE_MAX then h_scale = H_SCALE_MAX end
+  return h_scale
+end
 
 -- Scratch for grids of `cells` cells (border included). Filling the arrays
 -- once gives them an array part, which keeps every later access fast.
@@ -112,6 +131,7 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   s.runner, s.hex = nil, nil
   s.size, s.goal_checked = 1, not partial
   s.grid, s.version = grid, grid._version
+  s.moved, s.move_rule, s.link_edits = false, nil, grid._link_edits   -- no moves (disturbed)
   s.diagonal, s.heuristic, s.partial = diagonal, heuristic, partial
   s.start, s.goal = start, goal
   local stride = grid._stride
@@ -189,11 +209,11 @@ function M.disturbed(s, jps, weight)
   local now, v = grid._version, s.version
   local log = #grid._changes
   if jps or now - v > log or (s.general and s.size > 1) then return true end
-  local lowest = grid._min_cost
-  if s.general and s.rule_min < lowest then lowest = s.rule_min end
-  local h_scale = weight * lowest
-  if h_scale > H_SCALE_MAX then h_scale = H_SCALE_MAX end
-  if h_scale ~= s.h_scale then return true end
+  if heuristic_scale(grid, weight, s.general and s.rule_min or huge, s.move_rule) ~= s.h_scale
+    or (grid._moves ~= nil or s.move_rule ~= nil) ~= s.moved   -- moves came or went
+    or grid._link_edits ~= s.link_edits then                    -- the links' bound
+    return true
+  end
   local changes, stamp, stride, seen = grid._changes, s.stamp, grid._stride, 2 * s.generation
   local goal = s.goal_checked and s.goal
   for k = v + 1, now do
@@ -241,7 +261,6 @@ local PLAIN = { name = "astar",
           end
         end
         if allowed then
-          local ng = gu + step
           RELAX
         end
       end
@@ -249,7 +268,7 @@ local PLAIN = { name = "astar",
   heuristic = [=[
     local h = 0.0
     if heuristic ~= 5 then
-      local a, b = cx + DX[d] - goal_x, cy + DY[d] - goal_y
+      local a, b = $hx - goal_x, $hy - goal_y
       if a < 0 then a = -a end
       if b < 0 then b = -b end
       if heuristic == OCTILE then
@@ -264,8 +283,7 @@ local PLAIN = { name = "astar",
         h = a
       end
       h = h_scale * h
-    end
-    local f = ng + h]=],
+    end]=],
   finish = [=[
     s.status = open[goal] and NO_PATH or GOAL_BLOCKED
     return s.status]=],
@@ -358,6 +376,11 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.grid, s.version = grid, grid._version
   if not hex then s.diagonal = o.diagonal end
   s.heuristic, s.partial = o.heuristic, o.partial
+  -- the move rule (moves.lua) rides in the rules; the cell rules only when given
+  s.move_rule = rule and rule.move and rule or nil
+  if rule and not rule.used then rule = nil end
+  s.moved = grid._moves ~= nil or s.move_rule ~= nil
+  s.h_links, s.link_edits = nil, grid._link_edits   -- the links' bound: at the first step
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
   s.size = not hex and o.size or 1   -- hex boards have no large units
   local stride = grid._stride
@@ -366,12 +389,8 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   local goal = gy[1] * stride + gx[1] + 1
   s.start, s.goal = start, goal
   s.goal_x, s.goal_y = gx[1], gy[1]
-  local lowest = grid._min_cost
   s.rule_min = rule and rule.min_cost or huge
-  if s.rule_min < lowest then lowest = s.rule_min end
-  local h_scale = o.weight * lowest
-  if h_scale > H_SCALE_MAX then h_scale = H_SCALE_MAX end
-  s.h_scale = h_scale
+  s.h_scale = heuristic_scale(grid, o.weight, s.rule_min, s.move_rule)
   s.n, s.tn, s.ties_f, s.expanded, s.touched = 0, 0, -1.0, 0, 1
   s.status = M.NO_PATH
   local n = s.near
@@ -492,6 +511,13 @@ end
 -- The entry cost of bordered cell v is the rule's answer (asked once per
 -- query, never about the start; negative where the path may not end), else
 -- the grid's; the four sides are looked up first, the corner rule needs them.
+-- A link's target is entered as by a board move (moves.lua): what entry says.
+local ENTER_LINK = [=[
+    local e = entry(v)
+    if e == nil then return stopped() end
+    local pass = e ~= huge]=]
+M.ENTER_LINK = ENTER_LINK
+
 local GENERAL = { name = "astar general", flags = { "general" },
   uses = { changed = changed, general_closeness = general_closeness, finish = finish,
     box_distance = box_distance, DX = DX, DY = DY, NEVER = NEVER, ALWAYS = ALWAYS,
@@ -512,10 +538,10 @@ local GENERAL = { name = "astar general", flags = { "general" },
     local en = entry(u - stride)
     if en == nil then return stopped() end
     local pe, pw, ps, pn = ee ~= huge, ew ~= huge, es ~= huge, en ~= huge
-    if pe then local v, ng, d = u + 1, gu + (ee < 0 and -ee or ee), 1 RELAX end
-    if pw then local v, ng, d = u - 1, gu + (ew < 0 and -ew or ew), 2 RELAX end
-    if ps then local v, ng, d = u + stride, gu + (es < 0 and -es or es), 3 RELAX end
-    if pn then local v, ng, d = u - stride, gu + (en < 0 and -en or en), 4 RELAX end
+    if pe then local v, step, d = u + 1, (ee < 0 and -ee or ee), 1 RELAX end
+    if pw then local v, step, d = u - 1, (ew < 0 and -ew or ew), 2 RELAX end
+    if ps then local v, step, d = u + stride, (es < 0 and -es or es), 3 RELAX end
+    if pn then local v, step, d = u - stride, (en < 0 and -en or en), 4 RELAX end
     if diagonal ~= NEVER then
       local always, one = diagonal == ALWAYS, diagonal == ONE_OBSTACLE
       -- SE, SW, NE, NW: each between two of the sides
@@ -530,18 +556,20 @@ local GENERAL = { name = "astar general", flags = { "general" },
           local ed = entry(v)
           if ed == nil then return stopped() end
           if ed ~= huge then
-            local ng = gu + SQRT2 * (ed < 0 and -ed or ed)
+            local step = SQRT2 * (ed < 0 and -ed or ed)
             RELAX
           end
         end
       end
     end]=],
-  heuristic = "local f = ng + h_scale * box_distance(s, heuristic, cx + DX[d], cy + DY[d])",
+  heuristic = "local h = h_scale * box_distance(s, heuristic, $hx, $hy)",
+  link_look = ENTER_LINK,
 }
 local general_loop = K.astar(GENERAL)
 
 function run_general(s, grid, budget)
   if s.size > 1 then return clearance().run_large(s, grid, budget) end
+  if s.moved then return K.astar(GENERAL, "moves")(s, grid, budget) end
   return general_loop(s, grid, budget)
 end
 

@@ -55,6 +55,7 @@ end
 -- caller holds the search busy and reports a stop (leave_core).
 local function start_query(self)
   local o, grid = self._options, self._grid
+  o.general = o.fixed_general or grid._moves ~= nil   -- moves may have come or gone
   self._jps = runs_jps(grid, o)
   if o.general then
     self._status = S.begin_general(self._scratch, grid, self._start, self._xs, self._ys, o,
