@@ -382,15 +382,15 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     q.move_user = move_user;
     b.moves = m->moves;
     if (m->moves || move_rule) {
-        traits |= DK_MOVES;
+        const unsigned mt = (traits & DK_RESCAN) | DK_MOVES;
         if (kind == BOARD_SQUARE4)
-            done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_HEAP, traits, max_cost);
+            done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_HEAP, mt, max_cost);
         else if (kind == BOARD_SQUARE8)
-            done = dijkstra_loop(&q, &b, BOARD_SQUARE8, open, OPEN_HEAP, traits, max_cost);
+            done = dijkstra_loop(&q, &b, BOARD_SQUARE8, open, OPEN_HEAP, mt, max_cost);
         else if (kind == BOARD_HEX)
-            done = dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, traits, max_cost);
+            done = dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, mt, max_cost);
         else
-            done = dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, traits, max_cost);
+            done = dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, mt, max_cost);
     } else if (open_kind == OPEN_FIFO)
         done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_FIFO, DK_KNOWN, max_cost);
     else if (open_kind == OPEN_BUCKETS)
