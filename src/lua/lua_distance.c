@@ -713,6 +713,7 @@ static int map_flee(lua_State *L)
     Arg a = method_arg("flee", 1);
     double k = 1.2;
     char buf[32], vbuf[32];
+    int tries;
     size_t i;
 
     if (!lua_isnoneornil(L, 2)) {
@@ -721,11 +722,15 @@ static int map_flee(lua_State *L)
             arg_error(L, 1, "flee", NULL, "k must be a finite number > 0, got %s",
                       number_text(buf, sizeof buf, k));
     }
-    lua_settop(L, 1);
-    f = push_map(L, h->m.width, h->m.height, h->m.diagonal, 0);
-    h = check_self(L, "flee");         /* the allocation may have run finalizers */
-    if (!give_moves(L, 2, 1))
-        raise_error(L, "distance map changed during flee");
+    for (tries = 0;; tries++) {
+        lua_settop(L, 1);
+        f = push_map(L, h->m.width, h->m.height, h->m.diagonal, 0);
+        h = check_self(L, "flee");     /* the allocation may have run finalizers */
+        if (give_moves(L, 2, 1))       /* the moves (issue 19): allocates too */
+            break;
+        if (tries >= MAX_RESTARTS)
+            raise_error(L, "distance map changed during flee");
+    }
     h = check_self(L, "flee");
     derive(f, h);
     for (i = 0; i < h->m.cells; i++) {
@@ -837,7 +842,7 @@ static int astar_blend(lua_State *L)
 {
     Arg a = {1, 1, "blend"}, ao = {2, 2, "blend"};
     size_t n;
-    int rescanned = 0;
+    int rescanned = 0, tries;
     MapHeader *first, *b;
 
     lua_settop(L, 2);
@@ -859,23 +864,31 @@ static int astar_blend(lua_State *L)
     if (n == 0 || n % 2)
         arg_error(L, 1, "blend", NULL, "{map, weight, ...} expected, got %d entries", (int)n);
     first = check_blend_list(L, n);
-    lua_settop(L, 1);
-    b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0);
-    /* the list again, as the allocation may have run Lua code (a __gc that
-     * changed it or updated a map); nothing runs Lua from here to the sum */
-    if ((size_t)compat_rawlen(L, 1) != n)
-        raise_error(L, "the list given to 'blend' changed while it was read");
-    first = check_blend_list(L, n);
-    if (first->m.width != b->m.width || first->m.height != b->m.height
-        || first->m.diagonal != b->m.diagonal)
-        raise_error(L, "the list given to 'blend' changed while it was read");
-    if (first->m.moves) {              /* the first map's moves: allocates, so again */
-        lua_rawgeti(L, 1, 1);          /* held: the map cannot go while it is read */
-        if (!give_moves(L, 2, 3) || (size_t)compat_rawlen(L, 1) != n
-            || check_blend_list(L, n) != lua_touserdata(L, 3))
+    for (tries = 0;; tries++) {
+        lua_settop(L, 1);
+        b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0);
+        /* the list again, as the allocation may have run Lua code (a __gc
+         * that changed it or updated a map) */
+        if ((size_t)compat_rawlen(L, 1) != n)
             raise_error(L, "the list given to 'blend' changed while it was read");
-        lua_settop(L, 2);
+        first = check_blend_list(L, n);
+        if (first->m.width != b->m.width || first->m.height != b->m.height
+            || first->m.diagonal != b->m.diagonal)
+            raise_error(L, "the list given to 'blend' changed while it was read");
+        if (!first->m.moves)
+            break;
+        /* the first map's moves (issue 19): allocates, so the list again */
+        lua_rawgeti(L, 1, 1);          /* held: the map cannot go while it is read */
+        if (give_moves(L, 2, 3)) {
+            if ((size_t)compat_rawlen(L, 1) != n || check_blend_list(L, n) != lua_touserdata(L, 3))
+                raise_error(L, "the list given to 'blend' changed while it was read");
+            lua_settop(L, 2);
+            break;
+        }
+        if (tries >= MAX_RESTARTS)
+            raise_error(L, "distance map changed during blend");
     }
+    /* nothing runs Lua from here to the sum */
     derive(b, first);
     blend_sum(L, b, n);
     if (rescanned)
