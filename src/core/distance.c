@@ -96,45 +96,32 @@ static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
     return c;
 }
 
-/* Offers v (step bits sv) the walk through u at ng, stepping in direction s.
+/* Offers v (step bits sv) the walk through u at ng, its first step s: a
+ * direction, or ASTAR_STEP_LINK (the link v -> u, u then kept in via[v]).
  * A lower value wins: 1, the caller queues v. An equal one takes the lower
- * direction (the tie order nextStep documents), unless v is a source. The
- * map's arrays come as arguments: through m, every byte stored to step
- * would make the compiler load them again. */
-static inline int offer(double *dist, uint8_t *step, uint32_t *origin, uint32_t u,
-                        uint32_t v, unsigned sv, double ng, unsigned s)
+ * direction (the tie order nextStep documents; a direction before a link, a
+ * link of lower target before another), unless v is a source. The map's
+ * arrays come as arguments: through m, every byte stored to step would make
+ * the compiler load them again. via is NULL (a constant there) in the
+ * floods without links, which so pay nothing for them. */
+static inline int offer(double *dist, uint8_t *step, uint32_t *origin, uint32_t *via,
+                        uint32_t u, uint32_t v, unsigned sv, double ng, unsigned s)
 {
     if (ng < dist[v]) {
         dist[v] = ng;
         step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+        if (via && s == ASTAR_STEP_LINK)
+            via[v] = u;
         origin[v] = origin[u];
         return 1;
     }
     if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
-        && s < (sv & ASTAR_STEP_MASK)) {
+        && (via && s == ASTAR_STEP_LINK
+                ? (sv & ASTAR_STEP_MASK) == ASTAR_STEP_LINK && u < via[v]
+                : s < (sv & ASTAR_STEP_MASK))) {
         step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
-        origin[v] = origin[u];
-    }
-    return 0;
-}
-
-/* Offers v the walk whose first step is the link v -> u, at ng. A lower
- * value wins; an equal one takes the link of lower target, when v's step is
- * a link already (a board move, or the end at a source, stays). */
-static inline int offer_link(double *dist, uint8_t *step, uint32_t *origin, uint32_t *via,
-                             uint32_t u, uint32_t v, double ng)
-{
-    unsigned sv = step[v];
-
-    if (ng < dist[v]) {
-        dist[v] = ng;
-        step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | ASTAR_STEP_LINK);
-        via[v] = u;
-        origin[v] = origin[u];
-        return 1;
-    }
-    if (ng == dist[v] && (sv & ASTAR_STEP_MASK) == ASTAR_STEP_LINK && u < via[v]) {
-        via[v] = u;
+        if (via && s == ASTAR_STEP_LINK)
+            via[v] = u;
         origin[v] = origin[u];
     }
     return 0;
@@ -242,7 +229,7 @@ typedef struct {
     double *dist, *cost;
     uint8_t *step;
     uint32_t *origin;
-    uint32_t *via;           /* moves with links: the link steps' targets */
+    uint32_t *via;           /* the link steps' targets: NULL without links (offer) */
     const AstarGrid *grid;
     const AstarGrid *fit;    /* BOARD_LARGE, no rule: the positions where the unit fits */
     AstarCellRule rule;
@@ -337,11 +324,13 @@ static inline int dk_look_link(MapQuery *q, const Board *b, const BoardKind kind
     return c == INFINITY ? DK_BLOCKED : DK_OPEN;
 }
 
+/* The first step of the walk from v that the flood took by direction d
+ * from u (dk_relax's d: DK_LINK, 8, for a link): the way back. */
+static const uint8_t MAP_STEP[9] = {1, 0, 3, 2, 7, 6, 5, 4, ASTAR_STEP_LINK};
+
 static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, double g)
 {
-    if (d == DK_LINK)
-        return offer_link(q->dist, q->step, q->origin, q->via, u, v, g);
-    return offer(q->dist, q->step, q->origin, u, v, q->step[v], g, BOARD_OPPOSITE[d]);
+    return offer(q->dist, q->step, q->origin, q->via, u, v, q->step[v], g, MAP_STEP[d]);
 }
 
 #define DK_QUERY MapQuery
@@ -351,9 +340,57 @@ static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, doub
 #define DK_REVERSE 1        /* the walk goes v -> u: the moves asked about are v's */
 #include "dijkstra.h"
 
+/* The query of one flood. */
+static inline void map_query(MapQuery *q, AstarDistanceMap *m, const AstarGrid *grid,
+                             const AstarGrid *fit, AstarCellRule rule, void *user,
+                             AstarMoveRule move_rule, void *move_user, uint32_t *via)
+{
+    q->m = m;
+    q->dist = m->dist;
+    q->cost = m->cost;
+    q->step = m->step;
+    q->origin = m->origin;
+    q->via = via;
+    q->grid = grid;
+    q->fit = fit;
+    q->rule = rule;
+    q->user = user;
+    q->move_rule = move_rule;
+    q->move_user = move_user;
+}
+
+/* map_flood's loops over moves and links (issue 19): the heap, no
+ * DK_KNOWN. A function apart, taking no local of map_flood's by address:
+ * map_flood's own loops keep their locals in registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int map_flood_moves(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
+                           AstarCellRule rule, void *user, AstarMoveRule move_rule,
+                           void *move_user, OpenList open_copy, BoardKind kind, unsigned traits,
+                           double max_cost)
+{
+    OpenList *open = &open_copy;
+    const unsigned mt = (traits & DK_RESCAN) | DK_MOVES;
+    MapQuery q;
+    Board b;
+
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+    b.moves = m->moves;
+    map_query(&q, m, grid, fit, rule, user, move_rule, move_user,
+              astar_distance_moves_linked(m->moves) ? m->via : NULL);
+    if (kind == BOARD_SQUARE4)
+        return dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_HEAP, mt, max_cost);
+    if (kind == BOARD_SQUARE8)
+        return dijkstra_loop(&q, &b, BOARD_SQUARE8, open, OPEN_HEAP, mt, max_cost);
+    if (kind == BOARD_HEX)
+        return dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, mt, max_cost);
+    return dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, mt, max_cost);
+}
+
 /* The flood from what is in the open list, the loop compiled for the map's
- * board and the open list chosen (moves: the heap, no DK_KNOWN): a rule
- * stopping it leaves the map empty. */
+ * board and the open list chosen (with moves or a move rule: the heap,
+ * map_flood_moves): a rule stopping it leaves the map empty. */
 static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
                             AstarCellRule rule, void *user, AstarMoveRule move_rule,
                             void *move_user, const OpenList *open_list, OpenKind open_kind,
@@ -367,31 +404,14 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     unsigned traits = grid ? 0u : DK_RESCAN;
     int done;
 
-    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
-    q.m = m;
-    q.dist = m->dist;
-    q.cost = m->cost;
-    q.step = m->step;
-    q.origin = m->origin;
-    q.via = m->via;
-    q.grid = grid;
-    q.fit = fit;
-    q.rule = rule;
-    q.user = user;
-    q.move_rule = move_rule;
-    q.move_user = move_user;
-    b.moves = m->moves;
     if (m->moves || move_rule) {
-        const unsigned mt = (traits & DK_RESCAN) | DK_MOVES;
-        if (kind == BOARD_SQUARE4)
-            done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_HEAP, mt, max_cost);
-        else if (kind == BOARD_SQUARE8)
-            done = dijkstra_loop(&q, &b, BOARD_SQUARE8, open, OPEN_HEAP, mt, max_cost);
-        else if (kind == BOARD_HEX)
-            done = dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, mt, max_cost);
-        else
-            done = dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, mt, max_cost);
-    } else if (open_kind == OPEN_FIFO)
+        done = map_flood_moves(m, grid, fit, rule, user, move_rule, move_user, *open_list, kind,
+                               traits, max_cost);
+        goto end;
+    }
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+    map_query(&q, m, grid, fit, rule, user, NULL, NULL, NULL);
+    if (open_kind == OPEN_FIFO)
         done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_FIFO, DK_KNOWN, max_cost);
     else if (open_kind == OPEN_BUCKETS)
         done = kind == BOARD_SQUARE4
@@ -405,6 +425,7 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
         done = dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, traits, max_cost);
     else
         done = dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, traits, max_cost);
+end:
     if (done == DK_ABORTED) {
         empty(m);
         *aborted = 1;
