@@ -863,9 +863,11 @@ static int astar_blend(lua_State *L)
     n = (size_t)compat_rawlen(L, 1);
     if (n == 0 || n % 2)
         arg_error(L, 1, "blend", NULL, "{map, weight, ...} expected, got %d entries", (int)n);
-    first = check_blend_list(L, n);
     for (tries = 0;; tries++) {
         lua_settop(L, 1);
+        if ((size_t)compat_rawlen(L, 1) != n)
+            raise_error(L, "the list given to 'blend' changed while it was read");
+        first = check_blend_list(L, n);
         b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0);
         /* the list again, as the allocation may have run Lua code (a __gc
          * that changed it or updated a map) */
