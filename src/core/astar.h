@@ -631,8 +631,8 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
  * the grid gives it: its answer is the move's cost (INFINITY: not taken;
  * NAN: stop, as rule's). Steps by a link are ASTAR_STEP_LINK, the target in
  * m->via. Ties: the board's directions first (E W S N SE SW NE NW), then
- * the links by target cell. With neither moves nor a rule this is
- * astar_distance_run. */
+ * the links by target cell. astar_distance_run is this without a move
+ * rule (it follows m->moves too). */
 AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
                                      AstarDistanceMap *m, const AstarDistanceSource *sources,
                                      size_t n, double max_cost, AstarCellRule rule, void *user,

@@ -6,6 +6,16 @@
  * relaxes v from a settled u with dist(u) + step(v -> u) * cost(u): the
  * entered cell is u, the one settled already.
  *
+ * Moves and links (issue 19): the flood runs over reversed moves, each
+ * priced as walking it costs (dijkstra.h's DK_MOVES with DK_REVERSE: v's
+ * override of the move v -> u, the links arriving at u, the move rule asked
+ * about v -> u). The map follows its own snapshot of the grid's overrides
+ * and links (m->moves, a flat copy: moves.h), never the grid's, so a rescan
+ * (flee, blend) or a descent walks the moves the map was made with; a step
+ * by a link is ASTAR_STEP_LINK, its target in m->via. Maps without moves
+ * and without a move rule run the plain loops (FIFO, buckets, heap) as
+ * before; with them, the heap (map_flood_moves).
+ *
  * The map's arrays are the caller's (the Lua binding puts them in the map's
  * userdata); only the open list is scratch: the AstarRange's (scratch.h,
  * range_internal.h). Layer 6 (queries).
