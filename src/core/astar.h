@@ -567,6 +567,9 @@ typedef struct {
 #define ASTAR_STEP_NONE 15u   /* step[]: not in the map */
 #define ASTAR_STEP_MASK 15u
 #define ASTAR_STEP_MEMBER 32u /* step[]: in the map (set with a direction or END) */
+#define ASTAR_STEP_LINK 9u    /* step[]: the first step is a link, to via[cell] (issue 19) */
+
+struct AstarMoves;            /* a grid's move overrides and links (moves.h) */
 
 typedef struct {
     uint32_t width, height, stride;   /* stride = width + 2 */
@@ -586,6 +589,15 @@ typedef struct {
                             from p to q costs the highest entry cost among the cells q
                             covers and p does not (SQRT2 times that for a diagonal),
                             the corner rule applying to whole positions. */
+    /* Moves and links (issue 19): the snapshot of the grid's overrides and
+     * links the map follows (astar_distance_moves_copy; NULL: none, the
+     * board's moves alone), and with links, per bordered cell whose step is
+     * ASTAR_STEP_LINK the link's target (bordered index): memory the caller
+     * gives (astar_distance_via_bytes), set after astar_distance_layout
+     * (which sets both NULL). A run, a rescan and a descent all follow the
+     * snapshot, never the grid's moves: a map made with moves keeps them. */
+    const struct AstarMoves *moves;
+    uint32_t *via;
 } AstarDistanceMap;
 
 /* Bytes of the arrays of a width x height map (0 if that overflows). */
@@ -608,19 +620,49 @@ void astar_distance_clear(AstarDistanceMap *m);
 AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
                                const AstarDistanceSource *sources, size_t n, double max_cost,
                                AstarCellRule rule, void *user, int *aborted);
+/* astar_distance_run over moves and links (issue 19): the walks take the
+ * board's moves as m->moves overrides them (a move set impossible is never
+ * taken, a priced one costs its price instead of the entered cell's cost
+ * times the step length; a large unit's move is impossible when any cell
+ * its footprint covers has it so) and the links of m->moves (from a cell to
+ * the link's target, costing the link's cost, when the walk's cell can be
+ * in the map: its footprint fits), and move_rule (may be NULL) is asked
+ * about each move a walk may take, in walking direction, with the price
+ * the grid gives it: its answer is the move's cost (INFINITY: not taken;
+ * NAN: stop, as rule's). Steps by a link are ASTAR_STEP_LINK, the target in
+ * m->via. Ties: the board's directions first (E W S N SE SW NE NW), then
+ * the links by target cell. astar_distance_run is this without a move
+ * rule (it follows m->moves too). */
+AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
+                                     AstarDistanceMap *m, const AstarDistanceSource *sources,
+                                     size_t n, double max_cost, AstarCellRule rule, void *user,
+                                     AstarMoveRule move_rule, void *move_user, int *aborted);
+/* Bytes of a snapshot of grid's overrides and links (0: it has none). */
+size_t astar_distance_moves_bytes(const AstarGrid *grid);
+/* Copies grid's overrides and links into memory (astar_distance_moves_bytes
+ * of it, 8-aligned): the snapshot, for m->moves. */
+const struct AstarMoves *astar_distance_moves_copy(const AstarGrid *grid, void *memory);
+/* Does the snapshot hold links (the map then needs m->via)? */
+int astar_distance_moves_linked(const struct AstarMoves *moves);
+/* Bytes of m->via: a uint32_t per bordered cell. */
+size_t astar_distance_via_bytes(const AstarDistanceMap *m);
 /* Rescans m in place: the values of its cells are taken as starting values
  * and replaced by min over cells u of the map (start(u) + cost of the
  * cheapest walk from the cell to u through cells of the map), the entry
- * costs and diagonal mode being m's. origin becomes the cell number
+ * costs, diagonal mode and moves (m->moves: overrides, links) being m's (a
+ * move rule is not asked again). origin becomes the cell number
  * y * width + x of u. */
 AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m);
 /* Recomputes the steps of m from its values without a search (a blend that
  * is not rescanned): step(v) is the first neighbour u (in the order above,
- * the corner rule applied) minimising dist(u) + step cost, when that is
+ * the corner rule applied; then the targets of m->moves' links leaving v,
+ * by target cell) minimising dist(u) + step cost (the move's price after
+ * m->moves' overrides; a move set impossible is skipped), when that is
  * lower than dist(v); otherwise the walk ends at v. */
 void astar_distance_descend(AstarDistanceMap *m);
-/* 1 and the neighbour's 0-based coordinates when the map holds a step from
- * (x, y); 0 at the end of a walk or outside the map. */
+/* 1 and the neighbour's (or the link target's) 0-based coordinates when
+ * the map holds a step from (x, y); 0 at the end of a walk or outside the
+ * map. */
 int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint32_t *nx,
                         uint32_t *ny);
 
@@ -640,6 +682,7 @@ typedef struct {
 #define ASTAR_DISTANCE_RULES 2u
 #define ASTAR_DISTANCE_HEX 4u      /* a hex map: the layout in the diagonal byte */
 #define ASTAR_DISTANCE_SIZED 8u    /* a map of large units: the size after the header */
+#define ASTAR_DISTANCE_MOVES 16u   /* the map keeps overrides or links (issue 19) */
 
 /* Bytes of the encoding (0 if that does not fit in a size_t). */
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources);
@@ -651,10 +694,20 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
 AstarError astar_distance_decode_header(const void *data, size_t length,
                                         AstarDistanceHeader *header, char *message,
                                         size_t message_size);
-/* Then fills m (laid out for the header's size) and sources (nsources),
- * checking every field; ASTAR_EPARSE and a message on bad input. */
+/* With flag ASTAR_DISTANCE_MOVES: the bytes of the snapshot the map keeps
+ * (*bytes; 0 without the flag) and whether it holds links (*linked: m->via
+ * is then needed), reading the section's counts (ASTAR_EPARSE and a message
+ * when they do not fit the length). */
+AstarError astar_distance_decode_moves(const void *data, size_t length,
+                                       const AstarDistanceHeader *header, size_t *bytes,
+                                       int *linked, char *message, size_t message_size);
+/* Then fills m (laid out for the header's size; m->via set when *linked)
+ * and sources (nsources), checking every field; with flag
+ * ASTAR_DISTANCE_MOVES the snapshot is built in moves_memory (the bytes
+ * above) and m->moves points to it. ASTAR_EPARSE and a message on bad
+ * input. */
 AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceMap *m,
-                                 AstarDistanceSource *sources, char *message,
-                                 size_t message_size);
+                                 AstarDistanceSource *sources, void *moves_memory,
+                                 char *message, size_t message_size);
 
 #endif

@@ -6,6 +6,16 @@
  * relaxes v from a settled u with dist(u) + step(v -> u) * cost(u): the
  * entered cell is u, the one settled already.
  *
+ * Moves and links (issue 19): the flood runs over reversed moves, each
+ * priced as walking it costs (dijkstra.h's DK_MOVES with DK_REVERSE: v's
+ * override of the move v -> u, the links arriving at u, the move rule asked
+ * about v -> u). The map follows its own snapshot of the grid's overrides
+ * and links (m->moves, a flat copy: moves.h), never the grid's, so a rescan
+ * (flee, blend) or a descent walks the moves the map was made with; a step
+ * by a link is ASTAR_STEP_LINK, its target in m->via. Maps without moves
+ * and without a move rule run the plain loops (FIFO, buckets, heap) as
+ * before; with them, the heap (map_flood_moves).
+ *
  * The map's arrays are the caller's (the Lua binding puts them in the map's
  * userdata); only the open list is scratch: the AstarRange's (scratch.h,
  * range_internal.h). Layer 6 (queries).
@@ -45,6 +55,8 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
     m->step = (uint8_t *)(m->origin + m->cells);
     m->hex = 0;
     m->size = 1;
+    m->moves = NULL;
+    m->via = NULL;
     astar_distance_clear(m);
 }
 
@@ -94,23 +106,32 @@ static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
     return c;
 }
 
-/* Offers v (step bits sv) the walk through u at ng, stepping in direction s.
+/* Offers v (step bits sv) the walk through u at ng, its first step s: a
+ * direction, or ASTAR_STEP_LINK (the link v -> u, u then kept in via[v]).
  * A lower value wins: 1, the caller queues v. An equal one takes the lower
- * direction (the tie order nextStep documents), unless v is a source. The
- * map's arrays come as arguments: through m, every byte stored to step
- * would make the compiler load them again. */
-static inline int offer(double *dist, uint8_t *step, uint32_t *origin, uint32_t u,
-                        uint32_t v, unsigned sv, double ng, unsigned s)
+ * direction (the tie order nextStep documents; a direction before a link, a
+ * link of lower target before another), unless v is a source. The map's
+ * arrays come as arguments: through m, every byte stored to step would make
+ * the compiler load them again. via is NULL (a constant there) in the
+ * floods without links, which so pay nothing for them. */
+static inline int offer(double *dist, uint8_t *step, uint32_t *origin, uint32_t *via,
+                        uint32_t u, uint32_t v, unsigned sv, double ng, unsigned s)
 {
     if (ng < dist[v]) {
         dist[v] = ng;
         step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+        if (via && s == ASTAR_STEP_LINK)
+            via[v] = u;
         origin[v] = origin[u];
         return 1;
     }
     if (ng == dist[v] && (sv & ASTAR_STEP_MASK) != ASTAR_STEP_END
-        && s < (sv & ASTAR_STEP_MASK)) {
+        && (via && s == ASTAR_STEP_LINK
+                ? (sv & ASTAR_STEP_MASK) == ASTAR_STEP_LINK && u < via[v]
+                : s < (sv & ASTAR_STEP_MASK))) {
         step[v] = (uint8_t)((sv & ~ASTAR_STEP_MASK) | s);
+        if (via && s == ASTAR_STEP_LINK)
+            via[v] = u;
         origin[v] = origin[u];
     }
     return 0;
@@ -218,13 +239,14 @@ typedef struct {
     double *dist, *cost;
     uint8_t *step;
     uint32_t *origin;
+    uint32_t *via;           /* the link steps' targets: NULL without links (offer) */
     const AstarGrid *grid;
     const AstarGrid *fit;    /* BOARD_LARGE, no rule: the positions where the unit fits */
     AstarCellRule rule;
     void *user;
     double entered;          /* the entry cost of the cell being expanded */
-    const struct AstarMoves *moves;   /* moves and links: not yet followed by maps (NULL) */
-    AstarMoveRule move_rule;
+    const struct AstarMoves *moves;   /* moves and links (DK_MOVES): the map's snapshot */
+    AstarMoveRule move_rule; /* the query's move rule, or NULL */
     void *move_user;
 } MapQuery;
 
@@ -283,34 +305,107 @@ static inline int dk_look(MapQuery *q, const Board *b, const BoardKind kind,
     return DK_OPEN;
 }
 
-/* Links: maps do not follow them yet (their floods never have DK_MOVES). */
+/* The link v -> u (the flood goes backwards: u is settled, the walk starts
+ * at v): taken when v can be in the map, as a board move's v: enterable,
+ * or for a large unit the position fits (every cell it covers asked); a
+ * rescan stays among the map's cells. The link's cost is its price. */
 static inline int dk_look_link(MapQuery *q, const Board *b, const BoardKind kind, uint32_t u,
                                uint32_t v)
 {
-    (void)q;
+    unsigned sv = q->step[v];
+    double c;
+    int ok;
+
     (void)b;
-    (void)kind;
     (void)u;
-    (void)v;
-    return DK_BLOCKED;
+    if (sv & ST_CLOSED)
+        return DK_PASS;
+    if (!q->grid)                                   /* a rescan: members can be entered */
+        return (sv & ASTAR_STEP_MEMBER) ? DK_OPEN : DK_PASS;
+    if (kind == BOARD_LARGE) {
+        ok = q->fit ? q->fit->open[v] != 0 : sized_source(q->m, q->grid, v, q->rule, q->user);
+        return ok < 0 ? DK_ABORT : ok ? DK_OPEN : DK_BLOCKED;
+    }
+    c = q->cost[v];
+    if (c != c) {
+        c = entry(q->m, q->grid, v, q->rule, q->user);
+        if (c != c)
+            return DK_ABORT;
+    }
+    return c == INFINITY ? DK_BLOCKED : DK_OPEN;
 }
+
+/* The first step of the walk from v that the flood took by direction d
+ * from u (dk_relax's d: DK_LINK, 8, for a link): the way back. */
+static const uint8_t MAP_STEP[9] = {1, 0, 3, 2, 7, 6, 5, 4, ASTAR_STEP_LINK};
 
 static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, double g)
 {
-    return offer(q->dist, q->step, q->origin, u, v, q->step[v], g, BOARD_OPPOSITE[d]);
+    return offer(q->dist, q->step, q->origin, q->via, u, v, q->step[v], g, MAP_STEP[d]);
 }
 
 #define DK_QUERY MapQuery
 #define DK_WALL(q, c) ((q)->cost[c] == INFINITY)
 #define DK_PRICE(q) ((q)->entered)
 #define DK_CORNER_FIRST 0   /* a diagonal cell is asked before the corner rule looks */
+#define DK_REVERSE 1        /* the walk goes v -> u: the moves asked about are v's */
 #include "dijkstra.h"
 
+/* The query of one flood. */
+static inline void map_query(MapQuery *q, AstarDistanceMap *m, const AstarGrid *grid,
+                             const AstarGrid *fit, AstarCellRule rule, void *user,
+                             AstarMoveRule move_rule, void *move_user, uint32_t *via)
+{
+    q->m = m;
+    q->dist = m->dist;
+    q->cost = m->cost;
+    q->step = m->step;
+    q->origin = m->origin;
+    q->via = via;
+    q->grid = grid;
+    q->fit = fit;
+    q->rule = rule;
+    q->user = user;
+    q->moves = m->moves;
+    q->move_rule = move_rule;
+    q->move_user = move_user;
+}
+
+/* map_flood's loops over moves and links (issue 19): the heap, no
+ * DK_KNOWN. A function apart, taking no local of map_flood's by address:
+ * map_flood's own loops keep their locals in registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int map_flood_moves(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
+                           AstarCellRule rule, void *user, AstarMoveRule move_rule,
+                           void *move_user, OpenList open_copy, BoardKind kind, unsigned traits,
+                           double max_cost)
+{
+    OpenList *open = &open_copy;
+    const unsigned mt = (traits & DK_RESCAN) | DK_MOVES;
+    MapQuery q;
+    Board b;
+
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+    map_query(&q, m, grid, fit, rule, user, move_rule, move_user,
+              astar_distance_moves_linked(m->moves) ? m->via : NULL);
+    if (kind == BOARD_SQUARE4)
+        return dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_HEAP, mt, max_cost);
+    if (kind == BOARD_SQUARE8)
+        return dijkstra_loop(&q, &b, BOARD_SQUARE8, open, OPEN_HEAP, mt, max_cost);
+    if (kind == BOARD_HEX)
+        return dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, mt, max_cost);
+    return dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, mt, max_cost);
+}
+
 /* The flood from what is in the open list, the loop compiled for the map's
- * board and the open list chosen: a rule stopping it leaves the map empty. */
+ * board and the open list chosen (with moves or a move rule: the heap,
+ * map_flood_moves): a rule stopping it leaves the map empty. */
 static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
-                            AstarCellRule rule, void *user, const OpenList *open_list,
-                            OpenKind open_kind, double max_cost, int *aborted)
+                            AstarCellRule rule, void *user, AstarMoveRule move_rule,
+                            void *move_user, const OpenList *open_list, OpenKind open_kind,
+                            double max_cost, int *aborted)
 {
     OpenList open_copy = *open_list, *open = &open_copy;   /* a local: kept in registers */
     MapQuery q;
@@ -320,19 +415,13 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     unsigned traits = grid ? 0u : DK_RESCAN;
     int done;
 
+    if (m->moves || move_rule) {
+        done = map_flood_moves(m, grid, fit, rule, user, move_rule, move_user, *open_list, kind,
+                               traits, max_cost);
+        goto end;
+    }
     board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
-    q.m = m;
-    q.dist = m->dist;
-    q.cost = m->cost;
-    q.step = m->step;
-    q.origin = m->origin;
-    q.grid = grid;
-    q.fit = fit;
-    q.rule = rule;
-    q.user = user;
-    q.moves = NULL;
-    q.move_rule = NULL;
-    q.move_user = NULL;
+    map_query(&q, m, grid, fit, rule, user, NULL, NULL, NULL);
     if (open_kind == OPEN_FIFO)
         done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_FIFO, DK_KNOWN, max_cost);
     else if (open_kind == OPEN_BUCKETS)
@@ -347,6 +436,7 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
         done = dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, traits, max_cost);
     else
         done = dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, traits, max_cost);
+end:
     if (done == DK_ABORTED) {
         empty(m);
         *aborted = 1;
@@ -372,12 +462,12 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
  *   in a circle: a step spans at most nb - 2 of them;
  * - else the heap. */
 static AstarError map_open(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
-                           AstarCellRule rule, int same, double base, double lo, double hi,
-                           OpenList *open, OpenKind *kind)
+                           AstarCellRule rule, int moves, int same, double base, double lo,
+                           double hi, OpenList *open, OpenKind *kind)
 {
     open_heap(open, &astar_range_open(scratch)->heap);
     *kind = OPEN_HEAP;
-    if (rule || m->hex || m->size > 1 || !same)
+    if (rule || moves || m->hex || m->size > 1 || !same)
         return ASTAR_OK;
     if (!grid->cost && m->diagonal == ASTAR_DIAGONAL_NEVER) {
         AstarError e = heap_reserve(open->heap, m->cells);
@@ -417,6 +507,15 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
                                const AstarDistanceSource *sources, size_t n, double max_cost,
                                AstarCellRule rule, void *user, int *aborted)
 {
+    return astar_distance_run_moves(scratch, grid, m, sources, n, max_cost, rule, user, NULL,
+                                    NULL, aborted);
+}
+
+AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
+                                     AstarDistanceMap *m, const AstarDistanceSource *sources,
+                                     size_t n, double max_cost, AstarCellRule rule, void *user,
+                                     AstarMoveRule move_rule, void *move_user, int *aborted)
+{
     const AstarGrid *fit = NULL;
     OpenList open;
     OpenKind kind;
@@ -445,8 +544,8 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
     }
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
         ;
-    if (map_open(scratch, grid, m, rule, i >= n && n > 0, n ? sources[0].value : 0, lo, hi,
-                 &open, &kind) != ASTAR_OK)
+    if (map_open(scratch, grid, m, rule, m->moves || move_rule, i >= n && n > 0,
+                 n ? sources[0].value : 0, lo, hi, &open, &kind) != ASTAR_OK)
         return ASTAR_ENOMEM;
     for (i = 0; i < n; i++) {
         size_t c = astar_index(grid, sources[i].x, sources[i].y);
@@ -467,7 +566,8 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
         if (open_push(&open, kind, v, (uint32_t)c) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    return map_flood(m, grid, fit, rule, user, &open, kind, max_cost, aborted);
+    return map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost,
+                     aborted);
 }
 
 AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
@@ -486,7 +586,28 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
         if (heap_push(open.heap, m->dist[i], (uint32_t)i) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    return map_flood(m, NULL, NULL, NULL, NULL, &open, OPEN_HEAP, INFINITY, &aborted);
+    return map_flood(m, NULL, NULL, NULL, NULL, NULL, NULL, &open, OPEN_HEAP, INFINITY,
+                     &aborted);
+}
+
+size_t astar_distance_moves_bytes(const AstarGrid *grid)
+{
+    return astar_moves_any(grid) ? astar_moves_copy_bytes(grid->moves) : 0;
+}
+
+const struct AstarMoves *astar_distance_moves_copy(const AstarGrid *grid, void *memory)
+{
+    return astar_moves_copy(grid->moves, memory);
+}
+
+int astar_distance_moves_linked(const struct AstarMoves *moves)
+{
+    return moves && moves->nlinks > 0;
+}
+
+size_t astar_distance_via_bytes(const AstarDistanceMap *m)
+{
+    return m->cells * sizeof *m->via;
 }
 
 
@@ -514,17 +635,34 @@ static inline unsigned descend_step(AstarDistanceMap *m, const Board *b,
     for (k = 0; k < n; k++) {
         unsigned d = kind == BOARD_HEX ? dirs[k] : (unsigned)k;
         size_t u = (size_t)((long)i + b->off[d]);
-        double ng;
+        double ng, step;
 
         if (!(m->step[u] & ASTAR_STEP_MEMBER))
             continue;
         if (d >= 4 && board_has_corners(b, kind) && !board_corner_ok(b, (int)d, side))
             continue;
-        ng = m->dist[u] + board_step(kind, d, kind == BOARD_LARGE ? sized_price(m, i, (int)d)
-                                                                  : m->cost[u]);
+        step = board_step(kind, d, kind == BOARD_LARGE ? sized_price(m, i, (int)d) : m->cost[u]);
+        if (!board_move_price(b, kind, m->moves, i, d, &step))   /* the walk's move: i's own */
+            continue;
+        ng = m->dist[u] + step;
         if (ng < best) {
             best = ng;
             bs = d;
+        }
+    }
+    if (m->moves && (m->moves->flags[i] & MOVES_OUT)) {
+        const MovesLink *link;
+        size_t nl = astar_moves_links(m->moves, i, 0, &link), j;
+        for (j = 0; j < nl; j++) {                   /* by target: the first on a tie */
+            double ng;
+            if (!(m->step[link[j].to] & ASTAR_STEP_MEMBER))
+                continue;
+            ng = m->dist[link[j].to] + link[j].cost;
+            if (ng < best) {
+                best = ng;
+                bs = ASTAR_STEP_LINK;
+                m->via[i] = link[j].to;
+            }
         }
     }
     return bs;
@@ -564,10 +702,16 @@ void astar_distance_descend(AstarDistanceMap *m)
 int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint32_t *nx,
                         uint32_t *ny)
 {
-    unsigned st = m->step[((size_t)y + 1) * m->stride + x + 1], d = st & ASTAR_STEP_MASK;
+    const size_t i = ((size_t)y + 1) * m->stride + x + 1;
+    unsigned st = m->step[i], d = st & ASTAR_STEP_MASK;
 
-    if (!(st & ASTAR_STEP_MEMBER) || d >= 8)
+    if (!(st & ASTAR_STEP_MEMBER) || (d >= 8 && d != ASTAR_STEP_LINK))
         return 0;
+    if (d == ASTAR_STEP_LINK) {
+        *nx = m->via[i] % m->stride - 1;
+        *ny = m->via[i] / m->stride - 1;
+        return 1;
+    }
     *nx = (uint32_t)((long)x + BOARD_DX[d]);
     *ny = (uint32_t)((long)y + BOARD_DY[d]);
     return 1;
@@ -603,6 +747,30 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
  * written as before, and bytes without the flag decode as size 1. A member
  * position must fit (its k x k cells in the grid) and every cell it covers
  * must have a finite entry cost.
+ *
+ * A map that keeps move overrides or links (issue 19: made on a grid that
+ * has some, or derived by flee or blend from such a map) has flag
+ * ASTAR_DISTANCE_MOVES (16), set exactly then; its steps may then be 9 as
+ * well (the first step is a link), and right before the checksum come the
+ * moves it keeps and the targets of its link steps:
+ *
+ *             4  N, the number of overrides
+ *          13 N  per override: cell (4 bytes, y * width + x of the move's
+ *                source), direction (1 byte, astar.h's 0-7: E W S N SE SW
+ *                NE NW), cost (binary64; 0 = the move is impossible);
+ *                ordered by cell, then direction
+ *             4  L, the number of one-way links
+ *          16 L  per link: from cell (4), to cell (4), cost (binary64);
+ *                ordered by from, then to (a two-way link is two)
+ *           4 K  per cell whose step is 9 (K of them, row by row): the cell
+ *                its link goes to (4 bytes, y * width + x)
+ *
+ * N and L are the grid format's moves section (encode.c), the grid's as the
+ * map was made: N + L > 0; an override's move goes to a board neighbour in
+ * the grid (one of the six of the cell's row or column parity on a hex
+ * map); a link joins two distinct cells; costs are in (0, 1e15] (but an
+ * override's 0). A step 9's cell has a link to its target, which is in the
+ * map. Bytes without the flag (every map made before) decode as before.
  */
 #define DM_MAGIC "ASTARDMP"
 #define DM_HEADER 32u
@@ -655,12 +823,84 @@ static uint64_t fixed_size(uint64_t cells, uint64_t n)
     return DM_HEADER + 16 * n + 9 * cells + 4;
 }
 
+#define DM_MOVE 13u      /* bytes of an override */
+#define DM_LINK 16u      /* bytes of a link */
+
+/* The members with a link step. */
+static uint64_t link_steps(const AstarDistanceMap *m)
+{
+    uint64_t k = 0;
+    size_t i;
+    for (i = 0; i < m->cells; i++)
+        k += (m->step[i] & ASTAR_STEP_MEMBER)
+             && (m->step[i] & ASTAR_STEP_MASK) == ASTAR_STEP_LINK;
+    return k;
+}
+
+/* The bytes of the moves section (0: none). */
+static uint64_t moves_size(const AstarDistanceMap *m)
+{
+    if (!m->moves)
+        return 0;
+    return 8 + DM_MOVE * (uint64_t)m->moves->count + DM_LINK * (uint64_t)m->moves->nlinks
+           + 4 * link_steps(m);
+}
+
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources)
 {
     uint64_t cells = (uint64_t)m->width * m->height;
     uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)m->reached
-                     + (m->size > 1 ? 4 : 0);
+                     + (m->size > 1 ? 4 : 0) + moves_size(m);
     return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
+}
+
+/* The bordered cell of cell number c. */
+static size_t bordered_of(const AstarDistanceMap *m, uint64_t c)
+{
+    return (size_t)(c / m->width + 1) * m->stride + (size_t)(c % m->width) + 1;
+}
+
+/* Writes the moves section at p; returns its end. */
+static unsigned char *encode_moves(const AstarDistanceMap *m, unsigned char *p)
+{
+    const struct AstarMoves *mv = m->moves;
+    uint32_t x, y;
+    size_t k;
+
+    put_u32(p, (uint32_t)mv->count);
+    p += 4;
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1;
+            unsigned d;
+            for (d = 0; d < 8; d++) {
+                double v;
+                if (!(mv->flags[i] & (1u << d)))
+                    continue;
+                v = moves_value(mv, i, d);
+                put_u32(p, y * m->width + x);
+                p[4] = (unsigned char)d;
+                put_f64(p + 5, v == INFINITY ? 0.0 : v);
+                p += DM_MOVE;
+            }
+        }
+    put_u32(p, (uint32_t)mv->nlinks);
+    p += 4;
+    for (k = 0; k < mv->nlinks; k++, p += DM_LINK) {
+        put_u32(p, cell_number(m, mv->out[k].from));
+        put_u32(p + 4, cell_number(m, mv->out[k].to));
+        put_f64(p + 8, mv->out[k].cost);
+    }
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1;
+            if ((m->step[i] & ASTAR_STEP_MEMBER)
+                && (m->step[i] & ASTAR_STEP_MASK) == ASTAR_STEP_LINK) {
+                put_u32(p, cell_number(m, m->via[i]));
+                p += 4;
+            }
+        }
+    return p;
 }
 
 void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
@@ -674,9 +914,11 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
     p[8] = 1;
     p[9] = 0;
     p[10] = (unsigned char)(m->hex ? m->hex - 1 : (unsigned)m->diagonal);
-    p[11] = (unsigned char)((header->flags & ~(ASTAR_DISTANCE_HEX | ASTAR_DISTANCE_SIZED))
+    p[11] = (unsigned char)((header->flags
+                             & ~(ASTAR_DISTANCE_HEX | ASTAR_DISTANCE_SIZED | ASTAR_DISTANCE_MOVES))
                             | (m->hex ? ASTAR_DISTANCE_HEX : 0u)
-                            | (m->size > 1 ? ASTAR_DISTANCE_SIZED : 0u));
+                            | (m->size > 1 ? ASTAR_DISTANCE_SIZED : 0u)
+                            | (m->moves ? ASTAR_DISTANCE_MOVES : 0u));
     put_u32(p + 12, m->width);
     put_u32(p + 16, m->height);
     put_u32(p + 20, (uint32_t)header->nsources);
@@ -709,6 +951,8 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
             put_u32(p + 8, m->origin[i]);
             p += 12;
         }
+    if (m->moves)
+        p = encode_moves(m, p);
     put_u32(p, fnv1a(out, (size_t)(p - out)));
 }
 
@@ -732,7 +976,7 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
         return parse_error(message, message_size, "bad magic or too short");
     if (p[8] != 1 || p[9] != 0)
         return parse_error(message, message_size, "unknown format version");
-    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 15)
+    if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 31)
         return parse_error(message, message_size, "bad diagonal mode or flags");
     header->flags = p[11];
     header->hex = (p[11] & ASTAR_DISTANCE_HEX) ? 1u + p[10] : 0u;
@@ -797,13 +1041,149 @@ static int sized_members_fit(const AstarDistanceHeader *hd, const unsigned char 
     return 1;
 }
 
+/* The steps of an encoding: its members, and its link steps (step 9). */
+static void count_steps(const unsigned char *steps, uint64_t cells, uint64_t *members,
+                        uint64_t *links)
+{
+    uint64_t k;
+    *members = *links = 0;
+    for (k = 0; k < cells; k++) {
+        *members += steps[k] != ASTAR_STEP_NONE;
+        *links += steps[k] == ASTAR_STEP_LINK;
+    }
+}
+
+/* Where the moves section of an encoding with ASTAR_DISTANCE_MOVES starts
+ * (*at) and its counts, each read only when the length holds it: 0 when
+ * the section does not fit before the checksum. The fixed part must fit
+ * (astar_distance_decode_header). */
+static int moves_counts(const unsigned char *p, size_t length, const AstarDistanceHeader *hd,
+                        uint64_t *at, uint64_t *n, uint64_t *l)
+{
+    const uint64_t cells = (uint64_t)hd->width * hd->height;
+    const unsigned char *steps = p + DM_HEADER + (hd->size > 1 ? 4 : 0) + 16 * hd->nsources;
+    uint64_t members, links;
+
+    count_steps(steps, cells, &members, &links);
+    *at = fixed_size(cells, hd->nsources) - 4 + (hd->size > 1 ? 4 : 0) + 12 * members;
+    if (*at + 8 + 4 > length)
+        return 0;
+    *n = get_u32(p + *at);
+    if (*at + 8 + DM_MOVE * *n + 4 > length)
+        return 0;
+    *l = get_u32(p + *at + 4 + DM_MOVE * *n);
+    return *at + 8 + DM_MOVE * *n + DM_LINK * *l + 4 <= length;
+}
+
+AstarError astar_distance_decode_moves(const void *data, size_t length,
+                                       const AstarDistanceHeader *header, size_t *bytes,
+                                       int *linked, char *message, size_t message_size)
+{
+    uint64_t at, n, l, cells = ((uint64_t)header->width + 2) * ((uint64_t)header->height + 2);
+
+    *bytes = 0;
+    *linked = 0;
+    if (!(header->flags & ASTAR_DISTANCE_MOVES))
+        return ASTAR_OK;
+    if (!moves_counts((const unsigned char *)data, length, header, &at, &n, &l))
+        return parse_error(message, message_size, "truncated");
+    *bytes = astar_moves_flat_bytes((size_t)cells, (size_t)n, (size_t)l);
+    if (*bytes == 0)
+        return parse_error(message, message_size, "too large");
+    *linked = l > 0;
+    return ASTAR_OK;
+}
+
+/* Is the move out of bordered cell i in direction d one to a cell of m's
+ * board (one of the six on a hex map)? */
+static int move_on_board(const AstarDistanceMap *m, size_t i, unsigned d)
+{
+    const long x = (long)(i % m->stride) - 1 + BOARD_DX[d];
+    const long y = (long)(i / m->stride) - 1 + BOARD_DY[d];
+    unsigned dirs[6];
+    int k;
+
+    if (x < 0 || y < 0 || x >= (long)m->width || y >= (long)m->height)
+        return 0;
+    if (!m->hex)
+        return 1;
+    board_hex_dirs((AstarHexLayout)(m->hex - 1), m->stride, i, dirs);
+    for (k = 0; k < 6; k++)
+        if (dirs[k] == d)
+            return 1;
+    return 0;
+}
+
+/* Builds m's snapshot in memory from the section at q (its length checked). */
+static AstarError decode_snapshot(AstarDistanceMap *m, const unsigned char *q, void *memory,
+                                  char *message, size_t message_size)
+{
+    const uint64_t cells = (uint64_t)m->width * m->height;
+    uint64_t n = get_u32(q), l, k, last = 0;
+    struct AstarMoves *mv;
+
+    l = get_u32(q + 4 + DM_MOVE * n);
+    if (n + l == 0)
+        return parse_error(message, message_size, "moves flag set but no moves or links");
+    mv = astar_moves_flat(memory, m->cells, (size_t)n, (size_t)l);
+    q += 4;
+    for (k = 0; k < n; k++, q += DM_MOVE) {
+        uint64_t cell = get_u32(q), key = cell * 8 + q[4];
+        double cost = get_f64(q + 5);
+        if (cell >= cells || q[4] > 7 || !move_on_board(m, bordered_of(m, cell), q[4]))
+            return parse_error(message, message_size, "bad move");
+        if (k > 0 && key <= last)
+            return parse_error(message, message_size, "moves out of order");
+        if (!(cost == 0 || (cost > 0 && cost <= ASTAR_MAX_COST)))
+            return parse_error(message, message_size, "bad move cost");
+        last = key;
+        astar_moves_flat_set(mv, bordered_of(m, cell), q[4], cost == 0 ? INFINITY : cost);
+    }
+    q += 4;
+    for (k = 0; k < l; k++, q += DM_LINK) {
+        uint64_t from = get_u32(q), to = get_u32(q + 4), key = from * cells + to;
+        double cost = get_f64(q + 8);
+        if (from >= cells || to >= cells || from == to)
+            return parse_error(message, message_size, "bad link");
+        if (k > 0 && key <= last)
+            return parse_error(message, message_size, "links out of order");
+        if (!(cost > 0 && cost <= ASTAR_MAX_COST))
+            return parse_error(message, message_size, "bad link cost");
+        last = key;
+        astar_moves_flat_link(mv, (uint32_t)bordered_of(m, from), (uint32_t)bordered_of(m, to),
+                              cost);
+    }
+    astar_moves_flat_finish(mv);
+    m->moves = mv;
+    return ASTAR_OK;
+}
+
+/* Bordered cell i's link step to cell number t: t in the map, and a link
+ * from i to it kept. */
+static int link_step_ok(const AstarDistanceMap *m, const unsigned char *steps, size_t i,
+                        uint64_t t)
+{
+    const MovesLink *link;
+    size_t n, k, to;
+
+    if (t >= (uint64_t)m->width * m->height || steps[t] == ASTAR_STEP_NONE)
+        return 0;
+    to = bordered_of(m, t);
+    n = astar_moves_links(m->moves, i, 0, &link);
+    for (k = 0; k < n; k++)
+        if (link[k].to == to)
+            return 1;
+    return 0;
+}
+
 AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceMap *m,
-                                 AstarDistanceSource *sources, char *message,
-                                 size_t message_size)
+                                 AstarDistanceSource *sources, void *moves_memory,
+                                 char *message, size_t message_size)
 {
     const unsigned char *p = (const unsigned char *)data, *steps, *costs, *values;
+    const unsigned char *targets = NULL;
     AstarDistanceHeader hd;
-    uint64_t cells, members = 0;
+    uint64_t cells, members = 0, links = 0, at = 0, n = 0, l = 0, expected;
     uint32_t x, y;
     size_t k;
 
@@ -811,6 +1191,7 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
         return ASTAR_EPARSE;
     m->hex = hd.hex;
     m->size = hd.size;
+    m->moves = NULL;
     cells = (uint64_t)hd.width * hd.height;
     p += DM_HEADER + (hd.size > 1 ? 4 : 0);
     for (k = 0; k < hd.nsources; k++, p += 16) {
@@ -824,15 +1205,29 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
     steps = p;
     costs = steps + cells;
     values = costs + 8 * cells;
-    for (k = 0; k < cells; k++) {
-        if (steps[k] != ASTAR_STEP_NONE && steps[k] > ASTAR_STEP_END)
+    for (k = 0; k < cells; k++)
+        if (steps[k] != ASTAR_STEP_NONE && steps[k] > ASTAR_STEP_END
+            && !(steps[k] == ASTAR_STEP_LINK && (hd.flags & ASTAR_DISTANCE_MOVES)))
             return parse_error(message, message_size, "bad step");
-        members += steps[k] != ASTAR_STEP_NONE;
+    count_steps(steps, cells, &members, &links);
+    expected = fixed_size(cells, hd.nsources) + (hd.size > 1 ? 4 : 0) + 12 * members;
+    if (hd.flags & ASTAR_DISTANCE_MOVES) {
+        if (!moves_counts((const unsigned char *)data, length, &hd, &at, &n, &l))
+            return parse_error(message, message_size, "bad length");
+        expected += 8 + DM_MOVE * n + DM_LINK * l + 4 * links;
     }
-    if (fixed_size(cells, hd.nsources) + (hd.size > 1 ? 4 : 0) + 12 * members != length)
+    if (expected != length)
         return parse_error(message, message_size, "bad length");
     if (hd.size > 1 && !sized_members_fit(&hd, steps, costs, m->origin))
         return parse_error(message, message_size, "bad position");
+    if ((hd.flags & ASTAR_DISTANCE_MOVES)) {
+        if (decode_snapshot(m, (const unsigned char *)data + at, moves_memory, message,
+                            message_size) != ASTAR_OK) {
+            m->moves = NULL;
+            return ASTAR_EPARSE;
+        }
+        targets = (const unsigned char *)data + at + 8 + DM_MOVE * n + DM_LINK * l;
+    }
     m->reached = 0;
     for (y = 0; y < hd.height; y++)
         for (x = 0; x < hd.width; x++) {
@@ -847,7 +1242,13 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
                 continue;
             if (!(cost > 0 && cost < HUGE_VAL))
                 return parse_error(message, message_size, "bad cost");
-            if (st < 8) {
+            if (st == ASTAR_STEP_LINK) {
+                uint64_t t = get_u32(targets);
+                targets += 4;
+                if (!link_step_ok(m, steps, i, t))
+                    return parse_error(message, message_size, "bad link step");
+                m->via[i] = (uint32_t)bordered_of(m, t);
+            } else if (st < 8) {
                 long nx = (long)x + BOARD_DX[st], ny = (long)y + BOARD_DY[st];
                 if (nx < 0 || ny < 0 || nx >= (long)hd.width || ny >= (long)hd.height
                     || steps[(size_t)ny * hd.width + (size_t)nx] == ASTAR_STEP_NONE)

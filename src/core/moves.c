@@ -349,3 +349,129 @@ size_t astar_grid_link_count(const AstarGrid *grid)
 {
     return grid->moves ? grid->moves->nlinks : 0;
 }
+
+/* ---- flat copies ------------------------------------------------------------ */
+
+/* The least power of two at least twice count (0 for none). */
+static size_t flat_capacity(size_t count)
+{
+    size_t capacity = 1;
+    if (count == 0)
+        return 0;
+    while (capacity < 2 * count)
+        capacity *= 2;
+    return capacity;
+}
+
+/* The struct, then values and the links (8-byte items), keys, flags. */
+size_t astar_moves_flat_bytes(size_t cells, size_t count, size_t nlinks)
+{
+    const size_t head = (sizeof(struct AstarMoves) + 7) / 8 * 8;
+    const size_t item[3] = {sizeof(double) + sizeof(uint32_t), 2 * sizeof(MovesLink),
+                            sizeof(uint16_t)};
+    size_t n[3], total = head, k;
+
+    if (count > SIZE_MAX / 4)
+        return 0;
+    n[0] = flat_capacity(count);
+    n[1] = nlinks;
+    n[2] = cells;
+    for (k = 0; k < 3; k++) {
+        if (n[k] > SIZE_MAX / item[k] || n[k] * item[k] > SIZE_MAX - total)
+            return 0;
+        total += n[k] * item[k];
+    }
+    return total;
+}
+
+struct AstarMoves *astar_moves_flat(void *memory, size_t cells, size_t count, size_t nlinks)
+{
+    const size_t head = (sizeof(struct AstarMoves) + 7) / 8 * 8;
+    struct AstarMoves *m = (struct AstarMoves *)memory;
+    char *p = (char *)memory + head;
+
+    memset(m, 0, sizeof *m);
+    m->capacity = flat_capacity(count);
+    m->values = (double *)(void *)p;
+    p += m->capacity * sizeof *m->values;
+    m->out = (MovesLink *)(void *)p;
+    p += nlinks * sizeof *m->out;
+    m->in = (MovesLink *)(void *)p;
+    p += nlinks * sizeof *m->in;
+    m->keys = (uint32_t *)(void *)p;
+    p += m->capacity * sizeof *m->keys;
+    m->flags = (uint16_t *)(void *)p;
+    m->cells = cells;
+    m->links_capacity = nlinks;
+    m->min_ratio = INFINITY;
+    if (m->capacity)
+        memset(m->keys, 0xFF, m->capacity * sizeof *m->keys);
+    memset(m->flags, 0, cells * sizeof *m->flags);
+    return m;
+}
+
+void astar_moves_flat_set(struct AstarMoves *m, size_t c, unsigned d, double cost)
+{
+    const uint32_t key = (uint32_t)(c * 8 + d);
+    uint32_t i = moves_slot(m, key);
+
+    while (m->keys[i] != MOVES_EMPTY_KEY)
+        i = (i + 1) & (uint32_t)(m->capacity - 1);
+    m->keys[i] = key;
+    m->values[i] = cost;
+    m->count++;
+    m->flags[c] |= (uint16_t)(1u << d);
+}
+
+void astar_moves_flat_link(struct AstarMoves *m, uint32_t from, uint32_t to, double cost)
+{
+    MovesLink *link = &m->out[m->nlinks++];
+    link->from = from;
+    link->to = to;
+    link->cost = cost;
+}
+
+static int by_target(const void *a, const void *b)
+{
+    const MovesLink *x = (const MovesLink *)a, *y = (const MovesLink *)b;
+    if (x->to != y->to)
+        return x->to < y->to ? -1 : 1;
+    return x->from < y->from ? -1 : x->from > y->from;
+}
+
+void astar_moves_flat_finish(struct AstarMoves *m)
+{
+    size_t k;
+
+    if (m->nlinks == 0)
+        return;
+    memcpy(m->in, m->out, m->nlinks * sizeof *m->in);
+    qsort(m->in, m->nlinks, sizeof *m->in, by_target);
+    for (k = 0; k < m->nlinks; k++) {
+        m->flags[m->out[k].from] |= MOVES_OUT;
+        m->flags[m->out[k].to] |= MOVES_IN;
+    }
+}
+
+size_t astar_moves_copy_bytes(const struct AstarMoves *m)
+{
+    return astar_moves_flat_bytes(m->cells, m->count, m->nlinks);
+}
+
+struct AstarMoves *astar_moves_copy(const struct AstarMoves *m, void *memory)
+{
+    struct AstarMoves *copy = astar_moves_flat(memory, m->cells, m->count, m->nlinks);
+    size_t k;
+
+    for (k = 0; k < m->capacity; k++)
+        if (m->keys[k] != MOVES_EMPTY_KEY)
+            astar_moves_flat_set(copy, m->keys[k] / 8, m->keys[k] % 8, m->values[k]);
+    if (m->nlinks) {
+        memcpy(copy->out, m->out, m->nlinks * sizeof *m->out);
+        memcpy(copy->in, m->in, m->nlinks * sizeof *m->in);
+        copy->nlinks = m->nlinks;
+        for (k = 0; k < m->cells; k++)
+            copy->flags[k] |= (uint16_t)(m->flags[k] & (MOVES_OUT | MOVES_IN));
+    }
+    return copy;
+}

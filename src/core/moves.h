@@ -72,4 +72,24 @@ static inline int astar_moves_any(const AstarGrid *grid)
 void astar_moves_free(struct AstarMoves *m);
 size_t astar_moves_memory(const struct AstarMoves *m);
 
+/* Flat copies (distance maps' snapshots): an AstarMoves laid out in one
+ * block of the caller's memory (8-aligned), the struct first, its arrays
+ * after it; read as any other, never edited, never freed (astar_moves_free
+ * must not see it). A flat copy's hash holds exactly its overrides (the
+ * capacity the least power of two at least twice their count) and
+ * min_ratio and link_edits are not kept (INFINITY, 0).
+ * astar_moves_flat_bytes: the block for cells flags, count overrides and
+ * nlinks links (0 when that does not fit in a size_t). astar_moves_flat:
+ * an empty one there; then astar_moves_flat_set each override (each cell
+ * and direction once), astar_moves_flat_link each link in (from, to) order,
+ * and astar_moves_flat_finish (the links by target, the link flags).
+ * astar_moves_copy: a flat copy of m (astar_moves_copy_bytes of memory). */
+size_t astar_moves_flat_bytes(size_t cells, size_t count, size_t nlinks);
+struct AstarMoves *astar_moves_flat(void *memory, size_t cells, size_t count, size_t nlinks);
+void astar_moves_flat_set(struct AstarMoves *m, size_t c, unsigned d, double cost);
+void astar_moves_flat_link(struct AstarMoves *m, uint32_t from, uint32_t to, double cost);
+void astar_moves_flat_finish(struct AstarMoves *m);
+size_t astar_moves_copy_bytes(const struct AstarMoves *m);
+struct AstarMoves *astar_moves_copy(const struct AstarMoves *m, void *memory);
+
 #endif

@@ -10,6 +10,16 @@
  * starts again (MAX_RESTARTS times) if it changed. While a map is being
  * filled (distanceMap, update) its methods raise, so a callback never reads
  * half a map. The rules are kept in the map's uservalue for update.
+ *
+ * Moves and links (issue 19): a map made on a grid with move overrides or
+ * links keeps a snapshot of them (the core's flat copy, astar_distance_
+ * moves_copy) in a second userdata, and with links the targets of its link
+ * steps in a third; both sit in the map's uservalue table (UV_*), which
+ * keeps them alive, and the map's core struct points into them. The pointers
+ * and the table's slots change together, with no Lua code between, so
+ * whatever runs meanwhile (a finalizer, a callback) finds them agreeing. A
+ * snapshot never changes once made: maps derived by flee and blend share
+ * their source's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +30,14 @@
 
 #define MAP_TYPE "astar.DistanceMap"
 #define MAX_RESTARTS 3
+
+/* The slots of a map's uservalue table. */
+#define UV_BLOCKED 1      /* the rules, for update */
+#define UV_COST 2
+#define UV_MOVE 3
+#define UV_MOVES 4        /* the userdata holding the snapshot m.moves points to */
+#define UV_VIA 5          /* the userdata m.via points to (link steps' targets) */
+#define UV_SLOTS 5
 
 #if LUA_VERSION_NUM >= 502
 #define set_rules_ref lua_setuservalue
@@ -40,6 +58,7 @@ typedef struct {
     int points[2];             /* blocked, cost were lists of points */
     int ruled;                 /* made with rules */
     int rules_lost;            /* decoded from a map made with rules: no update */
+    int table;                 /* has its uservalue table (UV_*) */
 } MapHeader;
 
 #define SOURCES_OFFSET ((sizeof(MapHeader) + 15) / 16 * 16)
@@ -70,6 +89,48 @@ static MapHeader *push_map(lua_State *L, uint32_t width, uint32_t height,
     astar_distance_layout(&h->m, map_sources(h) + n, width, height, diagonal);
     set_map_metatable(L);
     return h;
+}
+
+/* Pushes the uservalue table of the map at stack index map, making it the
+ * first time. Making it allocates: a finalizer may have made it meanwhile
+ * (the one kept, whatever it holds, is the first set). */
+static void push_map_table(lua_State *L, int map)
+{
+    MapHeader *h = (MapHeader *)lua_touserdata(L, map);
+
+    if (!h->table) {
+        lua_createtable(L, UV_SLOTS, 0);   /* slots 1..UV_SLOTS: setting them allocates nothing */
+        if (!h->table) {
+            lua_pushvalue(L, -1);
+            set_rules_ref(L, map);
+            h->table = 1;
+            return;
+        }
+        lua_pop(L, 1);
+    }
+    get_rules_ref(L, map);
+}
+
+/* Sets the map's moves: the snapshot (the userdata at stack index snap, 0
+ * for none) and the link steps' array (at via, 0 for none), in its table
+ * (at stack index t; it may be 0 when both are 0 and the map has none).
+ * Allocates nothing. */
+static void set_map_moves(lua_State *L, MapHeader *h, int t, int snap,
+                          const struct AstarMoves *moves, int via)
+{
+    int k;
+    if (t) {
+        for (k = 0; k < 2; k++) {
+            int slot = k ? via : snap;
+            if (slot)
+                lua_pushvalue(L, slot);
+            else
+                lua_pushnil(L);
+            lua_rawseti(L, t, k ? UV_VIA : UV_MOVES);
+        }
+    }
+    h->m.moves = snap ? moves : NULL;
+    h->m.via = via ? (uint32_t *)lua_touserdata(L, via) : NULL;
 }
 
 static MapHeader *check_self(lua_State *L, const char *fname)
@@ -335,22 +396,54 @@ static int map_tostring(lua_State *L)
 
 /* ---- filling a map: the rules, the lease, restarts ------------------------- */
 
-/* Runs the flood of h on g with rules (their slots on the stack) until it
- * completes, as lua_range.c run_query does. */
-static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const char *fname)
+/* Runs the flood of h (at stack index map) on g with rules (their slots on
+ * the stack) until it completes, as lua_range.c run_query does. Each try
+ * first takes a snapshot of the grid's moves and links: the userdata are
+ * made (which may run finalizers), then the scratch taken (the same), and
+ * only then, the grid checked, are the moves copied and set, right before
+ * the flood. */
+static void fill(lua_State *L, LuaGrid *g, MapHeader *h, int map, QueryRules *rule,
+                 const char *fname)
 {
     int base = lua_gettop(L), restarts = 0, attempt;
 
     for (attempt = 0;; attempt++) {
         Lease lease;
         AstarError e;
-        size_t before;
-        int aborted = 0;
+        size_t before, bytes;
+        int aborted = 0, t = 0, snap = 0, via = 0, linked;
 
         lua_settop(L, base);
+        if (g->closed)
+            raise_error(L, "grid closed during %s", fname);
+        bytes = astar_distance_moves_bytes(g->grid);
+        linked = astar_grid_link_count(g->grid) > 0;
+        if (bytes) {
+            push_map_table(L, map);
+            t = lua_gettop(L);
+            lua_newuserdata(L, bytes);
+            snap = lua_gettop(L);
+            if (linked) {
+                lua_newuserdata(L, astar_distance_via_bytes(&h->m));
+                via = lua_gettop(L);
+            }
+        } else if (h->table) {
+            push_map_table(L, map);        /* allocates nothing: it is there */
+            t = lua_gettop(L);
+        }
         lease_take(L, g, LENT_RANGE, attempt >= 2, rule->callbacks, &lease);
         if (g->closed)
             raise_error(L, "grid closed during %s", fname);
+        if (astar_distance_moves_bytes(g->grid) != bytes
+            || (astar_grid_link_count(g->grid) > 0) != linked) {
+            lease_return(&lease);          /* a finalizer changed the moves: again */
+            if (++restarts > MAX_RESTARTS)
+                raise_error(L, "grid changed during %s", fname);
+            continue;
+        }
+        set_map_moves(L, h, t, snap,
+                      snap ? astar_distance_moves_copy(g->grid, lua_touserdata(L, snap)) : NULL,
+                      via);
         rule->L = L;
         rule->version = astar_grid_version(g->grid);
         rule->stop = QR_STOP_NONE;
@@ -358,9 +451,10 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const
         h->busy = 1;
         h->fills++;
         grid_enter(g);
-        e = astar_distance_run(lease.range, g->grid, &h->m, map_sources(h), h->nsources,
-                               h->max_cost, rule->cells ? query_rules_cell : NULL, rule,
-                               &aborted);
+        e = astar_distance_run_moves(lease.range, g->grid, &h->m, map_sources(h), h->nsources,
+                                     h->max_cost, rule->cells ? query_rules_cell : NULL, rule,
+                                     rule->index[QR_MOVE] ? query_rules_move : NULL, rule,
+                                     &aborted);
         grid_leave(g);
         lease_return(&lease);
         h->busy = 0;
@@ -383,8 +477,8 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, QueryRules *rule, const
     }
 }
 
-/* Sets up rule from the map's uservalue {blocked, cost} (pushed into two
- * fresh slots from `first`). */
+/* Sets up rule from the map's uservalue {blocked, cost, move} (pushed into
+ * the rules' fresh slots from `first`). */
 static void rules_from_map(lua_State *L, MapHeader *h, int map, QueryRules *rule,
                            const char *fname, LuaGrid *g)
 {
@@ -395,7 +489,7 @@ static void rules_from_map(lua_State *L, MapHeader *h, int map, QueryRules *rule
     get_rules_ref(L, map);
     /* only a map made with rules has them (on Lua 5.1 a userdata's
      * environment is the globals table otherwise) */
-    if (h->ruled && lua_istable(L, -1)) {
+    if (h->ruled && h->table && lua_istable(L, -1)) {
         for (i = 0; i < 2; i++) {
             lua_rawgeti(L, -1, i + 1);
             lua_replace(L, first + i);
@@ -404,6 +498,10 @@ static void rules_from_map(lua_State *L, MapHeader *h, int map, QueryRules *rule
                 rule->points[i] = h->points[i];
             }
         }
+        lua_rawgeti(L, -1, UV_MOVE);
+        lua_replace(L, first + QR_MOVE);
+        if (!lua_isnil(L, first + QR_MOVE))
+            rule->index[QR_MOVE] = first + QR_MOVE;
     }
     lua_pop(L, 1);
     rule->g = g;
@@ -504,19 +602,20 @@ static int grid_distance_map(lua_State *L)
     query_rules_finish(&rule, g->grid);
     h->ruled = rule.used;
     if (rule.used) {
-        lua_createtable(L, 2, 0);
-        for (i = 0; i < 2; i++) {
-            if (rule.index[i])
-                lua_pushvalue(L, rule.index[i]);
+        static const int SLOT[3] = {QR_BLOCKED, QR_COST, QR_MOVE};
+        push_map_table(L, map);        /* a new map: no finalizer can reach it */
+        for (i = 0; i < 3; i++) {
+            if (rule.index[SLOT[i]])
+                lua_pushvalue(L, rule.index[SLOT[i]]);
             else
                 lua_pushnil(L);
             lua_rawseti(L, -2, i + 1);
         }
-        set_rules_ref(L, map);
+        lua_pop(L, 1);
     }
     rule.g = g;
     check_open(L, g);
-    fill(L, g, h, &rule, "distanceMap");
+    fill(L, g, h, map, &rule, "distanceMap");
     lua_settop(L, map);
     return 1;
 }
@@ -547,7 +646,7 @@ static int map_update(lua_State *L)
     lua_settop(L, 2);
     rules_from_map(L, h, 1, &rule, "update", g);
     check_open(L, g);
-    fill(L, g, h, &rule, "update");
+    fill(L, g, h, 1, &rule, "update");
     lua_settop(L, 1);
     return 1;
 }
@@ -562,6 +661,38 @@ static void derive(MapHeader *b, const MapHeader *from)
     b->m.size = from->m.size;
     memcpy(b->m.cost, from->m.cost, from->m.cells * sizeof *b->m.cost);
     b->derived = 1;
+}
+
+/* Gives the map at stack index d, just made (no finalizer can reach it),
+ * the moves of the map at stack index from: the same snapshot, and link
+ * steps of its own. Allocates: 0 when `from` was filled again meanwhile
+ * (its moves may have changed), else 1, the moves set. */
+static int give_moves(lua_State *L, int d, int from)
+{
+    MapHeader *f = (MapHeader *)lua_touserdata(L, from);
+    const struct AstarMoves *moves = f->m.moves;
+    unsigned fills = f->fills;
+    int base = lua_gettop(L), t, snap, via = 0;
+
+    if (!moves)
+        return 1;
+    push_map_table(L, d);
+    t = lua_gettop(L);
+    if (astar_distance_moves_linked(moves)) {
+        lua_newuserdata(L, astar_distance_via_bytes(&((MapHeader *)lua_touserdata(L, d))->m));
+        via = lua_gettop(L);
+    }
+    f = (MapHeader *)lua_touserdata(L, from);
+    if (f->fills != fills || f->m.moves != moves || !f->table) {
+        lua_settop(L, base);
+        return 0;
+    }
+    get_rules_ref(L, from);
+    lua_rawgeti(L, -1, UV_MOVES);
+    snap = lua_gettop(L);
+    set_map_moves(L, (MapHeader *)lua_touserdata(L, d), t, snap, moves, via);
+    lua_settop(L, base);
+    return 1;
 }
 
 static void rescan(lua_State *L, MapHeader *h)
@@ -582,6 +713,7 @@ static int map_flee(lua_State *L)
     Arg a = method_arg("flee", 1);
     double k = 1.2;
     char buf[32], vbuf[32];
+    int tries;
     size_t i;
 
     if (!lua_isnoneornil(L, 2)) {
@@ -590,9 +722,16 @@ static int map_flee(lua_State *L)
             arg_error(L, 1, "flee", NULL, "k must be a finite number > 0, got %s",
                       number_text(buf, sizeof buf, k));
     }
-    lua_settop(L, 1);
-    f = push_map(L, h->m.width, h->m.height, h->m.diagonal, 0);
-    h = check_self(L, "flee");         /* the allocation may have run finalizers */
+    for (tries = 0;; tries++) {
+        lua_settop(L, 1);
+        f = push_map(L, h->m.width, h->m.height, h->m.diagonal, 0);
+        h = check_self(L, "flee");     /* the allocation may have run finalizers */
+        if (give_moves(L, 2, 1))       /* the moves (issue 19): allocates too */
+            break;
+        if (tries >= MAX_RESTARTS)
+            raise_error(L, "distance map changed during flee");
+    }
+    h = check_self(L, "flee");
     derive(f, h);
     for (i = 0; i < h->m.cells; i++) {
         double v;
@@ -703,7 +842,7 @@ static int astar_blend(lua_State *L)
 {
     Arg a = {1, 1, "blend"}, ao = {2, 2, "blend"};
     size_t n;
-    int rescanned = 0;
+    int rescanned = 0, tries;
     MapHeader *first, *b;
 
     lua_settop(L, 2);
@@ -724,17 +863,34 @@ static int astar_blend(lua_State *L)
     n = (size_t)compat_rawlen(L, 1);
     if (n == 0 || n % 2)
         arg_error(L, 1, "blend", NULL, "{map, weight, ...} expected, got %d entries", (int)n);
-    first = check_blend_list(L, n);
-    lua_settop(L, 1);
-    b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0);
-    /* the list again, as the allocation may have run Lua code (a __gc that
-     * changed it or updated a map); nothing runs Lua from here to the sum */
-    if ((size_t)compat_rawlen(L, 1) != n)
-        raise_error(L, "the list given to 'blend' changed while it was read");
-    first = check_blend_list(L, n);
-    if (first->m.width != b->m.width || first->m.height != b->m.height
-        || first->m.diagonal != b->m.diagonal)
-        raise_error(L, "the list given to 'blend' changed while it was read");
+    for (tries = 0;; tries++) {
+        lua_settop(L, 1);
+        if ((size_t)compat_rawlen(L, 1) != n)
+            raise_error(L, "the list given to 'blend' changed while it was read");
+        first = check_blend_list(L, n);
+        b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0);
+        /* the list again, as the allocation may have run Lua code (a __gc
+         * that changed it or updated a map) */
+        if ((size_t)compat_rawlen(L, 1) != n)
+            raise_error(L, "the list given to 'blend' changed while it was read");
+        first = check_blend_list(L, n);
+        if (first->m.width != b->m.width || first->m.height != b->m.height
+            || first->m.diagonal != b->m.diagonal)
+            raise_error(L, "the list given to 'blend' changed while it was read");
+        if (!first->m.moves)
+            break;
+        /* the first map's moves (issue 19): allocates, so the list again */
+        lua_rawgeti(L, 1, 1);          /* held: the map cannot go while it is read */
+        if (give_moves(L, 2, 3)) {
+            if ((size_t)compat_rawlen(L, 1) != n || check_blend_list(L, n) != lua_touserdata(L, 3))
+                raise_error(L, "the list given to 'blend' changed while it was read");
+            lua_settop(L, 2);
+            break;
+        }
+        if (tries >= MAX_RESTARTS)
+            raise_error(L, "distance map changed during blend");
+    }
+    /* nothing runs Lua from here to the sum */
     derive(b, first);
     blend_sum(L, b, n);
     if (rescanned)
@@ -782,7 +938,9 @@ static int astar_decode_map(lua_State *L)
     AstarDistanceHeader hd;
     char message[128];
     const char *data;
-    size_t length;
+    size_t length, bytes;
+    int linked;
+    void *snapshot = NULL;
     MapHeader *h;
 
     if (lua_type(L, 1) != LUA_TSTRING)
@@ -791,10 +949,22 @@ static int astar_decode_map(lua_State *L)
     data = lua_tolstring(L, 1, &length);
     if (astar_distance_decode_header(data, length, &hd, message, sizeof message) != ASTAR_OK)
         return arg_error(L, 1, "decodeMap", NULL, "not an astar distance map: %s", message);
-    h = push_map(L, hd.width, hd.height, hd.diagonal, hd.nsources);
-    if (astar_distance_decode(data, length, &h->m, map_sources(h), message, sizeof message)
+    if (astar_distance_decode_moves(data, length, &hd, &bytes, &linked, message, sizeof message)
         != ASTAR_OK)
         return arg_error(L, 1, "decodeMap", NULL, "not an astar distance map: %s", message);
+    h = push_map(L, hd.width, hd.height, hd.diagonal, hd.nsources);
+    if (bytes) {                       /* a new map: no finalizer can reach it */
+        push_map_table(L, 2);
+        lua_newuserdata(L, bytes);
+        if (linked)
+            lua_newuserdata(L, astar_distance_via_bytes(&h->m));
+        set_map_moves(L, h, 3, 4, NULL, linked ? 5 : 0);
+        snapshot = lua_touserdata(L, 4);
+    }
+    if (astar_distance_decode(data, length, &h->m, map_sources(h), snapshot, message,
+                              sizeof message) != ASTAR_OK)
+        return arg_error(L, 1, "decodeMap", NULL, "not an astar distance map: %s", message);
+    lua_settop(L, 2);
     h->max_cost = hd.max_cost;
     h->derived = (hd.flags & ASTAR_DISTANCE_DERIVED) != 0;
     h->rules_lost = (hd.flags & ASTAR_DISTANCE_RULES) != 0;

@@ -47,7 +47,8 @@ enum {
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_OCCUPIED) | OPT(OPT_ZOC) |                 \
      OPT(OPT_DIAGONAL) | OPT(OPT_SIZE) | OPT(OPT_MOVE))
 #define OPTS_MAP                                                                           \
-    (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_DIAGONAL) | OPT(OPT_MAXCOST) | OPT(OPT_SIZE))
+    (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_DIAGONAL) | OPT(OPT_MAXCOST) | OPT(OPT_SIZE) | \
+     OPT(OPT_MOVE))
 
 /* The values read. The caller sets each field to its default first; the
  * reader overwrites the ones given. */
