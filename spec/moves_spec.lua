@@ -1696,4 +1696,44 @@ describe("encode and decode with moves and links", function()
       every_link(core.decode(b), s.b)
     end
   end)
+
+  it("of distance maps are the same bytes on both backends, link steps and flee included", function()
+    local ok, core = pcall(require, "astar.core")
+    if not ok then return end
+    local pure = require "astar.pure"
+    local links = 0
+    for seed = 7200, 7219 do
+      local hex = seed % 2 == 0
+      local s = moves_state(seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], 1, true)
+      local bytes = {}
+      for m, mod in ipairs { core, pure } do
+        local g = hex and mod.newHex(s.w, s.h, s.b.layout) or mod.new(s.w, s.h)
+        for y = 1, s.h do
+          for x = 1, s.w do
+            local i = MG.cell(s.w, x, y)
+            g:setCost(x, y, s.b.cost[i])
+            g:setWalkable(x, y, s.b.open[i])
+            for code = 0, 7 do
+              local v = s.b.over[i] and s.b.over[i][code]
+              if v ~= nil then g:setMove(x, y, x + MG.DIRS[code + 1][1], y + MG.DIRS[code + 1][2], v) end
+            end
+            for _, l in ipairs(MG.get_links(s.b, x, y)) do g:link(x, y, l.x, l.y, l.cost, true) end
+          end
+        end
+        local opts = {}
+        if not hex then opts.diagonal = ({ "never", "always", "one-obstacle", "no-obstacles" })[seed % 4 + 1] end
+        local map = g:distanceMap({ { x = 1, y = 1 }, { x = s.w, y = s.h, value = 2 } }, opts)
+        bytes[m] = { map:encode(), map:flee():encode() }
+      end
+      for k = 1, 2 do
+        assert.are.equal(bytes[1][k], bytes[2][k], ("board %d, %s: C and pure"):format(seed, k == 1 and "map" or "flee"))
+        assert.are.equal(bytes[1][k], pure.decodeMap(bytes[1][k]):encode(), "pure reads C's map " .. seed)
+        assert.are.equal(bytes[2][k], core.decodeMap(bytes[2][k]):encode(), "C reads pure's map " .. seed)
+      end
+      -- a step byte 9 (the first step is a link) somewhere in the map
+      local steps = bytes[1][1]:sub(33 + 32, 32 + 32 + s.w * s.h)
+      if steps:find("\9", 1, true) then links = links + 1 end
+    end
+    assert(links > 0, "no map had a link step")
+  end)
 end)
