@@ -1726,7 +1726,8 @@ describe("encode and decode with moves and links", function()
         bytes[m] = { map:encode(), map:flee():encode() }
       end
       for k = 1, 2 do
-        assert.are.equal(bytes[1][k], bytes[2][k], ("board %d, %s: C and pure"):format(seed, k == 1 and "map" or "flee"))
+        assert.are.equal(bytes[1][k], bytes[2][k],
+          ("board %d, %s: C and pure"):format(seed, k == 1 and "map" or "flee"))
         assert.are.equal(bytes[1][k], pure.decodeMap(bytes[1][k]):encode(), "pure reads C's map " .. seed)
         assert.are.equal(bytes[2][k], core.decodeMap(bytes[2][k]):encode(), "C reads pure's map " .. seed)
       end
