@@ -3185,7 +3185,7 @@ function H.gridCall(g, name, ...)
     local gi = info[g]
     local back = readback(g)
     local s = copy_snapshot(cur(gi), "cells")
-    s.walk, s.cost = back.walk, back.cost
+    s.walk, s.cost, s.mv, s.lk = back.walk, back.cost, back.mv, back.lk
     gi.hist[#gi.hist + 1] = s
     event("change", { g = g, snap = #gi.hist })
   end
@@ -3215,6 +3215,15 @@ function H.hex(w, h, layout, sx, sy, gx, gy)
   -- a few calls on it here, each against its twin
   twin_call("getShape", g, nil, method("getShape"))
   twin_call("getLayout", g, nil, method("getLayout"))
+  if Grid.setMove then
+    -- issue 19: moves between hex neighbours (for the row's or column's
+    -- parity: some of these are no neighbours), a link
+    twin_call("setMove", g, nil, method("setMove"), sx, sy, sx + 1, sy, 2.5)
+    twin_call("setMove", g, nil, method("setMove"), sx, sy, sx + 1, sy + 1, false)
+    twin_call("setWallBetween", g, nil, method("setWallBetween"), gx, gy, gx - 1, gy + 1, true)
+    twin_call("link", g, nil, method("link"), sx, sy, gx, gy, 1.5)
+    twin_call("getLinks", g, nil, method("getLinks"), sx, sy)
+  end
   twin_call("findPath", g, nil, method("findPath"), sx, sy, gx, gy)
   twin_call("movementRange", g, nil, T.movementRange, sx, sy, 4)
   twin_call("distanceMap", g, nil, method("distanceMap"), { { x = gx, y = gy } })
