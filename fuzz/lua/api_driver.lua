@@ -7,14 +7,20 @@
 -- collectgarbage in every mode, and finalizers (__gc) planted to run in the
 -- middle of later calls. Callbacks and finalizers act at moments chosen by
 -- the input: nested queries on the same grid, real and no-op changes, closes,
--- errors with values of every type, yields, collections.
+-- errors with values of every type, yields, collections. Since issue 19 also
+-- the grid's moves and links (setMove, setWallBetween, link, unlink, getMove,
+-- getLinks; ops 38-39 and action 21, which before were plain findPath calls
+-- and range queries) and the move rule (opts.move) of findPath, newSearch,
+-- movementRange, dangerZone and the twins' calls.
 --
 -- The program calls the API only through H (below): every call is made under
 -- pcall and its outcome is checked against a mirror of every grid kept here
 -- (cells and settings, one snapshot per change) and independent references
 -- (Dijkstra for findPath and stepped searches, a bounded 4-direction Dijkstra
 -- with the rules for movementRange, plain loops for attackRange and
--- dangerZone, an exact line-of-sight test):
+-- dangerZone, an exact line-of-sight test; all of them over the grid's move
+-- overrides and links and with the query's move rule, a path's or a range's
+-- walk may take a link between cells that are no neighbours):
 --   - a valid call on an open grid during which nothing happened must give
 --     the reference's answer (optimal cost at weight 1, valid paths whose cost
 --     is the sum of their steps, the same cells and costs in ranges);
