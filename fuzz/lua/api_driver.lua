@@ -586,7 +586,7 @@ function M.decode(input)
       return format("H.manyMoves(%s, %d, %d)", G, b() * 256 + b(), 1 + b() % 24)
     elseif op <= 9 then
       local o = path_opts(k)
-      if type(o) ~= "table" then o = {} end
+      if type(o) ~= "table" or getmetatable(o) == Src then o = {} end   -- (not a trap's or a bad value)
       o.move = move_rule(k, 0)
       return format("V[%d] = H.findPath(%s, %s, %s, %s, %s, %s)", b() % 4 + 1, G, lit(x), lit(y),
         lit(coord(w)), lit(coord(h)), lit(o))
@@ -594,7 +594,7 @@ function M.decode(input)
       local j = b() % 4 + 1
       live.S[j] = true
       local o = path_opts(k, false)
-      if type(o) ~= "table" then o = {} end
+      if type(o) ~= "table" or getmetatable(o) == Src then o = {} end
       o.move = move_rule(k, 0, true)
       return format("S[%d] = H.newSearch(%s, %s, %s, %s, %s, %s)", j, G, lit(x), lit(y),
         lit(coord(w)), lit(coord(h)), lit(o))
