@@ -86,6 +86,7 @@ function KINDS.index(v, spec)
   if v < 1 or v > spec.max then return ("%s out of range 1..%d"):format(spec.name, spec.max) end
 end
 function KINDS.boolean(v, spec)
+  if v == nil and spec.optional then return nil end
   if type(v) ~= "boolean" then return (spec.prefix or "") .. "boolean expected, got " .. spec.tname end
 end
 -- findPath's opts.into: a table; newSearch takes no into at all.
@@ -98,6 +99,18 @@ function KINDS.cost(v, spec)
   if not (v > 0 and v <= 1e15) then
     return "cost must be a positive finite number up to 1e15, got " .. text(v)
   end
+end
+-- setMove's cost (issue 19): also false (no move) and nil (the default)
+function KINDS.movecost(v, spec)
+  if v == nil or v == false then return nil end
+  if type(v) ~= "number" then return "number, false or nil expected, got " .. spec.tname end
+  if not (v > 0 and v <= 1e15) then
+    return "cost must be a positive finite number up to 1e15, false or nil, got " .. text(v)
+  end
+end
+-- findPath / newSearch's opts.move: a function only
+function KINDS.moverule(v, spec)
+  if type(v) ~= "function" then return spec.prefix .. "function expected, got " .. spec.tname end
 end
 -- fromTiles / setTiles: tiles is a table of rows (an empty one has none), the
 -- rule a table or a function.
@@ -176,6 +189,24 @@ for _, m in ipairs(METHODS) do
 end
 METHODS[#METHODS][4].optional = true   -- setTiles: x and y default to 1
 METHODS[#METHODS][5].optional = true
+-- moves and links (issue 19), on the backends that have them: the second
+-- cell a neighbour of the first ((W - 1, H) -> (W, H)), two cells for a link
+local HAS_MOVES = astar.new(2, 2).setMove ~= nil
+if HAS_MOVES then
+  local function move(name, last, ...)
+    local m = { name, idx("x1", W), idx("y1", H), idx("x2", W), idx("y2", H), last, ... }
+    for i = 2, 5 do m[i].good = m[i].max end
+    m[2].good = W - 1
+    METHODS[#METHODS + 1] = m
+  end
+  move("setMove", { kind = "movecost", good = 2 })
+  move("getMove")
+  move("setWallBetween", { kind = "boolean", good = true, optional = true })
+  move("link", { kind = "cost", good = 3 }, { kind = "boolean", good = true, optional = true })
+  move("unlink")
+  METHODS[#METHODS + 1] = { "getLinks", idx("x", W), idx("y", H) }
+  METHODS[#METHODS][2].good, METHODS[#METHODS][3].good = W, H
+end
 local OPTIONS = {
   diagonal = { kind = "diagonal" }, heuristic = { kind = "heuristic" },
   weight = { kind = "weight" }, partial = { kind = "boolean" }, algorithm = { kind = "algorithm" },
@@ -183,6 +214,7 @@ local OPTIONS = {
   near = { kind = "near" }, maxCost = { kind = "maxCost" },
   cost = { kind = "rule" }, blocked = { kind = "rule" }, occupied = { kind = "rule" },
 }
+if HAS_MOVES then OPTIONS.move = { kind = "moverule" } end
 
 -- Every value to try for an argument kind.
 local function values_for(kind)

@@ -398,6 +398,127 @@ KINDS[#KINDS + 1] = {
   cell = function() return CUT_BLOCKED[1], CUT_BLOCKED[2] end,
 }
 
+-- The move rule (opts.move, issue 19) of findPath and movementRange: a pure
+-- function of the move, some moves dearer, some impossible (none out of the
+-- start), with its own reference here: Dijkstra over map m in 8 directions
+-- with the grid's corner rule (no-obstacles), or 4 for a range (budget:
+-- cells reached within it; the start is not entered again).
+local HAS_MOVES = astar.new(2, 2).setMove ~= nil
+local function moveOf(fx, fy, tx, ty, cost)
+  if (fx + 2 * ty) % 7 == 0 and not (fx == 1 and fy == 1) and not (fx == SX and fy == SY) then return false end
+  return cost * (1 + (tx + fy) % 2)
+end
+local SQRT2 = math.sqrt(2)
+-- the price of the step (x, y) -> (tx, ty) on map m, or nil
+local function moveStep(m, x, y, tx, ty, eight)
+  if tx < 1 or ty < 1 or tx > m.w or ty > m.h or m.wall[ty][tx] then return nil end
+  local dx, dy = math.abs(tx - x), math.abs(ty - y)
+  if dx + dy == 0 or dx > 1 or dy > 1 or (dx + dy == 2 and not eight) then return nil end
+  if dx + dy == 2 and (m.wall[y][tx] or m.wall[ty][x]) then return nil end
+  local v = moveOf(x, y, tx, ty, m.cost[ty][tx] * (dx + dy == 2 and SQRT2 or 1))
+  return v or nil
+end
+local function moveDist(m, sx, sy, eight, budget)
+  local dist, done = {}, {}
+  for y = 1, m.h do dist[y], done[y] = {}, {} end
+  dist[sy][sx] = 0
+  while true do
+    local bx, by
+    for y = 1, m.h do
+      for x = 1, m.w do
+        if dist[y][x] and not done[y][x] and (not bx or dist[y][x] < dist[by][bx]) then bx, by = x, y end
+      end
+    end
+    if not bx then return dist end
+    done[by][bx] = true
+    for dy = -1, 1 do
+      for dx = -1, 1 do
+        local tx, ty = bx + dx, by + dy
+        local c = moveStep(m, bx, by, tx, ty, eight)
+        if c and not (tx == sx and ty == sy) then
+          local nd = dist[by][bx] + c
+          if (not budget or nd <= budget) and (dist[ty][tx] == nil or nd < dist[ty][tx]) then dist[ty][tx] = nd end
+        end
+      end
+    end
+  end
+end
+-- nil, or what is wrong with a walk (a list of points) and its cost
+local function moveWalkMismatch(m, path, cost, want, eight)
+  local sum = 0
+  for i = 2, #path do
+    local c = moveStep(m, path[i - 1].x, path[i - 1].y, path[i].x, path[i].y, eight)
+    if not c then return ("bad step %d"):format(i) end
+    sum = sum + c
+  end
+  if not R.close(sum, cost) then return ("the walk costs %s, the call says %s"):format(sum, cost) end
+  if not R.close(want, cost) then return ("cost %s, the optimum is %s"):format(cost, want) end
+  return nil
+end
+local function movePathMismatch(r, m)
+  local path, cost = r[1], r[2]
+  if type(path) ~= "table" then return "no path: " .. tostring(cost) end
+  if path[1].x ~= 1 or path[1].y ~= 1 or path[#path].x ~= GX or path[#path].y ~= GY then return "wrong ends" end
+  return moveWalkMismatch(m, path, cost, moveDist(m, 1, 1, true)[GY][GX], true)
+end
+local function moveRangeMismatch(range, m)
+  local dist = moveDist(m, SX, SY, false, MOVE)
+  local n = 0
+  for y = 1, m.h do
+    for x = 1, m.w do
+      local want, got = dist[y][x], range:costTo(x, y)
+      if (want == nil) ~= (got == nil) or (want and not R.close(want, got)) then
+        return ("costTo(%d, %d) = %s, the reference says %s"):format(x, y, tostring(got), tostring(want))
+      end
+      if range:contains(x, y) ~= (want ~= nil) then return ("contains(%d, %d) is wrong"):format(x, y) end
+      if want then
+        n = n + 1
+        local path = range:pathTo(x, y)
+        if path[1].x ~= SX or path[1].y ~= SY or path[#path].x ~= x or path[#path].y ~= y then
+          return ("pathTo(%d, %d) does not join the start to the cell"):format(x, y)
+        end
+        local wrong = moveWalkMismatch(m, path, got, want, false)
+        if wrong then return ("pathTo(%d, %d): %s"):format(x, y, wrong) end
+      end
+    end
+  end
+  if range:size() ~= n then return "size() = " .. range:size() end
+  return nil
+end
+local CUT_MOVE = { (function()
+  local m = parseMap()
+  local best = moveDist(m, 1, 1, true)[GY][GX]
+  for y = 1, H do
+    for x = 1, W do
+      if not m.wall[y][x] and not (x == 1 and y == 1) and not (x == GX and y == GY) then
+        m.wall[y][x] = true
+        local now = moveDist(m, 1, 1, true)[GY][GX]
+        m.wall[y][x] = false
+        if now and not R.close(now, best) then return x, y end
+      end
+    end
+  end
+  error("no cell changes the optimum")
+end)() }
+do
+  KINDS[#KINDS + 1] = {
+    name = "findPath move rule", fname = "findPath", moves = true,
+    plain = function(_, ...) return moveOf(...) end,
+    run = function(grid, f) return { grid:findPath(1, 1, GX, GY, { move = f }) } end,
+    check = function(r, m) return movePathMismatch(r, m) end,
+    cell = function() return CUT_MOVE[1], CUT_MOVE[2] end,
+  }
+  KINDS[#KINDS + 1] = {
+    name = "movementRange move rule", fname = "movementRange", moves = true,
+    plain = function(_, ...) return moveOf(...) end,
+    run = function(grid, f) return grid:movementRange(SX, SY, MOVE, { move = f }) end,
+    check = function(r, m) return moveRangeMismatch(r, m) end,
+    cell = function(_, _, tx, ty) return tx, ty end,
+  }
+  -- (newSearch's move rule: "rule functions of a stepped search" below)
+  -- TODO(issue 19): distanceMap's move rule, once its support is in
+end
+
 local TOGGLE_X, TOGGLE_Y = 9, 7   -- the cell "change on every call" flips
 local MARKER = setmetatable({}, { __tostring = function() return "the marker table" end })
 
@@ -452,6 +573,17 @@ local ACTIONS = {
     error = function(kind) return "grid changed during " .. kind.fname end,
   },
   {
+    -- issue 19: an edit of a move is a change as a cell's is (the move out
+    -- of the cell "change on every call" flips, far from every answer)
+    name = "changing a move on every call", moves = true,
+    act = function(ctx)
+      local g = ctx.grid
+      local v = g:getMove(TOGGLE_X, TOGGLE_Y, TOGGLE_X - 1, TOGGLE_Y)
+      g:setMove(TOGGLE_X, TOGGLE_Y, TOGGLE_X - 1, TOGGLE_Y, v == nil and 5 or nil)
+    end,
+    error = function(kind) return "grid changed during " .. kind.fname end,
+  },
+  {
     name = "closing the grid", closes = true, limit = 1,
     act = function(ctx) getmetatable(ctx.grid).__close(ctx.grid) end,
     error = function(kind) return "grid closed during " .. kind.fname end,
@@ -486,6 +618,7 @@ describe("callbacks that do anything", function()
   for _, kind in ipairs(KINDS) do
     for _, action in ipairs(ACTIONS) do
       it(kind.name .. " x " .. action.name, function()
+        if (kind.moves or action.moves) and not HAS_MOVES then return pending("this backend has no moves yet") end
         local grid = build()
         local ctx = { grid = grid, mirror = parseMap(), kind = kind, calls = 0, nested = {} }
         local initial = copyMap(ctx.mirror)
@@ -601,86 +734,101 @@ describe("callbacks that do anything", function()
   end)
 end)
 
-describe("rule functions of a stepped search", function()
-  -- a search whose cost rule runs act() on its n-th call
-  local function searchWith(grid, n, act)
-    local calls = 0
-    return grid:newSearch(1, 1, W - 1, H, { cost = function(x, y)
-      calls = calls + 1
-      if calls == n then act() end
-      return costOf(x, y)
-    end })
+-- the cost rule, and the move rule (issue 19: asked about moves, not cells,
+-- and not while newSearch begins)
+local STEPPED = {
+  { "", function(rule) return { cost = function(x, y) return rule(costOf(x, y)) end } end },
+  { " (opts.move)", function(rule)
+    return { move = function(...) return rule(moveOf(...)) end }
+  end, moves = true },
+}
+for _, form in ipairs(STEPPED) do
+  if form.moves and not HAS_MOVES then
+    pending("rule functions of a stepped search" .. form[1] .. ": this backend has no move rule yet")
+  else
+    describe("rule functions of a stepped search" .. form[1], function()
+      -- a search whose rule runs act() on its n-th call
+      local function searchWith(grid, n, act)
+        local calls = 0
+        return grid:newSearch(1, 1, W - 1, H, form[2](function(answer)
+          calls = calls + 1
+          if calls == n then act() end
+          return answer
+        end))
+      end
+      local function finish(s)
+        local status
+        repeat status = s:step(2) until status ~= "searching"
+        return status
+      end
+
+      it("stop at a change of the grid, which stays usable", function()
+        local grid = build()
+        local s = searchWith(grid, 6, function() grid:setCost(9, 1, 7) end)
+        assert.are.same({ false, "grid changed during step" }, { pcall(finish, s) })
+        assert.are.same({ false, "grid changed during search" }, { pcall(s.step, s, 1) })
+        assert.are.same({ false, "grid changed during search" }, { pcall(s.result, s) })
+        local mirror = parseMap()
+        mirror.cost[1][9] = 7
+        local path, cost = grid:findPath(1, 1, W, H)
+        local wrong = pathMismatch(path, cost, mirror, 1, 1, W, H)
+        assert(not wrong, wrong)
+      end)
+
+      it("stop at a change made while newSearch asks about the goal", function()
+        if form.moves then return end   -- (a move rule is not asked then)
+        local grid = build()
+        assert.are.same({ false, "grid changed during newSearch" },
+          { pcall(searchWith, grid, 1, function() grid:setWalkable(9, 1, false) end) })
+      end)
+
+      it("stop when the grid is closed", function()
+        local grid = build()
+        local s = searchWith(grid, 4, function() getmetatable(grid).__close(grid) end)
+        assert.are.same({ false, "grid closed during step" }, { pcall(finish, s) })
+        assert.are.same({ false, "attempt to use a closed astar.Grid" }, { pcall(s.step, s, 1) })
+      end)
+
+      it("stop with the rule's own error, any value", function()
+        for _, value in ipairs({ MARKER, 42, false }) do
+          local grid = build()
+          local s = searchWith(grid, 3, function() error(value, 0) end)
+          local ok, err = pcall(finish, s)
+          assert.is_false(ok)
+          assert(rawequal(value, err), tostring(err))
+          assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(s.step, s, 1) })
+          assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(s.result, s) })
+        end
+      end)
+
+      it("cannot step their own search, nor yield", function()
+        local grid = build()
+        local s
+        s = searchWith(grid, 2, function() s:step(1) end)
+        assert.are.same({ false, "search:step called from one of its own rules" }, { pcall(finish, s) })
+        local t = searchWith(grid, 2, yielder)
+        local co = coroutine.create(function() return finish(t) end)
+        local ok, err = coroutine.resume(co)
+        assert.is_false(ok)
+        assert.are.equal(YIELD_ERROR, err)
+      end)
+
+      it("may release their own search: the step then raises", function()
+        local grid = build()
+        local s
+        s = searchWith(grid, 3, function() getmetatable(s).__close(s) end)
+        assert.are.same({ false, "search released during step" }, { pcall(finish, s) })
+        assert.are.same({ false, "attempt to use a released astar.Search" }, { pcall(s.step, s, 1) })
+        -- the grid and its pooled scratch still serve new searches
+        local again = grid:newSearch(1, 1, W, H)
+        again:step(math.huge)
+        local path, cost = again:result()
+        local wrong = pathMismatch(path, cost, parseMap(), 1, 1, W, H)
+        assert(not wrong, wrong)
+      end)
+    end)
   end
-  local function finish(s)
-    local status
-    repeat status = s:step(2) until status ~= "searching"
-    return status
-  end
-
-  it("stop at a change of the grid, which stays usable", function()
-    local grid = build()
-    local s = searchWith(grid, 6, function() grid:setCost(9, 1, 7) end)
-    assert.are.same({ false, "grid changed during step" }, { pcall(finish, s) })
-    assert.are.same({ false, "grid changed during search" }, { pcall(s.step, s, 1) })
-    assert.are.same({ false, "grid changed during search" }, { pcall(s.result, s) })
-    local mirror = parseMap()
-    mirror.cost[1][9] = 7
-    local path, cost = grid:findPath(1, 1, W, H)
-    local wrong = pathMismatch(path, cost, mirror, 1, 1, W, H)
-    assert(not wrong, wrong)
-  end)
-
-  it("stop at a change made while newSearch asks about the goal", function()
-    local grid = build()
-    assert.are.same({ false, "grid changed during newSearch" },
-      { pcall(searchWith, grid, 1, function() grid:setWalkable(9, 1, false) end) })
-  end)
-
-  it("stop when the grid is closed", function()
-    local grid = build()
-    local s = searchWith(grid, 4, function() getmetatable(grid).__close(grid) end)
-    assert.are.same({ false, "grid closed during step" }, { pcall(finish, s) })
-    assert.are.same({ false, "attempt to use a closed astar.Grid" }, { pcall(s.step, s, 1) })
-  end)
-
-  it("stop with the rule's own error, any value", function()
-    for _, value in ipairs({ MARKER, 42, false }) do
-      local grid = build()
-      local s = searchWith(grid, 3, function() error(value, 0) end)
-      local ok, err = pcall(finish, s)
-      assert.is_false(ok)
-      assert(rawequal(value, err), tostring(err))
-      assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(s.step, s, 1) })
-      assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(s.result, s) })
-    end
-  end)
-
-  it("cannot step their own search, nor yield", function()
-    local grid = build()
-    local s
-    s = searchWith(grid, 2, function() s:step(1) end)
-    assert.are.same({ false, "search:step called from one of its own rules" }, { pcall(finish, s) })
-    local t = searchWith(grid, 2, yielder)
-    local co = coroutine.create(function() return finish(t) end)
-    local ok, err = coroutine.resume(co)
-    assert.is_false(ok)
-    assert.are.equal(YIELD_ERROR, err)
-  end)
-
-  it("may release their own search: the step then raises", function()
-    local grid = build()
-    local s
-    s = searchWith(grid, 3, function() getmetatable(s).__close(s) end)
-    assert.are.same({ false, "search released during step" }, { pcall(finish, s) })
-    assert.are.same({ false, "attempt to use a released astar.Search" }, { pcall(s.step, s, 1) })
-    -- the grid and its pooled scratch still serve new searches
-    local again = grid:newSearch(1, 1, W, H)
-    again:step(math.huge)
-    local path, cost = again:result()
-    local wrong = pathMismatch(path, cost, parseMap(), 1, 1, W, H)
-    assert(not wrong, wrong)
-  end)
-end)
+end
 
 -- ---- 2. finalizers ------------------------------------------------------------------
 
