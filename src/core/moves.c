@@ -175,13 +175,7 @@ AstarError astar_grid_set_move(AstarGrid *grid, uint32_t x, uint32_t y, unsigned
     } else {
         if (2 * (m->count + 1) > m->capacity && !rehash(m, m->capacity ? 2 * m->capacity : 64))
             return ASTAR_ENOMEM;
-        i = moves_slot(m, key);
-        while (m->keys[i] != MOVES_EMPTY_KEY)
-            i = (i + 1) & (uint32_t)(m->capacity - 1);
-        m->keys[i] = key;
-        m->values[i] = cost;
-        m->count++;
-        m->flags[c] |= (uint16_t)(1u << d);
+        astar_moves_flat_set(m, c, d, cost);   /* the insert: room was made above */
     }
     if (cost != INFINITY && cost / step_length(grid, d) < m->min_ratio)
         m->min_ratio = cost / step_length(grid, d);
