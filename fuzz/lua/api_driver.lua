@@ -2008,11 +2008,18 @@ local function moves_getter(fname, f, g, args, valid, want, got)
   fail("%s: %s, the mirror says %s", call_text(fname, g, unpack(args, 1, args.n)), text, want(cur(gi)))
 end
 
+-- a value as text, a number whatever its subtype (the mirror keeps the
+-- integer a program gave, the grid a float)
+local function value_text(v)
+  if type(v) == "number" then return format("%.17g", v) end
+  return show(v)
+end
+
 function H.getMove(g, x1, y1, x2, y2)
   local valid = move_args(g, x1, y1, x2, y2)
   moves_getter("getMove", Grid.getMove, g, pack(x1, y1, x2, y2), valid, function(s)
-    return show((s.mv or EMPTY)[mkey((y1 - 1) * s.w + x1, x2 - x1, y2 - y1)])
-  end, function(v) return show(v) end)
+    return value_text((s.mv or EMPTY)[mkey((y1 - 1) * s.w + x1, x2 - x1, y2 - y1)])
+  end, value_text)
 end
 
 function H.getLinks(g, x, y)
@@ -2022,7 +2029,7 @@ function H.getLinks(g, x, y)
     for j in pairs(t) do list[#list + 1] = j end
     table.sort(list)
     for k, j in ipairs(list) do
-      list[k] = format("(%d, %d) %s", (j - 1) % s.w + 1, (j - 1) // s.w + 1, number_lit(t[j]))
+      list[k] = format("(%d, %d) %s", (j - 1) % s.w + 1, (j - 1) // s.w + 1, value_text(t[j]))
     end
     return concat(list, " ")
   end, function(v)
@@ -2035,7 +2042,7 @@ function H.getLinks(g, x, y)
           or type(rawget(l, "cost")) ~= "number" then
         return "bad entry " .. list[k]
       end
-      list[k] = format("(%d, %d) %s", l.x, l.y, number_lit(l.cost))
+      list[k] = format("(%d, %d) %s", l.x, l.y, value_text(l.cost))
     end
     return concat(list, " ")
   end)
