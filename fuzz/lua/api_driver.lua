@@ -2794,10 +2794,8 @@ function H.dangerZone(g, enemies, opts)
   local h0 = gi and #gi.hist
   local text = call_text("dangerZone", g, enemies, opts)
   local r, ev0 = api(T.dangerZone, g, enemies, opts)
-  -- KNOWN (reported, issue 19): with no enemies, an opts.move that is not a
-  -- function is not checked (as the other rules that are no table: only
-  -- unread tables are); taken as valid then, until it is
-  if move_bad and not (valid and #list == 0 and r[1]) then valid = false end
+  -- an opts.move that is not a function is an error, enemies or not
+  if move_bad then valid = false end
   tactics_outcome("dangerZone", g, was_closed, valid, r, ev0, h0, function(s, want_weird, m)
     local count, refs = {}, {}
     for i, it in ipairs(list) do
@@ -3063,7 +3061,9 @@ local VIEWS = {
   ["astar.Range"] = function(r) return tostring(r) .. " " .. view(r:cells()) end,
   ["astar.DistanceMap"] = function(m) return tostring(m) .. " " .. m:encode() end,
   -- (not stepped: its rules may be callbacks whose actions belong to a step)
-  ["astar.Search"] = function(s) return "search " .. s:getStatus() end,
+  -- (its status is not compared: a search may know "unreachable" at once from
+  -- labels its twin has not built yet, and say "searching" until a step)
+  ["astar.Search"] = function() return "search" end,
   ["astar.AttackRange"] = function(a) return "area " .. view(a:cells()) end,
   ["astar.DangerZone"] = function(z) return "zone " .. view(z:cells()) end,
 }

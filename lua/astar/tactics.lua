@@ -355,6 +355,11 @@ function tactics.dangerZone(grid, enemies, opts)
   local w, h, hex = checkGrid(grid, fname)
   if type(enemies) ~= "table" then argError(1, fname, "table expected, got %s", type(enemies)) end
   opts = checkOptions(opts, 2, fname, ZONE_OPTIONS)
+  -- the one move rule of every enemy: checked here, enemies or not
+  local moveRule = rawget(opts, "move")
+  if moveRule ~= nil and type(moveRule) ~= "function" then
+    argError(2, fname, "opts.move: function expected, got %s", type(moveRule))
+  end
   local sight = checkSight(rawget(opts, "lineOfSight"), 2, fname)
   checkDiagonal(rawget(opts, "diagonal"), 2, fname, "opts.", hex)
   checkMetric(rawget(opts, "metric"), 2, fname, "opts.", hex)

@@ -220,7 +220,13 @@ size_t astar_moves_links(const struct AstarMoves *m, size_t c, int by_target,
                          const MovesLink **first)
 {
     const MovesLink *list = by_target ? m->in : m->out;
-    size_t lo = link_position(list, m->nlinks, by_target, (uint32_t)c, 0), hi = lo;
+    size_t lo, hi;
+
+    if (!m->nlinks) {                  /* no arrays yet: no arithmetic on NULL */
+        *first = list;
+        return 0;
+    }
+    lo = hi = link_position(list, m->nlinks, by_target, (uint32_t)c, 0);
     while (hi < m->nlinks && (by_target ? list[hi].to : list[hi].from) == c)
         hi++;
     *first = list + lo;
