@@ -397,8 +397,9 @@ end, { needs = MOVES })
 entry("grid:dangerZone, a move rule and a cost list", "dangerZone", function(w)
   return w.grid:dangerZone(w.L.fewEnemies, { move = moveRule, cost = w.L.cost })
 end, { needs = MOVES })
--- TODO(issue 19): grid:distanceMap with opts.move (a move rule, on the MOVES
--- board), once its support is in
+entry("grid:distanceMap, a move rule and a blocked list", "distanceMap", function(w)
+  return w.grid:distanceMap(w.L.sources, { move = moveRule, blocked = w.L.block })
+end, { needs = MOVES })
 -- the module and the tactics' functions
 entry("astar.new", "new", function() return astar.new(W, H) end)
 entry("astar.newHex", "newHex", function() return astar.newHex(20, 12, "even-q") end)

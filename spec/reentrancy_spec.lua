@@ -516,7 +516,25 @@ do
     cell = function(_, _, tx, ty) return tx, ty end,
   }
   -- (newSearch's move rule: "rule functions of a stepped search" below)
-  -- TODO(issue 19): distanceMap's move rule, once its support is in
+  KINDS[#KINDS + 1] = {
+    name = "distanceMap move rule", fname = "distanceMap", moves = true,
+    plain = function(_, ...) return moveOf(...) end,
+    run = function(grid, f) return grid:distanceMap({ { x = SX, y = SY } }, { move = f }) end,
+    check = function(map, m)
+      -- each cell's value: its cheapest walk to the source, over the moves the rule prices
+      for y = 1, m.h do
+        for x = 1, m.w do
+          local want = not m.wall[y][x] and moveDist(m, x, y, true)[SY][SX] or nil
+          local got = map:get(x, y)
+          if (want == nil) ~= (got == nil) or (want and not R.close(want, got)) then
+            return ("get(%d, %d) = %s, the reference says %s"):format(x, y, tostring(got), tostring(want))
+          end
+        end
+      end
+      return nil
+    end,
+    cell = function(fx, fy) return fx, fy end,   -- the walker's cell: out of the map as a wall
+  }
 end
 
 local TOGGLE_X, TOGGLE_Y = 9, 7   -- the cell "change on every call" flips

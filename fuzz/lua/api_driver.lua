@@ -611,12 +611,18 @@ function M.decode(input)
       return format("V[%d] = H.dangerZone(%s, %s, %s)", b() % 4 + 1, G, lit(enemies(k, 0)), lit(o))
     end
     -- the twins' calls with a move rule
-    -- TODO(issue 19): distanceMap with opts.move (H.distanceMap and the "dmap"
-    -- action), once its support is in: the same move_rule in gen_query_opts(k, 0, true).
     local o = gen_query_opts(k, 0)
     o.move = move_rule(k, 0)
     local v = b() % 4 + 1
-    local which = b() % 3
+    local which = b() % 4
+    if which == 3 then
+      -- a distance map with the move rule, against its twin
+      local mo = gen_query_opts(k, 0, true)
+      mo.move = o.move
+      live.D[v] = true
+      return format("D[%d] = H.distanceMap(%s, H.srcs(%d, %d, %d, %d), %s)", v, G, b() * 256 + b(),
+        1 + b() % 8, w, h, lit(mo))
+    end
     if which == 0 then
       return format("V[%d] = H.find2(%s, %s, %s, %s, %s, %s)", v, G, lit(x), lit(y), lit(coord(w)), lit(coord(h)),
         lit(o))
