@@ -1,12 +1,15 @@
 # Hardening (issue 6): sanitizers, valgrind, fuzzing, memory and thread checks.
 #
-#   make sanitize      the whole spec suite on Lua 5.4 with the module built with
-#                      AddressSanitizer + UndefinedBehaviorSanitizer (zero reports)
+#   make sanitize      the spec suite on Lua 5.4 with the module built with
+#                      AddressSanitizer + UndefinedBehaviorSanitizer (zero reports),
+#                      less the tests tagged #slow (below)
 #   make valgrind      the spec suite under memcheck (zero errors, zero
 #                      definitely-lost bytes), less the tests tagged #slow: the
-#                      long generated sweeps against the references (they run
-#                      in every other suite, sanitize included; the code they
-#                      drive is met by the smaller tests of the same files)
+#                      long generated sweeps and long lists (they run in the C
+#                      suites of Lua 5.4 and LuaJIT and the pure one of 5.4; the
+#                      code they drive is met by the smaller tests of the same files)
+#   make soak          the #slow tests that make test's sanitize and pure LuaJIT
+#                      runs leave out: under ASan, and on the pure backend on LuaJIT
 #                      (sanitize and valgrind skip HARDEN_SKIP, see below)
 #   make fuzz          every libFuzzer target for FUZZ_SECONDS each (default 300)
 #   make fuzz-short    the same for FUZZ_SHORT_SECONDS each (default 30): CI
@@ -56,7 +59,17 @@ $(SAN_MODULE): $(HARDEN_SRC) $(HEADERS) mk/hardening.mk
 sanitize: $(SAN_MODULE)
 	ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/asan/?.so;;" \
 	    tools/run-specs --env "$(SAN_ENV)" lua$(HARDEN_LUA) -o spec/support/summary.lua \
-	    -- $(HARDEN_SPECS)
+	    --exclude-tags=slow -- $(HARDEN_SPECS)
+
+# make test's sanitize and pure LuaJIT runs without their #slow tests: those alone
+.PHONY: soak
+soak: $(SAN_MODULE)
+	ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/asan/?.so;;" \
+	    tools/run-specs --env "$(SAN_ENV)" lua$(HARDEN_LUA) -o spec/support/summary.lua \
+	    --tags=slow -- $(HARDEN_SPECS)
+	@$(MAKE) --no-print-directory LUA=luajit all
+	ASTAR_BACKEND=lua LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/luajit/?.so;;" \
+	    tools/run-specs luajit -o spec/support/summary.lua --tags=slow
 
 # ---- valgrind memcheck --------------------------------------------------------
 # A plain -O1 -g build (no sanitizer) so memcheck sees the real allocations.
