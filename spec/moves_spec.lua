@@ -1663,6 +1663,24 @@ describe("encode and decode with moves and links", function()
     assert.are.equal(plain, grid:encode())
   end)
 
+  -- board s of moves_state made on backend module mod
+  local function backend_grid(mod, s, hex)
+    local g = hex and mod.newHex(s.w, s.h, s.b.layout) or mod.new(s.w, s.h)
+    for y = 1, s.h do
+      for x = 1, s.w do
+        local i = MG.cell(s.w, x, y)
+        g:setCost(x, y, s.b.cost[i])
+        g:setWalkable(x, y, s.b.open[i])
+        for code = 0, 7 do
+          local v = s.b.over[i] and s.b.over[i][code]
+          if v ~= nil then g:setMove(x, y, x + MG.DIRS[code + 1][1], y + MG.DIRS[code + 1][2], v) end
+        end
+        for _, l in ipairs(MG.get_links(s.b, x, y)) do g:link(x, y, l.x, l.y, l.cost, true) end
+      end
+    end
+    return g
+  end
+
   it("are the same bytes on both backends, each reading the other's", function()
     local ok, core = pcall(require, "astar.core")
     if not ok then return end                              -- no C module: nothing to compare with
@@ -1672,19 +1690,7 @@ describe("encode and decode with moves and links", function()
       local s = moves_state(seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], 1, seed % 3 ~= 0)
       local grids = {}
       for m, mod in ipairs { core, pure } do
-        local g = hex and mod.newHex(s.w, s.h, s.b.layout) or mod.new(s.w, s.h)
-        for y = 1, s.h do
-          for x = 1, s.w do
-            local i = MG.cell(s.w, x, y)
-            g:setCost(x, y, s.b.cost[i])
-            g:setWalkable(x, y, s.b.open[i])
-            for code = 0, 7 do
-              local v = s.b.over[i] and s.b.over[i][code]
-              if v ~= nil then g:setMove(x, y, x + MG.DIRS[code + 1][1], y + MG.DIRS[code + 1][2], v) end
-            end
-            for _, l in ipairs(MG.get_links(s.b, x, y)) do g:link(x, y, l.x, l.y, l.cost, true) end
-          end
-        end
+        local g = backend_grid(mod, s, hex)
         grids[m] = g
       end
       local a, b = grids[1]:encode(), grids[2]:encode()
@@ -1707,19 +1713,7 @@ describe("encode and decode with moves and links", function()
       local s = moves_state(seed, hex and "hex" or "square", LAYOUTS[seed % 4 + 1], 1, true)
       local bytes = {}
       for m, mod in ipairs { core, pure } do
-        local g = hex and mod.newHex(s.w, s.h, s.b.layout) or mod.new(s.w, s.h)
-        for y = 1, s.h do
-          for x = 1, s.w do
-            local i = MG.cell(s.w, x, y)
-            g:setCost(x, y, s.b.cost[i])
-            g:setWalkable(x, y, s.b.open[i])
-            for code = 0, 7 do
-              local v = s.b.over[i] and s.b.over[i][code]
-              if v ~= nil then g:setMove(x, y, x + MG.DIRS[code + 1][1], y + MG.DIRS[code + 1][2], v) end
-            end
-            for _, l in ipairs(MG.get_links(s.b, x, y)) do g:link(x, y, l.x, l.y, l.cost, true) end
-          end
-        end
+        local g = backend_grid(mod, s, hex)
         local opts = {}
         if not hex then opts.diagonal = ({ "never", "always", "one-obstacle", "no-obstacles" })[seed % 4 + 1] end
         local map = g:distanceMap({ { x = 1, y = 1 }, { x = s.w, y = s.h, value = 2 } }, opts)
