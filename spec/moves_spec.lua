@@ -487,7 +487,7 @@ end)
 ---------------------------------------------------------------------------------
 
 describe("the reference agrees with the library on boards without moves or links", function()
-  it("findPath on square boards, every diagonal mode, rules in every form, sizes 1 to 3", function()
+  it("findPath on square boards, every diagonal mode, rules in every form, sizes 1 to 3 #slow", function()
     local n, found = 0, 0
     for seed = 1, 18 do
       local k = seed % 3 + 1
@@ -959,7 +959,7 @@ local function hex_boards(first, count, forms)
 end
 
 describe("findPath over overrides, ledges, thin walls and links", function()
-  it("is optimal on square boards in every diagonal mode", function()
+  it("is optimal on square boards in every diagonal mode #slow", function()
     find_sweep(square_boards(3000, 24, { 1 }, false), 8)
   end)
 
@@ -1170,7 +1170,7 @@ describe("the move rule", function()
     assert.are.equal(21, cost)                             -- down, along row 2, up
   end)
 
-  it("gives findPath and newSearch the reference's answers on boards with moves and links", function()
+  it("gives findPath and newSearch the reference's answers on boards with moves and links #slow", function()
     local cases = {}
     for _, c in ipairs(square_boards(3600, 10, { 1, 1, 2, 3 }, true)) do cases[#cases + 1] = c end
     for _, c in ipairs(hex_boards(3650, 8, true)) do cases[#cases + 1] = c end
