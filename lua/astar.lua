@@ -10,11 +10,16 @@
 -- Where the C module is looked for, in this order:
 --   1. require "astar.core": package.cpath, and in LÖVE its own C loader
 --      (love.filesystem.getCRequirePath(): the save directory, a game folder);
---   2. in LÖVE (the main state or any love.thread), astar/core.<ext> in
---      love.filesystem.getSourceBaseDirectory() (the folder that holds the
---      .love, or the fused executable) and then getSaveDirectory(), with <ext>
---      "dll" on Windows, "dylib" then "so" on macOS and "so" elsewhere, as
---      LÖVE 11's own C loader names them.
+--   2. in LÖVE (the main state or any love.thread), with <ext> "dll" on
+--      Windows, "dylib" then "so" on macOS and "so" elsewhere, as LÖVE 11's
+--      own C loader names them:
+--      a. the file LÖVE's own C loader would have taken, where
+--         love.filesystem.getRealDirectory() has it (a game folder, the save
+--         directory): that loader says "not found" for a library it finds but
+--         cannot load, whatever the reason;
+--      b. astar/core.<ext> in love.filesystem.getSourceBaseDirectory() (the
+--         folder that holds the .love, or the fused executable) and then
+--         getSaveDirectory().
 -- astar.backend says which backend is in use ("c" or "lua"); astar.backendError
 -- is nil when the C module loaded, else why it was not used.
 local MODULE, OPEN = "astar.core", "luaopen_astar_core"
@@ -49,21 +54,47 @@ local function platform(love)
   return { "so" }, "/"
 end
 
+-- dir/name with the platform's separator, whichever LÖVE gave.
+local function join(dir, name, sep)
+  return ((dir:gsub("[/\\]+$", "") .. "/" .. name):gsub("[/\\]", sep))
+end
+
+-- Where LÖVE's game directories hold the files its own C loader tries: each
+-- template of getCRequirePath() ("??" by default), "??" standing for
+-- astar/core.<ext> and "?" for astar/core. Returns { path =, inside = } with
+-- `inside` the directory or archive (.love, fused executable) that holds it.
+local function game_directory_paths(fs, exts, sep)
+  if type(fs.getRealDirectory) ~= "function" then return {} end
+  local templates = type(fs.getCRequirePath) == "function" and fs.getCRequirePath() or "??"
+  local found = {}
+  for template in tostring(templates):gmatch("[^;]+") do
+    for _, ext in ipairs(exts) do
+      local name = template:gsub("%?%?", "astar/core." .. ext):gsub("%?", "astar/core")
+      local ok, dir = pcall(fs.getRealDirectory, name) -- an error when LÖVE has no such file
+      if ok and type(dir) == "string" and dir ~= "" then
+        found[#found + 1] = { path = join(dir, name, sep), inside = dir }
+      end
+    end
+  end
+  return found
+end
+
 -- The candidate paths in LÖVE, in search order, without duplicates.
 local function love_paths(love)
   local exts, sep = platform(love)
   if not exts then return {} end
   local fs, paths, seen = love.filesystem, {}, {}
+  local function add(candidate)
+    if not seen[candidate.path] then
+      seen[candidate.path] = true
+      paths[#paths + 1] = candidate
+    end
+  end
+  for _, candidate in ipairs(game_directory_paths(fs, exts, sep)) do add(candidate) end
   for _, getter in ipairs { "getSourceBaseDirectory", "getSaveDirectory" } do
     local dir = type(fs[getter]) == "function" and fs[getter]() or nil
     if type(dir) == "string" and dir ~= "" then
-      for _, ext in ipairs(exts) do
-        local path = (dir:gsub("[/\\]+$", "") .. "/astar/core." .. ext):gsub("[/\\]", sep)
-        if not seen[path] then
-          seen[path] = true
-          paths[#paths + 1] = path
-        end
-      end
+      for _, ext in ipairs(exts) do add { path = join(dir, "astar/core." .. ext, sep) } end
     end
   end
   return paths
@@ -85,9 +116,14 @@ local function search_love()
     return nil, ""
   end
   local notes = {}
-  for _, path in ipairs(love_paths(love)) do
+  for _, candidate in ipairs(love_paths(love)) do
+    local path = candidate.path
     local exists = file_exists(path)
-    if exists ~= false then
+    if exists == false and candidate.inside then
+      -- LÖVE has it, the system does not: it is inside the .love or fused executable
+      notes[#notes + 1] = ("\n\tno file '%s' (it is inside '%s', and a library loads only from a file on disk)")
+        :format(path, candidate.inside)
+    elseif exists ~= false then
       local open, err, where = package.loadlib(path, OPEN)
       if open then
         local core = open(MODULE, path)

@@ -10,6 +10,15 @@
 # game/ and astar/core.so), where LÖVE's own loader does not look: astar.lua's
 # search (getSourceBaseDirectory) must find it, in the main state and the worker
 # threads, as it does beside a .love or a fused executable (about 0.5 s).
+#
+#   make love-loader-test   (run by love-test) where astar/core.so is found and
+#                      what happens when it does not load, each game run from
+#                      the root directory: a folder game with a good module
+#                      (the C backend) and with one built for Lua 5.4 (the
+#                      error naming the file and the reason); a .love holding
+#                      the module inside (the fallback, saying so), beside a
+#                      good one and beside a wrong one; a fused executable beside
+#                      a wrong one (spec/love_loader; about 1 s)
 
 LOVE_GAME = build/love-test
 LOVE_BACKENDS ?= c lua
@@ -29,8 +38,33 @@ love-test:
 	@cp -R $(LOVE_GAME) $(LOVE_BESIDE)/game && mv $(LOVE_BESIDE)/game/astar/core.so $(LOVE_BESIDE)/astar/
 	env -u DISPLAY -u WAYLAND_DISPLAY -u LUA_PATH -u LUA_CPATH XDG_DATA_HOME="$(CURDIR)/build/love-home" \
 	    ASTAR_BACKEND=c timeout 300 love $(LOVE_BESIDE)/game
+	@$(MAKE) --no-print-directory love-loader-test
 
-.PHONY: love-test
+LOVE_LOADER = $(CURDIR)/build/love-loader
+LOVE_FROM_ROOT = cd / && env -u DISPLAY -u WAYLAND_DISPLAY -u LUA_PATH -u LUA_CPATH -u ASTAR_BACKEND \
+	XDG_DATA_HOME="$(CURDIR)/build/love-home" timeout 60
+
+love-loader-test:
+	@$(MAKE) --no-print-directory LUA=luajit all
+	@$(MAKE) --no-print-directory LUA=5.4 all
+	@rm -rf $(LOVE_LOADER) && mkdir -p $(LOVE_LOADER)/dotlove/astar $(LOVE_LOADER)/fused/astar
+	@mkdir -p $(LOVE_LOADER)/folder && cp spec/love_loader/*.lua lua/astar.lua $(LOVE_LOADER)/folder/
+	@cp -R lua/astar $(LOVE_LOADER)/folder/
+	@cp build/luajit/astar/core.so $(LOVE_LOADER)/folder/astar/core.so
+	$(LOVE_FROM_ROOT) love $(LOVE_LOADER)/folder c
+	@cp build/5.4/astar/core.so $(LOVE_LOADER)/folder/astar/core.so
+	$(LOVE_FROM_ROOT) love $(LOVE_LOADER)/folder error $(LOVE_LOADER)/folder/astar/core.so
+	@cd $(LOVE_LOADER)/folder && zip -qr $(LOVE_LOADER)/dotlove/game.love .
+	$(LOVE_FROM_ROOT) love $(LOVE_LOADER)/dotlove/game.love inside $(LOVE_LOADER)/dotlove/game.love
+	@cp build/luajit/astar/core.so $(LOVE_LOADER)/dotlove/astar/core.so
+	$(LOVE_FROM_ROOT) love $(LOVE_LOADER)/dotlove/game.love c
+	@cp build/5.4/astar/core.so $(LOVE_LOADER)/dotlove/astar/core.so
+	$(LOVE_FROM_ROOT) love $(LOVE_LOADER)/dotlove/game.love error $(LOVE_LOADER)/dotlove/astar/core.so
+	@cat "$$(command -v love)" $(LOVE_LOADER)/dotlove/game.love > $(LOVE_LOADER)/fused/game
+	@chmod +x $(LOVE_LOADER)/fused/game && cp build/5.4/astar/core.so $(LOVE_LOADER)/fused/astar/core.so
+	$(LOVE_FROM_ROOT) $(LOVE_LOADER)/fused/game error $(LOVE_LOADER)/fused/astar/core.so
+
+.PHONY: love-test love-loader-test
 
 TEST_TARGETS += love-test
-TEST_PACKAGES += love
+TEST_PACKAGES += love zip

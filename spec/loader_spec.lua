@@ -1,7 +1,8 @@
 -- The loader, lua/astar.lua (issue 11): which backend `require "astar"` picks,
 -- astar.backend / astar.backendError / astar._VERSION, and where it looks for
--- the C module in LÖVE before falling back (the source base directory, then the
--- save directory; astar/core.dll on Windows, astar/core.dylib or .so on macOS,
+-- the C module in LÖVE before falling back (the file LÖVE's game directories
+-- hold, a game folder's or the save directory's; the source base directory, then
+-- the save directory; astar/core.dll on Windows, astar/core.dylib or .so on macOS,
 -- astar/core.so elsewhere; in the main state and in love.thread states).
 --
 -- The first block checks the real module this busted run loaded (C or, with
@@ -114,15 +115,25 @@ local function run_loader(o)
   return ok, result, log, env
 end
 
--- A love table as LÖVE 11 gives it in the main state.
-local function love_stub(os_name, base, save)
-  return {
-    filesystem = {
-      getSourceBaseDirectory = function() return base end,
-      getSaveDirectory = function() return save end,
-    },
-    system = { getOS = function() return os_name end },
+-- A love table as LÖVE 11 gives it in the main state. `real` maps the names
+-- LÖVE's game directories hold (a game folder, a .love, the save directory) to
+-- the directory or archive getRealDirectory names; any other name is an error,
+-- as in LÖVE. `crequire` is getCRequirePath() (LÖVE's default: "??"). The names
+-- asked for are logged in love.asked.
+local function love_stub(os_name, base, save, real, crequire)
+  local love = { asked = {} }
+  love.filesystem = {
+    getSourceBaseDirectory = function() return base end,
+    getSaveDirectory = function() return save end,
+    getCRequirePath = function() return crequire or "??" end,
+    getRealDirectory = function(name)
+      love.asked[#love.asked + 1] = name
+      if real and real[name] then return real[name] end
+      error("File does not exist.")
+    end,
   }
+  love.system = { getOS = function() return os_name end }
+  return love
 end
 
 local BASE, SAVE = "/home/ada/games", "/home/ada/.local/share/love/tactics"
@@ -370,6 +381,113 @@ describe("the loader in LÖVE", function()
     local ok, m, log = run_loader { core = C, love = love_stub("Windows", WBASE, WSAVE) }
     assert.is_true(ok, m)
     assert.are.equal("c", m.backend)
+    assert.are.same({}, log.opened)
+  end)
+end)
+
+describe("the loader in LÖVE's game directories (issue 21)", function()
+  -- LÖVE's own C loader finds astar/core.so in the game folder or the save
+  -- directory, and says "not found" when the file there does not load: the
+  -- loader takes the same file by its full path, so the reason comes out.
+  local GAME, LOVE_FILE = BASE .. "/tactics", BASE .. "/tactics.love"
+  local IN_GAME = GAME .. "/astar/core.so"
+
+  it("a folder game's astar/core.so that does not load: the error naming it, from any directory", function()
+    local reason = IN_GAME .. ": undefined symbol: lua_getiuservalue"
+    local love = love_stub("Linux", BASE, SAVE, { ["astar/core.so"] = GAME })
+    local ok, err, log = run_loader { love = love, files = { [IN_GAME] = true },
+      loadlib = { [IN_GAME] = { nil, reason, "open" } } }
+    assert.is_false(ok)
+    assert.are.equal("error loading module 'astar.core' from file '" .. IN_GAME .. "':\n\t" .. reason, err)
+    assert.are.same({ "astar/core.so" }, love.asked)
+    assert.are.same({ IN_GAME }, log.opened) -- the first place tried
+  end)
+
+  it("a folder game's astar/core.so that loads is used, before the base and save directories", function()
+    local love = love_stub("Linux", BASE, SAVE, { ["astar/core.so"] = GAME })
+    local ok, m, log = run_loader { love = love, files = { [IN_GAME] = true, [SAVE .. "/astar/core.so"] = true },
+      loadlib = { [IN_GAME] = { opener }, [SAVE .. "/astar/core.so"] = { opener } } }
+    assert.is_true(ok, m)
+    assert.are.equal("c", m.backend)
+    assert.is_nil(m.backendError)
+    assert.are.same({ IN_GAME .. " luaopen_astar_core" }, log.loadlib)
+  end)
+
+  it("inside a .love: not loadable, the fallback, and backendError says where it is", function()
+    local love = love_stub("Linux", BASE, SAVE, { ["astar/core.so"] = LOVE_FILE })
+    local ok, m, log = run_loader { love = love }
+    assert.is_true(ok, m)
+    assert.are.equal("lua", m.backend)
+    assert.are.equal(NOT_FOUND
+      .. "\n\tno file '" .. LOVE_FILE .. "/astar/core.so' (it is inside '" .. LOVE_FILE
+      .. "', and a library loads only from a file on disk)"
+      .. "\n\tno file '" .. BASE .. "/astar/core.so'"
+      .. "\n\tno file '" .. SAVE .. "/astar/core.so'", m.backendError)
+    assert.are.same({ LOVE_FILE .. "/astar/core.so", BASE .. "/astar/core.so", SAVE .. "/astar/core.so" },
+      log.opened)
+    assert.are.same({}, log.loadlib)
+  end)
+
+  it("inside a .love and beside it: the one beside it", function()
+    local path = BASE .. "/astar/core.so"
+    local ok, m, log = run_loader { love = love_stub("Linux", BASE, SAVE, { ["astar/core.so"] = LOVE_FILE }),
+      files = { [path] = true }, loadlib = { [path] = { opener } } }
+    assert.is_true(ok, m)
+    assert.are.equal("c", m.backend)
+    assert.are.same({ path .. " luaopen_astar_core" }, log.loadlib)
+  end)
+
+  it("ASTAR_BACKEND=c and only inside a .love: the error says it is inside", function()
+    local ok, err = run_loader { env = { ASTAR_BACKEND = "c" },
+      love = love_stub("Linux", BASE, SAVE, { ["astar/core.so"] = LOVE_FILE }) }
+    assert.is_false(ok)
+    assert.are.equal(NOT_FOUND
+      .. "\n\tno file '" .. LOVE_FILE .. "/astar/core.so' (it is inside '" .. LOVE_FILE
+      .. "', and a library loads only from a file on disk)"
+      .. "\n\tno file '" .. BASE .. "/astar/core.so'"
+      .. "\n\tno file '" .. SAVE .. "/astar/core.so'", err)
+  end)
+
+  it("the save directory found there is tried once", function()
+    local path = SAVE .. "/astar/core.so"
+    local ok, err, log = run_loader { love = love_stub("Linux", BASE, SAVE, { ["astar/core.so"] = SAVE }),
+      files = { [path] = true }, loadlib = { [path] = { nil, path .. ": wrong ELF class: ELFCLASS32", "open" } } }
+    assert.is_false(ok)
+    assert.are.equal("error loading module 'astar.core' from file '" .. path .. "':\n\t"
+      .. path .. ": wrong ELF class: ELFCLASS32", err)
+    assert.are.same({ path }, log.opened)
+    ok, err, log = run_loader { no_io = true, love = love_stub("Linux", BASE, SAVE, { ["astar/core.so"] = SAVE }) }
+    assert.is_true(ok, err)
+    assert.are.same({ path .. " luaopen_astar_core", BASE .. "/astar/core.so luaopen_astar_core" }, log.loadlib)
+  end)
+
+  it("follows getCRequirePath(): ?? is astar/core.<ext>, ? is astar/core, each template in order", function()
+    local love = love_stub("OS X", BASE, SAVE, { ["lib/astar/core.so"] = GAME }, "lib/??;??;plugins/?.bundle")
+    local path = GAME .. "/lib/astar/core.so"
+    local ok, m, log = run_loader { love = love, files = { [path] = true }, loadlib = { [path] = { opener } } }
+    assert.is_true(ok, m)
+    assert.are.equal("c", m.backend)
+    assert.are.same({ "lib/astar/core.dylib", "lib/astar/core.so", "astar/core.dylib", "astar/core.so",
+      "plugins/astar/core.bundle", "plugins/astar/core.bundle" }, love.asked)
+    assert.are.same({ path }, log.opened)
+  end)
+
+  it("Windows: the game folder's astar\\core.dll with backslashes", function()
+    local game = "C:\\Games\\Tactics"
+    local path = game .. "\\astar\\core.dll"
+    local ok, err = run_loader { love = love_stub("Windows", WBASE, WSAVE, { ["astar/core.dll"] = game .. "/" }),
+      files = { [path] = true }, loadlib = { [path] = { nil, "The specified module could not be found.", "open" } } }
+    assert.is_false(ok)
+    assert.are.equal("error loading module 'astar.core' from file '" .. path
+      .. "':\n\tThe specified module could not be found.", err)
+  end)
+
+  it("love.js and iOS: no game directory search either", function()
+    local love = love_stub("Web", BASE, SAVE, { ["astar/core.so"] = GAME })
+    local ok, m, log = run_loader { love = love, files = { [IN_GAME] = true } }
+    assert.is_true(ok, m)
+    assert.are.equal("lua", m.backend)
+    assert.are.same({}, love.asked)
     assert.are.same({}, log.opened)
   end)
 end)
