@@ -696,6 +696,7 @@ end)
 
 describe("hex boards: errors", function()
   local g = astar.newHex(4, 4)
+  local ALWAYS = "diagonal mode 'always' is not supported on hex grids; expected never"
 
   it("checks newHex's arguments", function()
     check_error("bad argument #3 to 'newHex' (unknown layout 'hex'; expected odd-r, even-r, odd-q or even-q)",
@@ -708,24 +709,25 @@ describe("hex boards: errors", function()
   end)
 
   it("refuses what does not apply: diagonal modes, jump point search", function()
-    check_error("bad argument #5 to 'findPath' (opts.diagonal: not supported on hex grids)",
-      g.findPath, g, 1, 1, 4, 4, { diagonal = "never" })
-    check_error("bad argument #4 to 'findPath' (opts.diagonal: not supported on hex grids)",
+    -- "never" is accepted (spec/directions_spec.lua): a hex board has no diagonal moves
+    check_error("bad argument #5 to 'findPath' (opts.diagonal: diagonal mode 'no-obstacles' is not "
+      .. "supported on hex grids; expected never)", g.findPath, g, 1, 1, 4, 4, { diagonal = "no-obstacles" })
+    check_error("bad argument #4 to 'findPath' (opts.diagonal: " .. ALWAYS .. ")",
       g.findPath, g, 1, 1, { { x = 4, y = 4 } }, { diagonal = "always" })
     check_error("bad argument #5 to 'findPath' (opts.algorithm: jps does not run on hex grids)",
       g.findPath, g, 1, 1, 4, 4, { algorithm = "jps" })
     check_error("bad argument #5 to 'newSearch' (opts.algorithm: jps does not run on hex grids)",
       g.newSearch, g, 1, 1, 4, 4, { algorithm = "jps" })
-    check_error("bad argument #1 to 'setDiagonal' (not supported on hex grids)", g.setDiagonal, g, "never")
-    check_error("getDiagonal: hex grids have no diagonal mode", g.getDiagonal, g)
+    check_error("bad argument #1 to 'setDiagonal' (" .. ALWAYS .. ")", g.setDiagonal, g, "always")
+    assert.are.equal("never", g:getDiagonal())
     -- "astar" and "auto" are fine
     assert.are.equal(5, select(2, g:findPath(1, 1, 4, 4, { algorithm = "astar" })))
     assert.are.equal(5, select(2, g:findPath(1, 1, 4, 4, { algorithm = "auto" })))
   end)
 
   it("refuses diagonal modes and mixed shapes in distance maps", function()
-    check_error("bad argument #2 to 'distanceMap' (opts.diagonal: not supported on hex grids)",
-      g.distanceMap, g, { { x = 1, y = 1 } }, { diagonal = "never" })
+    check_error("bad argument #2 to 'distanceMap' (opts.diagonal: " .. ALWAYS .. ")",
+      g.distanceMap, g, { { x = 1, y = 1 } }, { diagonal = "always" })
     local hexmap = g:distanceMap({ { x = 1, y = 1 } })
     local square = astar.new(4, 4)
     local sqmap = square:distanceMap({ { x = 1, y = 1 } })
@@ -741,11 +743,11 @@ describe("hex boards: errors", function()
 
   it("refuses diagonal modes and metrics in the tactics", function()
     local r = tactics.movementRange(g, 1, 1, 2)
-    check_error("bad argument #4 to 'movementRange' (opts.diagonal: not supported on hex grids)",
-      tactics.movementRange, g, 1, 1, 3, { diagonal = "never" })
+    check_error("bad argument #4 to 'movementRange' (opts.diagonal: " .. ALWAYS .. ")",
+      tactics.movementRange, g, 1, 1, 3, { diagonal = "always" })
     check_error("bad argument #4 to 'attackRange' (opts.metric: not supported on hex grids)",
       tactics.attackRange, g, r, 1, 2, { metric = "manhattan" })
-    check_error("bad argument #2 to 'dangerZone' (opts.diagonal: not supported on hex grids)",
+    check_error("bad argument #2 to 'dangerZone' (opts.diagonal: " .. ALWAYS .. ")",
       tactics.dangerZone, g, {}, { diagonal = "always" })
     check_error("bad argument #2 to 'dangerZone' (opts.metric: not supported on hex grids)",
       tactics.dangerZone, g, {}, { metric = "euclidean" })

@@ -219,7 +219,7 @@ local function finish(s)
 end
 local VIEWS = {
   ["astar.Grid"] = function(g) return tostring(g) .. " " .. canon(g:encode()) end,
-  ["astar.Range"] = function(r) return tostring(r) .. " " .. canon(r:cells()) end,
+  ["astar.Range"] = function(r) return tostring(r) .. " " .. r:getDiagonal() .. " " .. canon(r:cells()) end,
   ["astar.DistanceMap"] = function(m) return tostring(m) .. " " .. canon(m:encode()) end,
   ["astar.Search"] = finish,
   ["astar.AttackRange"] = function(a) return "area " .. canon(a:cells()) end,
@@ -438,6 +438,7 @@ entry("range:size", "size", function(w) return w.range:size() end, { needs = RAN
 entry("range:getStart", "getStart", function(w) return w.range:getStart() end, { needs = RANGE })
 entry("range:getGridDimensions", "getGridDimensions", function(w) return w.range:getGridDimensions() end,
   { needs = RANGE })
+entry("range:getDiagonal", "getDiagonal", function(w) return w.range:getDiagonal() end, { needs = RANGE })
 entry("tostring(range)", "__tostring", function(w) return tostring(w.range) end, { needs = RANGE })
 -- DistanceMap methods (src/lua/lua_distance.c): a map of the small grid
 local MAP, MAP_INTO = { map = true }, { map = true, into = true }

@@ -516,7 +516,8 @@ function M.decode(input)
       return format("H.update(D[%d], %s)", dslot(), G)
     elseif op == 9 then
       local obj = b() % 2 == 0 and "R[" .. rslot() .. "]" or "V[" .. v .. "]"
-      local m = pick({ "cells", "pathTo", "size", "getStart", "getGridDimensions", "contains", "costTo", "count" })
+      local m = pick({ "cells", "pathTo", "size", "getStart", "getGridDimensions", "contains", "costTo", "count",
+        "getDiagonal" })
       local args = ""
       if m == "cells" and b() % 2 == 0 then args = ", {}" end
       if m == "pathTo" or m == "contains" or m == "costTo" or m == "count" then
@@ -3064,7 +3065,7 @@ end
 local view
 local VIEWS = {
   ["astar.Grid"] = function(g) return tostring(g) .. " " .. Grid.encode(g) end,
-  ["astar.Range"] = function(r) return tostring(r) .. " " .. view(r:cells()) end,
+  ["astar.Range"] = function(r) return tostring(r) .. " " .. r:getDiagonal() .. " " .. view(r:cells()) end,
   ["astar.DistanceMap"] = function(m) return tostring(m) .. " " .. m:encode() end,
   -- (not stepped: its rules may be callbacks whose actions belong to a step)
   -- (its status is not compared: a search may know "unreachable" at once from
@@ -3192,9 +3193,18 @@ function H.search2(g, ...)
   if g == nil then return end
   return twin_call("newSearch", g, g, method("newSearch"), ...)
 end
-function H.range2(g, ...)
+function H.range2(g, x, y, move, opts)
   if g == nil then return end
-  return twin_call("movementRange", g, g, T.movementRange, ...)
+  local mode = type(opts) == "table" and rawget(opts, "diagonal") or "never"
+  local range = twin_call("movementRange", g, g, T.movementRange, x, y, move, opts)
+  if range then
+    -- issue 21: a range says the mode it ran with (opts.diagonal's, never the grid's)
+    quiet = quiet + 1
+    local ok, got = pcall(range.getDiagonal, range)
+    quiet = quiet - 1
+    if not ok or got ~= mode then fail("range:getDiagonal() gave %s, opts.diagonal is %s", show(got), show(mode)) end
+  end
+  return range
 end
 function H.gridCall(g, name, ...)
   if g == nil then return end
@@ -3245,6 +3255,15 @@ function H.hex(w, h, layout, sx, sy, gx, gy)
   end
   twin_call("findPath", g, nil, method("findPath"), sx, sy, gx, gy)
   twin_call("movementRange", g, nil, T.movementRange, sx, sy, 4)
+  -- issue 21: a hex board's mode is "never", which every query takes; any other is an error
+  twin_call("setDiagonal", g, nil, method("setDiagonal"), "never")
+  twin_call("setDiagonal", g, nil, method("setDiagonal"), "one-obstacle")
+  local mode = twin_call("getDiagonal", g, nil, method("getDiagonal"))
+  if mode ~= nil and mode ~= "never" then fail("a hex board's getDiagonal() gave %s", show(mode)) end
+  twin_call("findPath", g, nil, method("findPath"), sx, sy, gx, gy, { diagonal = "never" })
+  local range = twin_call("movementRange", g, nil, T.movementRange, sx, sy, 3, { diagonal = "never" })
+  if range and range:getDiagonal() ~= "never" then fail("a hex range's getDiagonal() is not never") end
+  twin_call("distanceMap", g, nil, method("distanceMap"), { { x = gx, y = gy } }, { diagonal = "always" })
   twin_call("distanceMap", g, nil, method("distanceMap"), { { x = gx, y = gy } })
   twin_call("encode", g, nil, method("encode"))
 end

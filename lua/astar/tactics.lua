@@ -106,14 +106,14 @@ local function checkSight(v, n, fname)
   return v
 end
 
--- opts.diagonal / enemies[i].diagonal: nil or a mode name (as findPath's)
--- (hex boards have no diagonal mode, and their attack ranges count hex steps)
+-- opts.diagonal / enemies[i].diagonal: nil or a mode name (as findPath's;
+-- "never" alone on hex boards, which have no diagonal moves)
 local function checkDiagonal(v, n, fname, field, hex)
-  if v ~= nil and hex then argError(n, fname, "%sdiagonal: not supported on hex grids", field) end
-  if v ~= nil then args.check_diagonal(v, true, n, fname, field .. "diagonal: ") end
+  if v ~= nil then args.check_diagonal(v, true, n, fname, field .. "diagonal: ", hex) end
   return v
 end
 
+-- opts.metric / enemies[i].metric (hex boards' attack ranges count hex steps)
 local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
 local function checkMetric(v, n, fname, field, hex)
   if v ~= nil and hex then argError(n, fname, "%smetric: not supported on hex grids", field) end

@@ -142,10 +142,15 @@ int check_option_name(lua_State *L, Arg a, int key, const char *const names[])
                      quoted(buf, sizeof buf, s, len));
 }
 
-AstarDiagonal check_diagonal(lua_State *L, Arg a, const char *prefix)
+AstarDiagonal check_diagonal(lua_State *L, Arg a, const char *prefix, int hex)
 {
-    return (AstarDiagonal)check_name(L, a, prefix, "diagonal mode", DIAGONAL_NAMES,
-                                     "never, always, one-obstacle or no-obstacles");
+    int d = check_name(L, a, prefix, "diagonal mode", DIAGONAL_NAMES,
+                       "never, always, one-obstacle or no-obstacles");
+    if (hex && d != ASTAR_DIAGONAL_NEVER)
+        arg_error(L, a.number, a.fname, prefix,
+                  "diagonal mode '%s' is not supported on hex grids; expected never",
+                  DIAGONAL_NAMES[d]);
+    return (AstarDiagonal)d;
 }
 
 AstarHeuristic check_heuristic(lua_State *L, Arg a, const char *prefix)

@@ -48,7 +48,9 @@ int check_option_name(lua_State *L, Arg a, int key, const char *const names[]);
 /* One of names[] (NULL-terminated); returns its position. */
 int check_name(lua_State *L, Arg a, const char *prefix, const char *what,
                const char *const names[], const char *expected);
-AstarDiagonal check_diagonal(lua_State *L, Arg a, const char *prefix);
+/* A diagonal mode name; on a hex board (hex nonzero), which has no diagonal
+ * moves, "never" alone. */
+AstarDiagonal check_diagonal(lua_State *L, Arg a, const char *prefix, int hex);
 AstarHeuristic check_heuristic(lua_State *L, Arg a, const char *prefix);
 double check_weight(lua_State *L, Arg a, const char *prefix);
 /* opts.size (large units): a whole number from 1 to 65535. */

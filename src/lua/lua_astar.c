@@ -180,18 +180,15 @@ static int grid_get_cost(lua_State *L)
 static int grid_set_diagonal(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "setDiagonal");
-    if (grid_is_hex(g))
-        arg_error(L, 1, "setDiagonal", NULL, "not supported on hex grids");
-    g->diagonal = check_diagonal(L, method_arg("setDiagonal", 1), NULL);
+    g->diagonal = check_diagonal(L, method_arg("setDiagonal", 1), NULL, grid_is_hex(g));
     return 0;
 }
 
 static int grid_get_diagonal(lua_State *L)
 {
     LuaGrid *g = check_grid(L, "getDiagonal");
-    if (grid_is_hex(g))
-        return raise_error(L, "getDiagonal: hex grids have no diagonal mode");
-    lua_pushstring(L, DIAGONAL_NAMES[g->diagonal]);
+    /* a hex board moves to its sides: "never", whatever bytes it was decoded from */
+    lua_pushstring(L, DIAGONAL_NAMES[grid_is_hex(g) ? ASTAR_DIAGONAL_NEVER : g->diagonal]);
     return 1;
 }
 

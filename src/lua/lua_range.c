@@ -62,6 +62,7 @@ typedef struct {
     size_t n;                          /* cells; cells[0] is the start */
     size_t stops;                      /* cells a move may end on */
     uint32_t size;                     /* the unit's (cells are top-left positions) */
+    AstarDiagonal diagonal;            /* the mode it ran with ("never" on a hex board) */
 } RangeHeader;
 
 #define CELLS_OFFSET ((sizeof(RangeHeader) + 15) / 16 * 16)
@@ -303,6 +304,13 @@ static int range_get_grid_dimensions(lua_State *L)
     return 2;
 }
 
+static int range_get_diagonal(lua_State *L)
+{
+    RangeHeader *h = check_self(L, "getDiagonal");
+    lua_pushstring(L, DIAGONAL_NAMES[h->diagonal]);
+    return 1;
+}
+
 static int range_tostring(lua_State *L)
 {
     RangeHeader *h = check_self(L, "__tostring");
@@ -319,13 +327,14 @@ static const luaL_Reg RANGE_METHODS[] = {
     {"size", range_size},
     {"getStart", range_get_start},
     {"getGridDimensions", range_get_grid_dimensions},
+    {"getDiagonal", range_get_diagonal},
     {NULL, NULL}};
 
 /* Copies the result in lease's scratch into a new astar.Range on the stack;
  * 0 (nothing pushed) when the scratch was used by someone else or the grid
  * closed while the block was allocated. */
 static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t height,
-                      uint32_t size)
+                      uint32_t size, AstarDiagonal diagonal)
 {
     const AstarRange *r = lease->range;
     size_t n = astar_range_count(r), k;
@@ -357,6 +366,7 @@ static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t
     h->n = n;
     h->stops = 0;
     h->size = size;
+    h->diagonal = diagonal;
     cells = range_cells(h);
     lookup = range_lookup(h);
     memset(lookup, 0, (size_t)h->bw * h->bh * sizeof *lookup);
@@ -464,8 +474,7 @@ static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
 
 static int push_movement(lua_State *L, RangeQuery *q, const Lease *lease)
 {
-    return push_range(L, lease, q->g->width, q->g->height,
-                      q->size);
+    return push_range(L, lease, q->g->width, q->g->height, q->size, q->diagonal);
 }
 
 /* movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range.

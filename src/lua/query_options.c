@@ -95,9 +95,7 @@ static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOpti
 {
     switch (id) {
     case OPT_DIAGONAL:
-        if (grid_is_hex(g))
-            arg_error(L, v.number, v.fname, NULL, "opts.diagonal: not supported on hex grids");
-        o->diagonal = check_diagonal(L, v, "opts.diagonal: ");
+        o->diagonal = check_diagonal(L, v, "opts.diagonal: ", grid_is_hex(g));
         break;
     case OPT_MAXCOST:
         o->max_cost = check_max_cost(L, v, o->any_max_cost);

@@ -104,9 +104,16 @@ local function check_name(v, present, num, fname, prefix, what, index, expected)
 end
 M.check_name = check_name
 
-function M.check_diagonal(v, present, num, fname, prefix)
-  return check_name(v, present, num, fname, prefix, "diagonal mode", M.DIAGONAL_INDEX,
+-- A diagonal mode name; on a hex board (hex true), which has no diagonal
+-- moves, "never" alone (args.c check_diagonal).
+function M.check_diagonal(v, present, num, fname, prefix, hex)
+  local d = check_name(v, present, num, fname, prefix, "diagonal mode", M.DIAGONAL_INDEX,
     M.DIAGONAL_EXPECTED)
+  if hex and d ~= 1 then
+    arg_error(num, fname, prefix, format(
+      "diagonal mode '%s' is not supported on hex grids; expected never", M.DIAGONAL_NAMES[d]))
+  end
+  return d
 end
 
 function M.check_heuristic(v, present, num, fname, prefix)

@@ -122,15 +122,14 @@ function M.setDiagonal(...)
   local self, mode = ...
   local nargs = select("#", ...)
   check_grid("setDiagonal", nargs, self)
-  if self._hex then arg_error(1, "setDiagonal", nil, "not supported on hex grids") end
-  self._diagonal = A.check_diagonal(mode, nargs > 1, 1, "setDiagonal")
+  self._diagonal = A.check_diagonal(mode, nargs > 1, 1, "setDiagonal", nil, self._hex ~= nil)
 end
 
 function M.getDiagonal(...)
   local self = ...
   check_grid("getDiagonal", select("#", ...), self)
-  if self._hex then error("getDiagonal: hex grids have no diagonal mode", 0) end
-  return A.DIAGONAL_NAMES[self._diagonal]
+  -- a hex board moves to its sides: "never", whatever bytes it was decoded from
+  return A.DIAGONAL_NAMES[self._hex and 1 or self._diagonal]
 end
 
 -- The heuristic in effect for a diagonal mode, given the grid's choice.

@@ -92,8 +92,7 @@ end
 -- Checks value v of option id (not a rule) into o.
 local function check_value(grid, fname, num, id, v, o)
   if id == DIAGONAL then
-    if grid._hex then arg_error(num, fname, nil, "opts.diagonal: not supported on hex grids") end
-    o.diagonal = A.check_diagonal(v, true, num, fname, "opts.diagonal: ")
+    o.diagonal = A.check_diagonal(v, true, num, fname, "opts.diagonal: ", grid._hex ~= nil)
   elseif id == MAXCOST then
     o.max_cost = check_max_cost(v, num, fname, o.any_max_cost)
   elseif id == SIZE then

@@ -148,6 +148,13 @@ function Range.getGridDimensions(...)
   return self._w, self._h
 end
 
+-- The diagonal mode the range ran with ("never" on a hex board).
+function Range.getDiagonal(...)
+  local self = ...
+  check_self("getDiagonal", select("#", ...), self)
+  return A.DIAGONAL_NAMES[self._diagonal]
+end
+
 RANGE.__tostring = function(self)
   check_self("__tostring", 1, self)
   return format("astar.Range (%d cells from %d,%d)", self._n, self._x[1], self._y[1])
@@ -358,7 +365,7 @@ end
 -- The Range of a finished run: the cells in the order settled (order[1] the
 -- start), their costs and parents, which of them a move may end on (flags:
 -- an even value; the start of a unit of size > 1 always), by bordered cell.
-local function new_range(w, h, stride, order, count, g, parent, slot, flags, size)
+local function new_range(w, h, stride, order, count, g, parent, slot, flags, size, diagonal)
   local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
   local stops = 0
   for k = 1, count do
@@ -373,7 +380,8 @@ local function new_range(w, h, stride, order, count, g, parent, slot, flags, siz
     keys[(cy - 1) * w + cx] = k
   end
   return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
-    _stop = stop, _parent = parents, _slot = keys, _size = size > 1 and size or nil }, RANGE)
+    _stop = stop, _parent = parents, _slot = keys, _size = size > 1 and size or nil,
+    _diagonal = diagonal }, RANGE)
 end
 
 -- Is orthogonal neighbour o of an expanded cell a wall for the corner rule?
@@ -596,7 +604,7 @@ local function run_range(q, x, y, move, rule, diagonal, k)
   -- a finalizer may have closed or changed the grid while the tables grew
   check_grid_after(q)
   if q.changed then return nil end
-  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k)
+  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, diagonal)
 end
 
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
