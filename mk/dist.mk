@@ -1,7 +1,8 @@
 # Releases (issue 11): the version, the source tarball, the rock, the LÖVE folder.
 #
 #   make dist              build/dist/: astar-grid-$(VERSION).tar.gz (the sources:
-#                          src, lua, the rockspec, LICENSE, README, CHANGELOG, docs),
+#                          src, lua, the rockspec, LICENSE, README, CHANGELOG, docs,
+#                          types: the editor annotations),
 #                          astar-grid-$(VERSION)-1.rockspec (source: that tarball),
 #                          astar-grid-$(VERSION)-1.src.rock (luarocks pack of both),
 #                          love/ (the Lua files for a game, and astar/core.dll for
@@ -39,7 +40,8 @@ DIST_C = $(sort $(shell find src -name '*.c'))
 DIST_H = $(sort $(shell find src -name '*.h'))
 DIST_LUA = $(sort $(shell find lua -name '*.lua'))
 DIST_DOCS = $(sort $(shell find docs -type f))
-DIST_FILES = LICENSE README.md CHANGELOG.md $(DIST_C) $(DIST_H) $(DIST_LUA) $(DIST_DOCS)
+DIST_TYPES = $(sort $(shell find types -name '*.lua'))
+DIST_FILES = LICENSE README.md CHANGELOG.md $(DIST_C) $(DIST_H) $(DIST_LUA) $(DIST_DOCS) $(DIST_TYPES)
 # Reproducible: sorted names, no owner, every date that of the last commit.
 DIST_DATE = $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 DIST_TAR = tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(DIST_DATE) \
