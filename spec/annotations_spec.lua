@@ -10,7 +10,8 @@
 --    option is tried with a value no option takes (a coroutine), and a query
 --    that checks the value's type (`opts.near: number expected, got thread`)
 --    has accepted the name.
--- 3. Every astar.* type the annotations use is declared, and each file is Lua.
+-- 3. Every astar.* type the annotations use is declared, each file is Lua, and
+--    each function's ---@param lines name its parameters, in order.
 local astar = require "astar"
 local tactics = require "astar.tactics"
 local public_api = require "helpers.public_api"
@@ -48,14 +49,16 @@ end
 -- What the files declare:
 --   classes[name] = {parent =, fields = {name = true}, functions = {name = {sep =, where =}}}
 --   aliases[name] = true; uses = { {type =, where =} } (every astar.Xxx in a ---@ line)
+--   params = { {where =, declared = "a, b", documented = "a, b"} } per function
 local function read_annotations()
-  local classes, aliases, uses = {}, {}, {}
+  local classes, aliases, uses, params = {}, {}, {}, {}
   local function class(name)
     classes[name] = classes[name] or { fields = {}, functions = {} }
     return classes[name]
   end
   for _, path in ipairs(annotation_files()) do
     local locals, current = {}, nil   -- local name -> class; the class being annotated
+    local documented = {}             -- the ---@param names since the last function
     local n = 0
     for line in io.lines(path) do
       n = n + 1
@@ -67,7 +70,9 @@ local function read_annotations()
       local field = line:match("^%-%-%-@field ([%a_][%w_]*)%??%s")
       local alias = line:match("^%-%-%-@alias ([%w_.]+)")
       local var = line:match("^local ([%a_][%w_]*) = {}")
-      local owner, sep, fname = line:match("^function ([%a_][%w_]*)([.:])([%a_][%w_]*)%(")
+      local owner, sep, fname, args = line:match("^function ([%a_][%w_]*)([.:])([%a_][%w_]*)%(([^)]*)%)")
+      local param = line:match("^%-%-%-@param ([%a_][%w_]*)")
+      if param then documented[#documented + 1] = param end
       if cname then
         current = cname
         if parent ~= "" then class(cname).parent = parent end
@@ -83,15 +88,18 @@ local function read_annotations()
         assert(cls, where .. ": " .. owner .. " is no local of a ---@class")
         assert(not class(cls).functions[fname], where .. ": " .. cls .. sep .. fname .. " declared twice")
         class(cls).functions[fname] = { sep = sep, where = where }
+        params[#params + 1] = { where = where, declared = (args:gsub("%s", "")),
+          documented = table.concat(documented, ",") }
+        documented = {}
       end
       if not line:match("^%-%-%-") then current = nil end
       if var then current = nil end
     end
   end
-  return classes, aliases, uses
+  return classes, aliases, uses, params
 end
 
-local classes, aliases, uses = read_annotations()
+local classes, aliases, uses, params = read_annotations()
 
 -- The fields of a class and of the classes it extends.
 local function fields_of(name)
@@ -172,6 +180,16 @@ describe("the editor annotations in types/ (" .. astar.backend .. " backend)", f
     end
     table.sort(extra)
     assert(#extra == 0, "annotated but not in the API:\n" .. table.concat(extra, "\n"))
+  end)
+
+  it("document each function's parameters, in order", function()
+    local wrong = {}
+    for _, p in ipairs(params) do
+      if p.declared ~= p.documented then
+        wrong[#wrong + 1] = ("%s: (%s) documented as (%s)"):format(p.where, p.declared, p.documented)
+      end
+    end
+    assert(#wrong == 0, "---@param lines that do not match:\n" .. table.concat(wrong, "\n"))
   end)
 
   it("use only astar types they declare", function()

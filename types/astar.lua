@@ -11,6 +11,10 @@
 ---@field x integer
 ---@field y integer
 
+---A unit on the board: its cell, the top-left one of its size x size square.
+---@class astar.Unit: astar.Point
+---@field size? integer from 1 to 65535 (default 1)
+
 ---A cell with the cost of reaching it (`range:cells()`, `map:cells()`: the value).
 ---@class astar.CostPoint: astar.Point
 ---@field cost number
@@ -67,7 +71,7 @@
 ---@alias astar.CellRule
 ---| fun(x: integer, y: integer): boolean?
 ---| table<integer, boolean>
----| astar.Point[]
+---| astar.Unit[]
 
 ---A unit's own cost of entering a cell, in place of the grid's: a positive
 ---number up to 1e15; `nil`, `false` or `math.huge` is impassable. A function
@@ -117,8 +121,8 @@
 local astar = {}
 
 ---A grid of `width` x `height` cells, every cell walkable with cost 1.
----@param width integer 1..`astar.MAX_SIDE`
----@param height integer 1..`astar.MAX_SIDE`; `width * height` at most `astar.MAX_CELLS`
+---@param width integer from 1 to `astar.MAX_SIDE`
+---@param height integer from 1 to `astar.MAX_SIDE`; `width * height` at most `astar.MAX_CELLS`
 ---@return astar.Grid
 function astar.new(width, height) end
 

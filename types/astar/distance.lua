@@ -73,7 +73,7 @@ function DistanceMap:encode() end
 ---@field blocked? astar.CellRule cells that cannot be entered (never in the map)
 ---@field move? astar.MoveRule
 ---@field maxCost? number cells whose value would be above it are left out
----@field size? integer 1..65535: a map over the top-left positions of size x size units
+---@field size? integer from 1 to 65535: a map over the top-left positions of size x size units
 
 ---The options of `map:pathFrom`.
 ---@class astar.PathFromOptions

@@ -107,7 +107,7 @@ function Grid:setWallBetween(x1, y1, x2, y2, wall) end
 ---@param y1 integer
 ---@param x2 integer
 ---@param y2 integer
----@param cost number > 0, up to 1e15
+---@param cost number above 0, up to 1e15
 ---@param oneway? boolean
 function Grid:link(x1, y1, x2, y2, cost, oneway) end
 
@@ -180,7 +180,7 @@ function Grid:encode() end
 ---@field weight? number as `setHeuristic`
 ---@field partial? boolean when the goal cannot be reached, the path to the reached cell closest to it
 ---@field algorithm? astar.Algorithm
----@field size? integer 1..65535: the unit covers size x size cells, the path's cell the top-left one
+---@field size? integer from 1 to 65535: the unit covers size x size cells, the path's cell the top-left one
 ---@field flat? boolean the path as one flat array `{x1, y1, x2, y2, ...}`
 ---@field blocked? astar.CellRule cells this unit cannot enter: enemy units
 ---@field occupied? astar.CellRule cells it may cross but not end on: allied units

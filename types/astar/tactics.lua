@@ -13,7 +13,7 @@ local tactics = {}
 ---@param grid astar.Grid
 ---@param x integer
 ---@param y integer
----@param move number >= 0, may be `math.huge`
+---@param move number 0 or more, may be `math.huge`
 ---@param opts? astar.MovementRangeOptions
 ---@return astar.Range
 function tactics.movementRange(grid, x, y, move, opts) end
@@ -21,8 +21,8 @@ function tactics.movementRange(grid, x, y, move, opts) end
 ---Every cell whose distance from some stop cell of `range` is in [minRange, maxRange].
 ---@param grid astar.Grid
 ---@param range astar.Range
----@param minRange integer >= 0
----@param maxRange integer >= minRange
+---@param minRange integer 0 or more
+---@param maxRange integer at least minRange
 ---@param opts? astar.AttackRangeOptions
 ---@return astar.AttackRange
 function tactics.attackRange(grid, range, minRange, maxRange, opts) end
@@ -52,7 +52,7 @@ function tactics.cellIndex(grid, x, y) end
 
 ---A set `{[cellIndex] = true}` of a list of cells (units, say).
 ---@param grid astar.Grid
----@param cells astar.Point[]
+---@param cells astar.Unit[]
 ---@return table<integer, true>
 function tactics.cellSet(grid, cells) end
 
@@ -64,15 +64,15 @@ local Grid = {}
 ---`tactics.movementRange(grid, ...)`: where a unit at (x, y) with `move` points can go.
 ---@param x integer
 ---@param y integer
----@param move number >= 0, may be `math.huge`
+---@param move number 0 or more, may be `math.huge`
 ---@param opts? astar.MovementRangeOptions
 ---@return astar.Range
 function Grid:movementRange(x, y, move, opts) end
 
 ---`tactics.attackRange(grid, ...)`: what a unit can hit after moving.
 ---@param range astar.Range
----@param minRange integer >= 0
----@param maxRange integer >= minRange
+---@param minRange integer 0 or more
+---@param maxRange integer at least minRange
 ---@param opts? astar.AttackRangeOptions
 ---@return astar.AttackRange
 function Grid:attackRange(range, minRange, maxRange, opts) end
@@ -207,7 +207,7 @@ function DangerZone:size() end
 ---@field zoc? astar.CellRule zone of control: entering it ends the move
 ---@field move? astar.MoveRule the unit's own price of each move
 ---@field diagonal? astar.DiagonalMode `"never"` (the default), not the grid's setting
----@field size? integer 1..65535: a unit of size x size cells, the Range of its top-left positions
+---@field size? integer from 1 to 65535: a unit of size x size cells, the Range of its top-left positions
 
 ---The options of `attackRange`.
 ---@class astar.AttackRangeOptions
@@ -227,11 +227,10 @@ function DangerZone:size() end
 
 ---An enemy of `dangerZone`: where it stands, its move points and its reach;
 ---its own rules override the options'.
----@class astar.Enemy: astar.Point
+---@class astar.Enemy: astar.Unit
 ---@field move number
 ---@field minRange integer
 ---@field maxRange integer
----@field size? integer a unit of size x size cells whose top-left cell is (x, y)
 ---@field cost? astar.CostRule
 ---@field blocked? astar.CellRule
 ---@field occupied? astar.CellRule
