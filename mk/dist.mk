@@ -5,7 +5,8 @@
 #                          types: the editor annotations),
 #                          astar-grid-$(VERSION)-1.rockspec (source: that tarball),
 #                          astar-grid-$(VERSION)-1.src.rock (luarocks pack of both),
-#                          love/ (the Lua files for a game, and astar/core.dll for
+#                          love/ (the Lua files for a game, the editor annotations
+#                          types/, and astar/core.dll for
 #                          64- and 32-bit LÖVE 11 on Windows from `make windows-dlls`,
 #                          astar/core.so for LÖVE on Linux x86-64) and
 #                          lua54-win64/astar/core.dll (Lua 5.4 on Windows)
@@ -92,6 +93,7 @@ dist-love:
 	@rm -rf $(DIST_LOVE) $(DIST)/lua54-win64
 	@mkdir -p $(DIST_LOVE)/game $(DIST_LOVE)/linux-x86_64/astar
 	cp -R lua/. $(DIST_LOVE)/game/
+	cp -R types $(DIST_LOVE)/types
 	@$(MAKE) --no-print-directory LUA=luajit BUILD=build/dist-luajit CFLAGS=-O2 LDFLAGS=-s all
 	cp $(DIST_LINUX_SO) $(DIST_LOVE)/linux-x86_64/astar/core.so
 	@if $(MAKE) --no-print-directory -n windows-dlls >/dev/null 2>&1; then \

@@ -73,6 +73,13 @@
 ---| table<integer, boolean>
 ---| astar.Unit[]
 
+---A zone of control: the cells of a rule, or `{around = units}`: the cells
+---next to each unit.
+---@alias astar.ZocRule astar.CellRule|astar.AroundUnits
+
+---@class astar.AroundUnits
+---@field around astar.Unit[]
+
 ---A unit's own cost of entering a cell, in place of the grid's: a positive
 ---number up to 1e15; `nil`, `false` or `math.huge` is impassable. A function
 ---`(x, y)`, a table by cell number (a cell with no entry is impassable) or a
@@ -88,15 +95,22 @@
 
 -- ---- tile maps (README, Tile maps) ------------------------------------------------
 
----A tile layer as Tiled (and STI) gives it: `data` is the flat array of gids,
----row by row, `width * height` of them; flip bits are masked.
----@class astar.TiledLayer
+---A tile layer as Tiled's Lua export (`map.layers[1]`) or LÖVE's STI loader
+---gives it: `data` is Tiled's flat array of gids, row after row, or STI's rows
+---of tiles `{gid =}`. An empty cell (gid 0, or nil) is id 0; Tiled's flip bits
+---are dropped.
+---@class astar.TileLayer
 ---@field width integer
 ---@field height integer
----@field data integer[]
+---@field data integer[]|astar.StiTile[][]
+
+---A tile of an STI layer.
+---@class astar.StiTile
+---@field gid integer
 
 ---What each tile id is, `{[id] = cost}`: a number is a walkable cell with that
----cost, `false` or `math.huge` a wall. `default` is what ids with no entry are.
+---cost, `false` or `math.huge` a wall. An id with no entry takes `default`;
+---with no default either, it is an error.
 ---@class astar.TileRules
 ---@field default? number|false
 ---@field [any] number|false
@@ -104,8 +118,8 @@
 ---`rule(id, x, y)`, (x, y) the grid cell: a cost, or `false` / `nil` for a wall.
 ---@alias astar.TileRule astar.TileRules|fun(id: any, x: integer, y: integer): number|false|nil
 
----Tile ids `tiles[y][x]` (any Lua value but nil), or a Tiled layer.
----@alias astar.Tiles any[][]|astar.TiledLayer
+---Tile ids in rows, `tiles[y][x]` (any Lua value but nil), or a tile layer.
+---@alias astar.Tiles any[][]|astar.TileLayer
 
 -- ---- the module -------------------------------------------------------------------
 
@@ -136,7 +150,7 @@ function astar.fromString(text) end
 ---@return astar.Grid
 function astar.fromMovingAI(text) end
 
----A grid from tile ids: rows `tiles[y][x]`, or a Tiled layer `{width =, height =, data =}`.
+---A grid from tile ids: rows `tiles[y][x]`, or a Tiled / STI layer `{width =, height =, data =}`.
 ---@param tiles astar.Tiles
 ---@param rule astar.TileRule
 ---@return astar.Grid

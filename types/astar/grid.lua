@@ -42,7 +42,7 @@ function Grid:setCost(x, y, cost) end
 function Grid:getCost(x, y) end
 
 ---Repaints the cells under `tiles` from tile ids, `tiles[1][1]` (or a Tiled
----layer's first id) at cell (x, y), default (1, 1). All or nothing.
+---layer's first tile) at cell (x, y), default (1, 1). All or nothing.
 ---@param tiles astar.Tiles
 ---@param rule astar.TileRule
 ---@param x? integer

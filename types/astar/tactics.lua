@@ -204,7 +204,7 @@ function DangerZone:size() end
 ---@field cost? astar.CostRule the unit's own cost of entering a cell
 ---@field blocked? astar.CellRule impassable: enemy units
 ---@field occupied? astar.CellRule may be crossed, not stopped on: allied units
----@field zoc? astar.CellRule zone of control: entering it ends the move
+---@field zoc? astar.ZocRule zone of control: entering it ends the move
 ---@field move? astar.MoveRule the unit's own price of each move
 ---@field diagonal? astar.DiagonalMode `"never"` (the default), not the grid's setting
 ---@field size? integer from 1 to 65535: a unit of size x size cells, the Range of its top-left positions
@@ -219,7 +219,7 @@ function DangerZone:size() end
 ---@field cost? astar.CostRule
 ---@field blocked? astar.CellRule
 ---@field occupied? astar.CellRule
----@field zoc? astar.CellRule
+---@field zoc? astar.ZocRule
 ---@field move? astar.MoveRule the one move rule of every enemy
 ---@field diagonal? astar.DiagonalMode
 ---@field metric? astar.Metric
@@ -234,7 +234,7 @@ function DangerZone:size() end
 ---@field cost? astar.CostRule
 ---@field blocked? astar.CellRule
 ---@field occupied? astar.CellRule
----@field zoc? astar.CellRule
+---@field zoc? astar.ZocRule
 ---@field diagonal? astar.DiagonalMode
 ---@field metric? astar.Metric
 
