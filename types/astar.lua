@@ -66,8 +66,8 @@
 
 ---A set of cells: a function `(x, y)` (asked at most once per cell per query),
 ---a table by cell number `t[(y - 1) * width + x]` (`tactics.cellIndex`), or a
----list of points `{{x =, y =}, ...}` (units; `size` of each is read where a
----query takes units).
+---list of units `{{x =, y = [, size =]}, ...}` (a unit of size k: the k x k
+---cells whose top-left cell is (x, y)).
 ---@alias astar.CellRule
 ---| fun(x: integer, y: integer): boolean?
 ---| table<integer, boolean>
