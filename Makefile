@@ -108,7 +108,7 @@ test-all: deps
 	    $(MAKE) --no-print-directory test-one LUA=$$v || exit 1; done
 
 lint:
-	luacheck -q lua spec examples bench fuzz
+	luacheck -q lua spec examples bench fuzz types
 	@for cc in gcc clang; do \
 	    for f in $(CORE_SRC) $(BINDING_SRC); do \
 	        $$cc $(WARNINGS) -Werror -O2 -I$(LUA_INC) -fsyntax-only $$f || exit 1; \

@@ -1,10 +1,12 @@
 # Releases (issue 11): the version, the source tarball, the rock, the LÖVE folder.
 #
 #   make dist              build/dist/: astar-grid-$(VERSION).tar.gz (the sources:
-#                          src, lua, the rockspec, LICENSE, README, CHANGELOG, docs),
+#                          src, lua, the rockspec, LICENSE, README, CHANGELOG, docs,
+#                          types: the editor annotations),
 #                          astar-grid-$(VERSION)-1.rockspec (source: that tarball),
 #                          astar-grid-$(VERSION)-1.src.rock (luarocks pack of both),
-#                          love/ (the Lua files for a game, and astar/core.dll for
+#                          love/ (the Lua files for a game, the editor annotations
+#                          types/, and astar/core.dll for
 #                          64- and 32-bit LÖVE 11 on Windows from `make windows-dlls`,
 #                          astar/core.so for LÖVE on Linux x86-64) and
 #                          lua54-win64/astar/core.dll (Lua 5.4 on Windows)
@@ -39,7 +41,8 @@ DIST_C = $(sort $(shell find src -name '*.c'))
 DIST_H = $(sort $(shell find src -name '*.h'))
 DIST_LUA = $(sort $(shell find lua -name '*.lua'))
 DIST_DOCS = $(sort $(shell find docs -type f))
-DIST_FILES = LICENSE README.md CHANGELOG.md $(DIST_C) $(DIST_H) $(DIST_LUA) $(DIST_DOCS)
+DIST_TYPES = $(sort $(shell find types -name '*.lua'))
+DIST_FILES = LICENSE README.md CHANGELOG.md $(DIST_C) $(DIST_H) $(DIST_LUA) $(DIST_DOCS) $(DIST_TYPES)
 # Reproducible: sorted names, no owner, every date that of the last commit.
 DIST_DATE = $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 DIST_TAR = tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(DIST_DATE) \
@@ -90,6 +93,7 @@ dist-love:
 	@rm -rf $(DIST_LOVE) $(DIST)/lua54-win64
 	@mkdir -p $(DIST_LOVE)/game $(DIST_LOVE)/linux-x86_64/astar
 	cp -R lua/. $(DIST_LOVE)/game/
+	cp -R types $(DIST_LOVE)/types
 	@$(MAKE) --no-print-directory LUA=luajit BUILD=build/dist-luajit CFLAGS=-O2 LDFLAGS=-s all
 	cp $(DIST_LINUX_SO) $(DIST_LOVE)/linux-x86_64/astar/core.so
 	@if $(MAKE) --no-print-directory -n windows-dlls >/dev/null 2>&1; then \

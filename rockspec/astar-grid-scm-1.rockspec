@@ -38,6 +38,10 @@ dependencies = {
 }
 build = {
    type = "make",
+   -- Installed beside the rock (TREE/lib/luarocks/rocks-5.4/astar-grid/VERSION/):
+   -- the manual's other pages (luarocks doc) and the LuaLS annotations
+   -- (README, Editor support). The release rockspec copies this list.
+   copy_directories = { "docs", "types" },
    makefile = "Makefile",
    build_target = "rock-build",
    install_target = "rock-install",

@@ -19,6 +19,7 @@
 
 local astar = require "astar"
 local tactics = require "astar.tactics"
+local public_api = require "helpers.public_api"
 
 local PAGES = { "README.md" }
 do -- docs/*.md, in a stable order, without a directory-listing library
@@ -167,34 +168,10 @@ end)
 
 -- ---- the API reference --------------------------------------------------------
 
--- What the module exports, by the name the manual uses for the object.
+-- What the module exports, by the name the manual uses for the object
+-- (spec/helpers/public_api.lua, shared with the annotations' spec).
 local function exported()
-  local grid = astar.new(4, 4)
-  local search = grid:newSearch(1, 1, 4, 4)
-  local range = grid:movementRange(1, 1, 2)
-  local kinds = {
-    astar = astar,
-    grid = astar.Grid,
-    search = getmetatable(search).__index,
-    range = getmetatable(range).__index,
-    area = getmetatable(grid:attackRange(range, 1, 1)).__index,
-    zone = getmetatable(grid:dangerZone({ { x = 1, y = 1, move = 1, minRange = 1, maxRange = 1 } })).__index,
-    tactics = tactics,
-    map = getmetatable(grid:distanceMap({ { x = 1, y = 1 } })).__index,
-  }
-  local names = {}
-  for kind, t in pairs(kinds) do
-    local sep = (kind == "astar" or kind == "tactics") and "." or ":"
-    for k in pairs(t) do
-      -- private: metamethods and the backend's primitives (_movementRange), not _VERSION
-      if type(k) == "string" and not k:match("^__") and not k:match("^_%l") then
-        names[kind .. sep .. k] = true
-      end
-    end
-  end
-  -- nil on the C backend, a string on the fallback: a field all the same
-  names["astar.backendError"] = true
-  return names
+  return public_api.names(astar, tactics)
 end
 
 -- Module names, not functions: require "astar.tactics".

@@ -1,6 +1,7 @@
 -- Run against an installed rock (make rock-install-test, make rock): the
 -- modules load from the tree, the C backend is used, the version is right,
--- answers are exact, and the tactics layer loads.
+-- answers are exact, the tactics layer loads, and the editor annotations
+-- (types/) are installed beside the rock.
 --
 --   LUA_PATH=TREE/share/lua/V/?.lua LUA_CPATH=TREE/lib/lua/V/?.so lua tools/check-rock.lua VERSION [TREE]
 --
@@ -35,6 +36,25 @@ if tree then
       check(file and file:sub(1, #tree) == tree, "%s is %s, not in %s", m[1], tostring(file), tree)
     end
   end
+end
+
+-- The LuaLS annotations were installed beside the rock (copy_directories):
+-- TREE/lib/luarocks/rocks-5.4/astar-grid/1.0.0-1/types/ (scm-1 for luarocks make).
+if tree then
+  local api = _VERSION:match("%d+%.%d+")
+  local found
+  for _, v in ipairs({ expected .. "-1", "scm-1" }) do
+    local dir = ("%s/lib/luarocks/rocks-%s/astar-grid/%s/types/"):format(tree, api, v)
+    local f = io.open(dir .. "astar.lua", "r")
+    if f then
+      f:close()
+      local t = io.open(dir .. "astar/tactics.lua", "r")
+      check(t ~= nil, "%sastar/tactics.lua is missing", dir)
+      t:close()
+      found = true
+    end
+  end
+  check(found, "types/astar.lua is not installed in %s/lib/luarocks/rocks-%s/astar-grid/", tree, api)
 end
 
 -- An exact answer: 4 directions around a wall, terrain costs that are exact in

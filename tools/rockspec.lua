@@ -4,8 +4,8 @@
 --   lua tools/rockspec.lua VERSION_FILE SCM_ROCKSPEC URL OUT FILE...
 --
 -- VERSION_FILE  lua/astar/version.lua (`return "X.Y.Z"`)
--- SCM_ROCKSPEC  rockspec/astar-grid-scm-1.rockspec: package, description and
---               dependencies are taken from it
+-- SCM_ROCKSPEC  rockspec/astar-grid-scm-1.rockspec: package, description,
+--               dependencies and build.copy_directories are taken from it
 -- URL           source.url of the release: the tarball astar-grid-X.Y.Z.tar.gz
 -- OUT           the rockspec to write (astar-grid-X.Y.Z-1.rockspec)
 -- FILE...       the sources: src/**/*.c become the C module astar.core, lua/**/*.lua
@@ -51,6 +51,9 @@ local scm = run(scm_file)
 for _, field in ipairs({ "rockspec_format", "package", "description", "dependencies" }) do
   if scm[field] == nil then fail("%s has no %s", scm_file, field) end
 end
+-- Folders installed beside the rock (the annotations in types/): the same in
+-- the release.
+local copy_directories = type(scm.build) == "table" and scm.build.copy_directories or nil
 
 local expected_tarball = scm.package .. "-" .. version .. ".tar.gz"
 if url:sub(-#expected_tarball - 1) ~= "/" .. expected_tarball and url ~= expected_tarball then
@@ -164,10 +167,13 @@ buf[#buf + 1] = "\nbuild = {\n   type = \"builtin\",\n   modules = {\n"
 for _, line in ipairs(modules_lines) do buf[#buf + 1] = line end
 buf[#buf + 1] = "      [\"astar.core\"] = {\n         sources = {\n"
 for _, line in ipairs(core_sources) do buf[#buf + 1] = line end
+buf[#buf + 1] = "         },\n      },\n   },\n"
+if copy_directories then
+  buf[#buf + 1] = "   copy_directories = "
+  write_value(buf, copy_directories, "   ")
+  buf[#buf + 1] = ",\n"
+end
 buf[#buf + 1] = table.concat({
-  "         },\n",
-  "      },\n",
-  "   },\n",
   "   platforms = {\n",
   "      -- libm on Unix; the C runtime has the math functions on Windows\n",
   "      unix = { modules = { [\"astar.core\"] = { libraries = { \"m\" } } } },\n",
@@ -183,6 +189,7 @@ if not chunk then fail("the written rockspec does not load") end
 if setfenv then setfenv(chunk, check) else chunk = load(text, "=rockspec", "t", check) end
 chunk()
 assert(check.version == version .. "-1" and check.source.url == url)
+assert(#(check.build.copy_directories or {}) == #(copy_directories or {}))
 
 local f = assert(io.open(out, "w"))
 f:write(text)

@@ -1,0 +1,84 @@
+---@meta _
+-- Distance maps: grid:distanceMap (README, Distance maps: one search for many units).
+
+---A snapshot of the cost from every cell to the nearest source (a "Dijkstra
+---map"): later changes to the grid do not change it.
+---`tostring(map)` is `astar.DistanceMap (48 cells of 10x5)`.
+---@class astar.DistanceMap
+local DistanceMap = {}
+
+---The value of (x, y), `nil` outside the map (unreachable, beyond `maxCost`,
+---out of the grid or not whole).
+---@param x integer
+---@param y integer
+---@return number?
+function DistanceMap:get(x, y) end
+
+---The first step of a cheapest walk from (x, y) (downhill); `nil` at a source
+---or outside the map.
+---@param x integer
+---@param y integer
+---@return integer? x
+---@return integer? y
+function DistanceMap:nextStep(x, y) end
+
+---The whole walk of `nextStep` from (x, y), (x, y) first, and its value;
+---`nil` outside the map.
+---@param x integer
+---@param y integer
+---@param opts? astar.PathFromOptions
+---@return astar.Path|astar.FlatPath|nil path
+---@return number? cost
+function DistanceMap:pathFrom(x, y, opts) end
+
+---The index in `sources` of the source the walk from (x, y) ends at; `nil`
+---outside the map and on maps made by `flee` or `blend`.
+---@param x integer
+---@param y integer
+---@return integer?
+function DistanceMap:nearest(x, y) end
+
+---How many cells the map holds.
+---@return integer
+function DistanceMap:size() end
+
+---Every cell of the map once, row by row, `cost` its value; fills `into` when given.
+---@param into? table
+---@return astar.CostPoint[]
+function DistanceMap:cells(into) end
+
+---Width and height of the grid it was made on.
+---@return integer width
+---@return integer height
+function DistanceMap:getDimensions() end
+
+---A new map: the values times `-k`, rescanned (away from the sources, toward open ground).
+---@param k? number default 1.2
+---@return astar.DistanceMap
+function DistanceMap:flee(k) end
+
+---Recomputes the map in place on `grid` as it is now (same sources and options).
+---@param grid astar.Grid a grid of the map's size
+---@return astar.DistanceMap self
+function DistanceMap:update(grid) end
+
+---The map as a string, for `astar.decodeMap`.
+---@return string
+function DistanceMap:encode() end
+
+---The options of `grid:distanceMap`.
+---@class astar.DistanceMapOptions
+---@field diagonal? astar.DiagonalMode the grid's setting by default
+---@field cost? astar.CostRule
+---@field blocked? astar.CellRule cells that cannot be entered (never in the map)
+---@field move? astar.MoveRule
+---@field maxCost? number cells whose value would be above it are left out
+---@field size? integer from 1 to 65535: a map over the top-left positions of size x size units
+
+---The options of `map:pathFrom`.
+---@class astar.PathFromOptions
+---@field flat? boolean the path as one flat array `{x1, y1, x2, y2, ...}`
+---@field into? table a table to fill and return instead of a new path
+---@field maxCost? number stop before the step that would make the walk cost more
+---@field near? integer stop within `near` steps of a source
+---@field blocked? astar.CellRule cells the walk may not enter (other units); it may start on one
