@@ -495,6 +495,36 @@ describe("tile layers as Tiled and STI give them", function()
     check_error("bad argument #1 to 'fromTiles' (tiles.data[2]: table expected, got nil)",
       astar.fromTiles, sti, function() sti.data[2] = nil return 1 end)
   end)
+
+  it("take a rule function that closes the grid, changes it or raises while a layer is read", function()
+    for _, make in ipairs({ function() return layer(2, 2, { 1, 2, 0, H + 1 }) end,
+      function() return as_sti({ 1, 2, 0, H + 1 }, 2, 2) end }) do
+      local grid = astar.new(3, 3)
+      local n = 0
+      check_error("grid closed during setTiles", grid.setTiles, grid, make(), function()
+        n = n + 1
+        if n == 3 then close(grid) end
+        return 2
+      end)
+      assert.are.equal(3, n)
+      grid = astar.new(3, 3)
+      grid:setTiles(make(), function(id, x, y)
+        if x == 1 and y == 1 then
+          grid:setWalkable(3, 3, false)   -- outside: stays
+          grid:setCost(2, 1, 9)           -- inside: painted over
+        end
+        return id + 1
+      end, 1, 1)
+      assert.are.equal("2 3 1\n1 2 1\n1 1 #1", dump(grid))
+      local before = dump(grid)
+      local err = select(2, pcall(grid.setTiles, grid, make(), function(id)
+        if id == 0 then error({ id }) end
+        return 1
+      end))
+      assert.are.same({ 0 }, err)
+      assert.are.equal(before, dump(grid))
+    end
+  end)
 end)
 
 -- ---- errors ----------------------------------------------------------------------
