@@ -112,11 +112,11 @@ end
 function KINDS.moverule(v, spec)
   if type(v) ~= "function" then return spec.prefix .. "function expected, got " .. spec.tname end
 end
--- fromTiles / setTiles: tiles is a table of rows (an empty one has none), the
--- rule a table or a function.
+-- fromTiles / setTiles: tiles is a table of rows or a layer (an empty one
+-- is neither), the rule a table or a function.
 function KINDS.tiles(v, spec)
   if type(v) ~= "table" then return "table expected, got " .. spec.tname end
-  if next(v) == nil then return "tiles is empty" end
+  if next(v) == nil then return "tiles is empty; expected rows (tiles[y][x]) or a layer (width, height, data)" end
 end
 -- also findPath's opts.cost / blocked / occupied (with the option's prefix)
 function KINDS.rule(v, spec)

@@ -123,7 +123,8 @@ if HAS_MOVES then
 end
 
 local TILE_IDS = { "grass", "road", "tree", "water", "mud", 17 }
-local TILE_RULE = { grass = 1, road = 0.5, mud = 3, water = false, [17] = 2 }   -- a tree: no entry, a wall
+local TILE_RULE = { grass = 1, road = 0.5, mud = 3, water = false, [17] = 2,
+  default = false }   -- a tree: no entry, the default: a wall
 local function tileRule(id) return TILE_RULE[id] end
 local function tiles(side)
   local t = {}
@@ -132,6 +133,28 @@ local function tiles(side)
     for x = 1, side do t[y][x] = TILE_IDS[(x * 5 + y * 3 + x * y) % #TILE_IDS + 1] end
   end
   return t
+end
+-- The same tiles as a layer: Tiled's (flat gids, the index in TILE_IDS, every
+-- third one flipped, mud an empty cell: 0) or STI's (rows of tiles, tables
+-- with the gid; nil where empty). GID_RULE says what TILE_RULE says.
+local GID_RULE = { [0] = 3, [1] = 1, [2] = 0.5, [4] = false, [6] = 2, default = false }
+local function gidRule(id) return GID_RULE[id] end
+local function layer(side, sti)
+  local data, gids = {}, {}
+  for id, name in ipairs(TILE_IDS) do gids[name] = name == "mud" and 0 or id end
+  for y, row in ipairs(tiles(side)) do
+    if sti then data[y] = {} end
+    for x, name in ipairs(row) do
+      local gid = gids[name]
+      if gid ~= 0 and (x + y) % 3 == 0 then gid = gid + 0x80000000 end
+      if sti then
+        data[y][x] = gid ~= 0 and { gid = gid, properties = {} } or nil
+      else
+        data[(y - 1) * side + x] = gid
+      end
+    end
+  end
+  return { type = "tilelayer", width = side, height = side, data = data }
 end
 
 -- The lists of n points the calls read, made once for each n.
@@ -167,6 +190,8 @@ local function lists(n)
   L.fewEnemies = { unpack(L.enemies, 1, 4) }
   L.tiles = tiles(math.floor(math.sqrt(n)) + 1)
   L.tiles32 = tiles(W)
+  L.layer = layer(math.floor(math.sqrt(n)) + 1)
+  L.stiLayer32 = layer(W, true)
   LISTS[n] = L
   return L
 end
@@ -294,6 +319,12 @@ entry("grid:setTiles, a rule function", "setTiles", function(w)
   w.grid:setTiles(w.L.tiles32, tileRule, 1, 1)
   return wrote(w)
 end, { writes = true })
+-- (the layers: one entry each, a rule function for STI's rows of tiles, a
+-- table for Tiled's flat gids)
+entry("grid:setTiles, an STI layer, a rule function", "setTiles", function(w)
+  w.grid:setTiles(w.L.stiLayer32, gidRule, 1, 1)
+  return wrote(w)
+end, { writes = true })
 entry("grid:encode", "encode", function(w) return w.grid:encode() end)
 entry("grid:findPath, blocked list, size 2", "findPath", function(w)
   return w.grid:findPath(1, 1, 5, 5, { blocked = w.L.block, size = 2 })
@@ -408,6 +439,9 @@ entry("astar.fromMovingAI", "fromMovingAI", function() return astar.fromMovingAI
 entry("astar.decode", "decode", function() return astar.decode(ENCODED[1]) end)
 entry("astar.fromTiles, a rule table", "fromTiles", function(w) return astar.fromTiles(w.L.tiles, TILE_RULE) end)
 entry("astar.fromTiles, a rule function", "fromTiles", function(w) return astar.fromTiles(w.L.tiles, tileRule) end)
+entry("astar.fromTiles, a Tiled layer, a rule table", "fromTiles", function(w)
+  return astar.fromTiles(w.L.layer, GID_RULE)
+end)
 entry("astar.blend", "blend", function(w) return astar.blend({ w.map, 1, w.map2, -0.5 }, { rescan = true }) end,
   { needs = { map = true } })
 entry("astar.decodeMap", "decodeMap", function(w) return astar.decodeMap(w.map:encode()) end,

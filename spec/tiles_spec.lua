@@ -67,7 +67,8 @@ end
 local TABLE_ID, FN_ID = {}, function() end
 local IDS = { "grass", "road", "forest", "mountain", "water", "wall", 7, 7.5, true, TABLE_ID, FN_ID }
 local RULE = { grass = 1, road = 0.5, forest = 2, mountain = 3.25, water = false, [7] = 1e15,
-  [7.5] = INF, [true] = 1.5, [TABLE_ID] = 4, [FN_ID] = 0.125 }   -- "wall": no entry
+  [7.5] = INF, [true] = 1.5, [TABLE_ID] = 4, [FN_ID] = 0.125,
+  default = false }   -- "wall": no entry, the default
 
 local function random_tiles(rng, w, h)
   local tiles = {}
@@ -157,16 +158,20 @@ describe("fromTiles", function()
     end
   end)
 
-  it("reads walls from false, nil, math.huge and ids the table has no entry for", function()
+  it("reads walls from false, nil, math.huge, and ids without an entry from the default", function()
     local grid = astar.fromTiles({ { "a", "b", "c", "d", "e" } },
-      { a = 2, b = false, c = INF, e = 1e15 })
+      { a = 2, b = false, c = INF, e = 1e15, default = false })
     assert.are.equal("2 #1 #1 #1 1000000000000000", dump(grid))
+    grid = astar.fromTiles({ { "a", "b", "c", "d", "e" } }, { a = 2, b = false, c = INF, default = 0.5 })
+    assert.are.equal("2 #1 #1 0.5 0.5", dump(grid))
     grid = astar.fromTiles({ { 1, 2, 3, 4 } }, function(id)
       return ({ 0.25, false, nil, INF })[id]
     end)
     assert.are.equal("0.25 #1 #1 #1", dump(grid))
-    -- no table can hold an entry for nan: a wall
-    assert.are.equal("#1 3", dump(astar.fromTiles({ { NAN, 1 } }, { 3 })))
+    -- no table can hold an entry for nan: the default
+    assert.are.equal("#1 3", dump(astar.fromTiles({ { NAN, 1 } }, { 3, default = INF })))
+    -- the default is an id's entry too: an id "default" reads it
+    assert.are.equal("4 4", dump(astar.fromTiles({ { "default", 9 } }, { default = 4 })))
   end)
 
   it("keeps the smallest and largest costs exactly, integers as floats", function()
@@ -183,9 +188,13 @@ describe("fromTiles", function()
       __len = function() touched = true return 9 end }
     local row = setmetatable({ "grass", "road" }, meta)
     local tiles = setmetatable({ row, { "road", "mud" } }, meta)
-    local rule = setmetatable({ grass = 2, road = 3 }, meta)
+    local rule = setmetatable({ grass = 2, road = 3, default = false }, meta)
     local grid = astar.fromTiles(tiles, rule)
     assert.are.equal("2 3\n3 #1", dump(grid))
+    -- nor does a metatable give a default: no entry, an error
+    rule.default = nil
+    check_error("bad argument #2 to 'fromTiles' (rule has no entry for tile 'mud' at (2, 2), and no default)",
+      astar.fromTiles, tiles, rule)
     assert.is_false(touched)
   end)
 
@@ -251,7 +260,7 @@ describe("setTiles", function()
     grid:setCost(1, 1, 5)
     grid:setCost(2, 1, 5)
     grid:setWalkable(2, 1, false)
-    grid:setTiles({ { "x", "o", "x" } }, { o = 2 })
+    grid:setTiles({ { "x", "o", "x" } }, { o = 2, x = false })
     assert.are.equal("#5 2 #1", dump(grid))
   end)
 
@@ -282,6 +291,239 @@ describe("setTiles", function()
     local path, cost = grid:findPath(1, 1, 2, 2)
     assert.are.equal(2, #path)
     assert.are.equal(0.5 * math.sqrt(2), cost)
+  end)
+end)
+
+-- ---- Tiled and STI layers ----------------------------------------------------------
+
+describe("tile layers as Tiled and STI give them", function()
+  local H, V, D, R120 = 0x80000000, 0x40000000, 0x20000000, 0x10000000
+  -- grass 1, road 2, forest 3, water 4 (a wall), 0: no tile
+  local GIDS = { 1, 2, H + 3, 0, 4,
+                 0, V + 2, 3, D + 1, H + V + D + R120 + 2,
+                 R120 + 3, 1, 0, 2, H + 4 }
+  local COSTS = { [1] = 1, [2] = 0.5, [3] = 2, [4] = false }
+  local RULE0 = { [0] = 3.5, [1] = 1, [2] = 0.5, [3] = 2, [4] = false }
+
+  -- The gid a cell stands for, decoded the long way: the four top bits of a
+  -- 32-bit number taken off one by one.
+  local function plain_gid(v)
+    if v == nil then return 0 end
+    for _, bit in ipairs({ H, V, D, R120 }) do
+      if v >= bit then v = v - bit end
+    end
+    return v
+  end
+
+  -- The same map as rows of plain gids (the form fromTiles always took).
+  local function as_rows(data, w, h)
+    local rows = {}
+    for y = 1, h do
+      rows[y] = {}
+      for x = 1, w do rows[y][x] = plain_gid(data[(y - 1) * w + x]) end
+    end
+    return rows
+  end
+
+  -- The layer as STI gives it after loading: rows of tiles (tables with the
+  -- gid, flip bits and all), nil where the cell is empty.
+  local function as_sti(data, w, h)
+    local tiles, rows = {}, {}
+    for y = 1, h do
+      rows[y] = {}
+      for x = 1, w do
+        local gid = data[(y - 1) * w + x]
+        if gid ~= 0 then
+          tiles[gid] = tiles[gid] or { gid = gid, id = plain_gid(gid) - 1, properties = {} }
+          rows[y][x] = tiles[gid]
+        end
+      end
+    end
+    return { type = "tilelayer", name = "ground", width = w, height = h, data = rows }
+  end
+
+  local function layer(w, h, data)
+    return { type = "tilelayer", name = "ground", x = 0, y = 0, width = w, height = h,
+      encoding = "lua", properties = {}, data = data }
+  end
+
+  it("reads a Tiled layer's flat data row after row, flip bits dropped, 0 an empty cell", function()
+    local grid = astar.fromTiles(layer(5, 3, GIDS), RULE0)
+    assert.are.equal("1 0.5 2 3.5 #1\n3.5 0.5 2 1 0.5\n2 1 3.5 0.5 #1", dump(grid))
+    local rows = as_rows(GIDS, 5, 3)
+    assert.are.equal(dump(build_reference(rows, function(id) return RULE0[id] end)), dump(grid))
+    assert.are.equal(dump(astar.fromTiles(rows, RULE0)), dump(grid))
+    same_paths(grid, astar.fromTiles(rows, RULE0), 5, 3)
+  end)
+
+  it("reads an STI layer (rows of tiles, nil holes) as the Tiled layer it was loaded from", function()
+    local sti = as_sti(GIDS, 5, 3)
+    assert.is_nil(sti.data[3][3])
+    local grid = astar.fromTiles(sti, RULE0)
+    assert.are.equal("1 0.5 2 3.5 #1\n3.5 0.5 2 1 0.5\n2 1 3.5 0.5 #1", dump(grid))
+    -- a row that ends in empty cells is shorter; an empty row is {}
+    local data = { 1, 2, 0, 0, 0, 0, 0, 0 }
+    sti = as_sti(data, 4, 2)
+    assert.are.same({}, sti.data[2])
+    assert.are.equal("1 0.5 3.5 3.5\n3.5 3.5 3.5 3.5", dump(astar.fromTiles(sti, RULE0)))
+    -- a table without a number gid is an id of its own
+    local own, odd = {}, { gid = "7" }
+    assert.are.equal("4 5", dump(astar.fromTiles({ width = 2, height = 1, data = { { own, odd } } },
+      { [own] = 4, [odd] = 5 })))
+  end)
+
+  it("drops each flip bit and all four, in rows as in layers, for integers and floats", function()
+    local ids = { 3, H + 3, V + 3, D + 3, R120 + 3, H + V + D + R120 + 3, (H + 3) + 0.0 }
+    local rows = { ids }
+    assert.are.equal("2 2 2 2 2 2 2", dump(astar.fromTiles(rows, COSTS)))
+    assert.are.equal("2 2 2 2 2 2 2", dump(astar.fromTiles(layer(7, 1, ids), COSTS)))
+    local seen = {}
+    astar.fromTiles(layer(7, 1, ids), function(id)
+      seen[#seen + 1] = math.type and math.type(id) .. " " .. id or id
+      return 1
+    end)
+    local want = math.type and "integer 3" or 3
+    assert.are.same({ want, want, want, want, want, want, want }, seen)
+    -- 2^28 alone is an empty cell with a flag; numbers that are no gids stay
+    -- as they are (no entry: the default)
+    local others = { R120, 2 ^ 32 + 3, -3, 3.5, H + 3.5 }
+    assert.are.equal("#1 9 9 9 9", dump(astar.fromTiles({ others }, { [0] = false, [3] = 2, default = 9 })))
+  end)
+
+  it("looks an empty cell up as id 0: its entry, else the default, else an error", function()
+    local data = { 1, 0, 2, 0 }
+    assert.are.equal("1 7\n0.5 7", dump(astar.fromTiles(layer(2, 2, data), { 1, 0.5, [0] = 7 })))
+    assert.are.equal("1 #1\n0.5 #1", dump(astar.fromTiles(layer(2, 2, data), { 1, 0.5, [0] = false })))
+    assert.are.equal("1 2.5\n0.5 2.5", dump(astar.fromTiles(layer(2, 2, data), { 1, 0.5, default = 2.5 })))
+    check_error("bad argument #2 to 'fromTiles' (rule has no entry for tile 0 at (2, 1), and no default)",
+      astar.fromTiles, layer(2, 2, data), { 1, 0.5 })
+    local sti = as_sti(data, 2, 2)
+    check_error("bad argument #2 to 'fromTiles' (rule has no entry for tile 0 at (2, 1), and no default)",
+      astar.fromTiles, sti, { 1, 0.5 })
+    -- holes in flat data are empty cells too
+    assert.are.equal("1 7\n7 0.5", dump(astar.fromTiles(layer(2, 2, { 1, nil, nil, 2 }), { 1, 0.5, [0] = 7 })))
+    -- a rule function is asked about them with 0
+    local seen = {}
+    astar.fromTiles(sti, function(id, x, y)
+      seen[#seen + 1] = id .. "@" .. x .. "," .. y
+      return id == 0 and false or 1
+    end)
+    assert.are.same({ "1@1,1", "0@2,1", "2@1,2", "0@2,2" }, seen)
+  end)
+
+  it("names the id, flip bits dropped, and the grid cell of an id without a rule", function()
+    local grid = astar.new(6, 6)
+    grid:setCost(6, 5, 3)   -- a wall keeps its cost
+    local before = dump(grid)
+    local data = { 1, 2, 1, 1, 1, H + 7 }
+    check_error("bad argument #2 to 'fromTiles' (rule has no entry for tile 7 at (3, 2), and no default)",
+      astar.fromTiles, layer(3, 2, data), COSTS)
+    check_error("bad argument #2 to 'setTiles' (rule has no entry for tile 7 at (6, 5), and no default)",
+      grid.setTiles, grid, layer(3, 2, data), COSTS, 4, 4)
+    check_error("bad argument #2 to 'setTiles' (rule has no entry for tile 7 at (6, 5), and no default)",
+      grid.setTiles, grid, as_sti(data, 3, 2), COSTS, 4, 4)
+    check_error("bad argument #2 to 'setTiles' (rule has no entry for tile 'tree' at (2, 1), and no default)",
+      grid.setTiles, grid, { { "grass", "tree" } }, { grass = 1 })
+    assert.are.equal(before, dump(grid))   -- an error writes nothing
+    -- a default names what the rule does not, and is checked like any answer
+    grid:setTiles(layer(3, 2, data), { [1] = 2, default = false }, 4, 4)
+    assert.are.equal("1 1 1 1 1 1\n1 1 1 1 1 1\n1 1 1 1 1 1\n1 1 1 2 #1 2\n1 1 1 2 2 #3\n1 1 1 1 1 1",
+      dump(grid))
+    check_error("bad argument #2 to 'fromTiles' (rule gave -1 for tile 2 at (2, 1)" .. TAIL,
+      astar.fromTiles, layer(3, 2, data), { [1] = 2, default = -1 })
+  end)
+
+  it("repaints from a layer at (x, y) like the same rows would", function()
+    local rows = as_rows(GIDS, 5, 3)
+    for _, at in ipairs({ { 1, 1 }, { 3, 2 }, { 4, 5 } }) do
+      local a, b, c = astar.new(8, 7), astar.new(8, 7), astar.new(8, 7)
+      a:setTiles(layer(5, 3, GIDS), RULE0, at[1], at[2])
+      b:setTiles(rows, RULE0, at[1], at[2])
+      c:setTiles(as_sti(GIDS, 5, 3), RULE0, at[1], at[2])
+      assert.are.equal(dump(b), dump(a))
+      assert.are.equal(dump(b), dump(c))
+    end
+    local grid = astar.new(4, 4)
+    check_error("bad argument #1 to 'setTiles' (5x3 tiles at (1, 1) do not fit in the 4x4 grid)",
+      grid.setTiles, grid, layer(5, 3, GIDS), RULE0)
+  end)
+
+  it("name the field of a malformed layer", function()
+    for _, f in ipairs({ "fromTiles", "setTiles" }) do
+      local grid = astar.new(5, 5)
+      local call = f == "fromTiles" and function(t) return astar.fromTiles(t, { default = 1 }) end
+        or function(t) return grid:setTiles(t, { default = 1 }) end
+      local pre = "bad argument #1 to '" .. f .. "' ("
+      check_error(pre .. "tiles.width: number expected, got nil)", call, { height = 2, data = {} })
+      check_error(pre .. "tiles.width: number expected, got string)", call, { width = "2", height = 2, data = {} })
+      check_error(pre .. "tiles.height: number expected, got nil)", call, { width = 2, data = {} })
+      for _, bad in ipairs({ { 0, "0" }, { -1, "-1" }, { 1.5, "1.5" }, { 65536, "65536" }, { NAN, "nan" },
+        { INF, "inf" } }) do
+        check_error(pre .. "tiles.width must be a whole number from 1 to 65535, got " .. bad[2] .. ")",
+          call, { width = bad[1], height = 2, data = {} })
+        check_error(pre .. "tiles.height must be a whole number from 1 to 65535, got " .. bad[2] .. ")",
+          call, { width = 2, height = bad[1], data = {} })
+      end
+      check_error(pre .. "tiles.data: table expected, got string)", call, { width = 2, height = 2, data = "AAAA" })
+      check_error(pre .. "tiles.data: table expected, got boolean)", call, { width = 2, height = 2, data = false })
+      -- more than width and height say: a wrong width or height
+      check_error(pre .. "tiles.data[5] is past width * height = 4)", call, layer(2, 2, { 1, 1, 1, 1, 1 }))
+      check_error(pre .. "tiles.data[3] is past height = 2)", call, layer(2, 2, { {}, {}, {} }))
+      check_error(pre .. "tiles.data[2][3] is past width = 2)", call, layer(2, 2, { {}, { 1, 1, 1 } }))
+      check_error(pre .. "tiles.data[2]: table expected, got nil)", call, layer(2, 2, { { 1, 1 } }))
+      check_error(pre .. "tiles.data[2]: table expected, got number)", call, layer(2, 2, { { 1, 1 }, 1 }))
+      -- a layer without a single tile is all empty cells
+      call(layer(2, 2, {}))
+    end
+    -- fromTiles' size limit, before any cell is read
+    check_error("bad argument #1 to 'fromTiles' (tiles is 65535x65535: more than 268435456 cells)",
+      astar.fromTiles, layer(65535, 65535, {}), {})
+  end)
+
+  it("read a layer's fields once and its cells as they are, even while the rule changes them", function()
+    local data = { 1, 1, 1, 1 }
+    local l = layer(2, 2, data)
+    local grid = astar.fromTiles(l, function(id, x, y)
+      if x == 1 and y == 1 then
+        data[4] = 2                              -- read as it is
+        l.data, l.width = { 2, 2, 2, 2 }, 1      -- read once, at the start
+      end
+      return id
+    end)
+    assert.are.equal("1 1\n1 2", dump(grid))
+    local sti = as_sti({ 1, 1, 1, 1 }, 2, 2)
+    check_error("bad argument #1 to 'fromTiles' (tiles.data[2]: table expected, got nil)",
+      astar.fromTiles, sti, function() sti.data[2] = nil return 1 end)
+  end)
+
+  it("take a rule function that closes the grid, changes it or raises while a layer is read", function()
+    for _, make in ipairs({ function() return layer(2, 2, { 1, 2, 0, H + 1 }) end,
+      function() return as_sti({ 1, 2, 0, H + 1 }, 2, 2) end }) do
+      local grid = astar.new(3, 3)
+      local n = 0
+      check_error("grid closed during setTiles", grid.setTiles, grid, make(), function()
+        n = n + 1
+        if n == 3 then close(grid) end
+        return 2
+      end)
+      assert.are.equal(3, n)
+      grid = astar.new(3, 3)
+      grid:setTiles(make(), function(id, x, y)
+        if x == 1 and y == 1 then
+          grid:setWalkable(3, 3, false)   -- outside: stays
+          grid:setCost(2, 1, 9)           -- inside: painted over
+        end
+        return id + 1
+      end, 1, 1)
+      assert.are.equal("2 3 1\n1 2 1\n1 1 #1", dump(grid))
+      local before = dump(grid)
+      local err = select(2, pcall(grid.setTiles, grid, make(), function(id)
+        if id == 0 then error({ id }) end
+        return 1
+      end))
+      assert.are.same({ 0 }, err)
+      assert.are.equal(before, dump(grid))
+    end
   end)
 end)
 
@@ -318,11 +560,13 @@ describe("tile errors", function()
   it("name the row or cell of a malformed tiles table", function()
     for _, f in ipairs({ "fromTiles", "setTiles" }) do
       local grid = astar.new(5, 5)
-      local call = f == "fromTiles" and function(t) return astar.fromTiles(t, {}) end
-        or function(t) return grid:setTiles(t, {}) end
+      local call = f == "fromTiles" and function(t) return astar.fromTiles(t, { default = 1 }) end
+        or function(t) return grid:setTiles(t, { default = 1 }) end
       local pre = "bad argument #1 to '" .. f .. "' ("
-      check_error(pre .. "tiles is empty)", call, {})
-      check_error(pre .. "tiles is empty)", call, { x = { 1 } })
+      local empty = pre .. "tiles is empty; expected rows (tiles[y][x]) or a layer (width, height, data))"
+      check_error(empty, call, {})
+      check_error(empty, call, { x = { 1 } })
+      check_error(empty, call, { width = 2, height = 2 })   -- a layer has data
       check_error(pre .. "tiles[1] is empty)", call, { {} })
       check_error(pre .. "tiles[1]: table expected, got string)", call, { "ab" })
       check_error(pre .. "tiles[2]: table expected, got number)", call, { { 1 }, 2 })

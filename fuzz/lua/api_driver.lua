@@ -528,13 +528,17 @@ function M.decode(input)
       end
       return format("H.objCall(%s, %q%s)", obj, m, args)
     elseif op == 10 then
+      -- the tiles as rows, a Tiled layer, an STI layer or a layer whose
+      -- width is one short (H.tiles); the rule a table with a default, a
+      -- function or a table without a default (H.tileRule)
       local tw, th = 1 + b() % 12, 1 + b() % 12
       if b() % 2 == 0 then
         dims[k] = { tw, th }
-        return format("%s = H.fromTiles(H.tiles(%d, %d, %d), H.tileRule(%d))", G, b() * 256 + b(), tw, th, b() % 2)
+        return format("%s = H.fromTiles(H.tiles(%d, %d, %d, %d), H.tileRule(%d))", G, b() * 256 + b(), tw, th,
+          b() % 4, b() % 3)
       end
-      return format("H.gridCall(%s, \"setTiles\", H.tiles(%d, %d, %d), H.tileRule(%d), %s, %s)", G, b() * 256 + b(),
-        1 + b() % w, 1 + b() % h, b() % 2, lit(coord(w)), lit(coord(h)))
+      return format("H.gridCall(%s, \"setTiles\", H.tiles(%d, %d, %d, %d), H.tileRule(%d), %s, %s)", G,
+        b() * 256 + b(), 1 + b() % w, 1 + b() % h, b() % 4, b() % 3, lit(coord(w)), lit(coord(h)))
     end
     local which = b() % 4
     if which == 0 then
@@ -3319,22 +3323,42 @@ function H.update(map, g)
 end
 
 -- Tile ids and rules for fromTiles and setTiles: a w x h table of ids, and
--- the rule as a table or a function of the id.
+-- the rule as a table or a function of the id. The same ids as a Tiled layer
+-- (form 1: flat gids, the id's place in TILE_IDS, "mud" an empty cell 0,
+-- some with flip bits) or an STI layer (form 2: rows of tiles, tables with
+-- the gid, nil where empty); form 3: a Tiled layer whose width is one short
+-- (an error when its data goes past). The rule names both ids and gids.
 local TILE_IDS = { "grass", "road", "tree", "water", "mud", 7, true }
-local TILE_RULE = { grass = 1, road = 0.5, mud = 3, water = false, [7] = 1e15, [true] = math.huge }
-function H.tiles(seed, w, h)
-  local t, r = {}, seed
+local TILE_RULE = { grass = 1, road = 0.5, mud = 3, water = false, [7] = 1e15, [true] = math.huge,
+  [0] = 3, [1] = 1, [2] = 0.5, [4] = false }   -- "tree" (3) and gid 6: no entry
+local TILE_RULE_DEFAULT = { default = false }
+for k, v in pairs(TILE_RULE) do TILE_RULE_DEFAULT[k] = v end
+local FLIPS = { 0, 0x80000000, 0x40000000, 0x20000000, 0x10000000, 0xF0000000 }
+function H.tiles(seed, w, h, form)
+  local t, data, r = {}, {}, seed
   for y = 1, h do
-    t[y] = {}
+    t[y], data[y] = {}, {}
     for x = 1, w do
       r = (r * 1103515245 + 12345) % 2147483648
-      t[y][x] = TILE_IDS[(r >> 8) % #TILE_IDS + 1]
+      local i = (r >> 8) % #TILE_IDS + 1
+      t[y][x] = TILE_IDS[i]
+      if TILE_IDS[i] ~= "mud" then
+        local gid = i + FLIPS[(r >> 16) % #FLIPS + 1]
+        data[y][x] = form == 2 and { gid = gid, properties = {} } or gid
+      end
     end
   end
-  return t
+  if form == 0 or form == nil then return t end
+  if form == 2 then return { type = "tilelayer", width = w, height = h, data = data } end
+  local flat = {}
+  for y = 1, h do
+    for x = 1, w do flat[(y - 1) * w + x] = data[y][x] or 0 end
+  end
+  return { type = "tilelayer", width = form == 3 and math.max(1, w - 1) or w, height = h, data = flat }
 end
 function H.tileRule(kind)
-  if kind == 0 then return TILE_RULE end
+  if kind == 0 then return TILE_RULE_DEFAULT end
+  if kind == 2 then return TILE_RULE end
   return function(id) return TILE_RULE[id] end
 end
 

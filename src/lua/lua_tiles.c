@@ -1,11 +1,19 @@
 /*
- * Grids from tile ids, as tile editors give them (tiles[y][x]):
- * astar.fromTiles(tiles, rule) and grid:setTiles(tiles, rule [, x, y]).
+ * Grids from tile ids, as tile editors give them: astar.fromTiles(tiles,
+ * rule) and grid:setTiles(tiles, rule [, x, y]). The tiles are rows,
+ * tiles[y][x], or a tile layer as Tiled's Lua export and STI give it:
+ * {width =, height =, data =}, data one flat array of gids (row after row)
+ * or, when data[1] is a table, rows (STI, whose cells are tiles, tables with
+ * a gid field, and nil where a cell is empty). In a layer an empty cell is
+ * id 0, Tiled's "no tile". Every whole-number id from 2^28 to 2^32 - 1 loses
+ * Tiled's flip and rotation bits (the top four).
  *
  * The rule maps a tile id to a cost: a table {[id] = cost | false}, read
- * raw, or a function (id, x, y) -> cost | false | nil. A number in
- * (0, 1e15] is a walkable cell with that cost; false, nil and math.huge
- * are walls; anything else is an error naming the tile and the cell.
+ * raw, with rule.default for ids it has no entry for (no entry and no
+ * default is an error naming the id and the cell), or a function
+ * (id, x, y) -> cost | false | nil. A number in (0, 1e15] is a walkable
+ * cell with that cost; false, nil and math.huge are walls; anything else is
+ * an error naming the tile and the cell.
  *
  * Everything is read and checked before anything is written, so an error
  * (a bad table, a bad answer, the rule's own error) leaves the grid as it
@@ -17,6 +25,7 @@
  * writes them only when every answer is in, to the grid as it is then.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lua_grid.h"
@@ -26,12 +35,16 @@ typedef struct {
     lua_State *L;
     const char *fname;
     int tiles, rule;            /* stack indices of the arguments */
+    int data;                   /* a layer: the stack index of its data; 0: rows */
+    int flat;                   /* a layer whose data is one flat array (Tiled) */
     uint32_t w, h;              /* the tiles' columns and rows */
-    uint32_t x0, y0;            /* the grid cell of tiles[1][1], 0-based */
+    uint32_t x0, y0;            /* the grid cell of the top left tile, 0-based */
     LuaGrid *g;                 /* setTiles: the grid a rule may close; else NULL */
 } Paint;
 
 #define WALL INFINITY
+#define GID_FLAGS 268435456.0   /* 2^28: Tiled's four flip and rotation bits lie above */
+#define GID_LIMIT 4294967296.0  /* 2^32: a gid is a 32-bit number */
 
 /* The id at the top of the stack, as messages show it. */
 static const char *id_text(lua_State *L, char *buf, size_t size)
@@ -54,35 +67,124 @@ static const char *id_text(lua_State *L, char *buf, size_t size)
     }
 }
 
-/* Pushes row y (0-based) of the tiles, a table, or raises. */
+/* Pushes what holds row y (0-based), or raises: the row (a table) of rows
+ * or of a layer's rows; a flat layer's data itself. */
 static void push_row(const Paint *p, uint32_t y)
 {
     lua_State *L = p->L;
-    lua_rawgeti(L, p->tiles, (int)y + 1);
+    if (p->flat) {
+        lua_pushvalue(L, p->data);
+        return;
+    }
+    lua_rawgeti(L, p->data ? p->data : p->tiles, (int)y + 1);
     if (!lua_istable(L, -1))
-        arg_error(L, 1, p->fname, NULL, "tiles[%u]: table expected, got %s", (unsigned)y + 1,
-                  luaL_typename(L, -1));
+        arg_error(L, 1, p->fname, NULL, "%s[%u]: table expected, got %s",
+                  p->data ? "tiles.data" : "tiles", (unsigned)y + 1, luaL_typename(L, -1));
 }
 
-/* Pushes the id of cell x of the row at the top of the stack, or raises. */
+/* A layer's cell at the top of the stack as the gid it stands for: nil (an
+ * empty cell, as STI gives it) is 0, an STI tile (a table) its gid field. */
+static void layer_gid(lua_State *L)
+{
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushinteger(L, 0);
+    } else if (lua_istable(L, -1)) {
+        lua_pushliteral(L, "gid");
+        lua_rawget(L, -2);
+        if (lua_type(L, -1) == LUA_TNUMBER)
+            lua_replace(L, -2);
+        else
+            lua_pop(L, 1);
+    }
+}
+
+/* A gid with Tiled's flip bits (a whole number from 2^28 to 2^32 - 1) at the
+ * top of the stack becomes the gid without them, an integer. */
+static void drop_flip_bits(lua_State *L)
+{
+    double v;
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        return;
+    v = (double)lua_tonumber(L, -1);
+    if (v >= GID_FLAGS && v < GID_LIMIT && v == floor(v)) {
+        lua_pop(L, 1);
+        lua_pushinteger(L, (lua_Integer)fmod(v, GID_FLAGS));
+    }
+}
+
+/* Pushes the id of cell x of row y (what push_row pushed is at the top of
+ * the stack), or raises: a nil in rows is an error, in a layer an empty cell. */
 static void push_id(const Paint *p, uint32_t x, uint32_t y)
 {
     lua_State *L = p->L;
-    lua_rawgeti(L, -1, (int)x + 1);
-    if (lua_isnil(L, -1))
+    lua_rawgeti(L, -1, p->flat ? (int)(y * p->w + x) + 1 : (int)x + 1);
+    if (p->data)
+        layer_gid(L);
+    else if (lua_isnil(L, -1))
         arg_error(L, 1, p->fname, NULL, "tiles[%u][%u] is nil; expected a tile id",
                   (unsigned)y + 1, (unsigned)x + 1);
+    drop_flip_bits(L);
 }
 
-/* Reads the shape from the row count and the first row (p->w, p->h); no Lua
- * code runs. */
+/* A layer's width or height: a whole number from 1 to 65535. */
+static uint32_t layer_side(const Paint *p, const char *name)
+{
+    lua_State *L = p->L;
+    char buf[32];
+    double v;
+
+    lua_pushstring(L, name);
+    lua_rawget(L, p->tiles);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        arg_error(L, 1, p->fname, NULL, "tiles.%s: number expected, got %s", name,
+                  luaL_typename(L, -1));
+    v = (double)lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (!(v >= 1 && v <= (double)ASTAR_MAX_SIDE) || v != floor(v))
+        arg_error(L, 1, p->fname, NULL, "tiles.%s must be a whole number from 1 to %u, got %s",
+                  name, (unsigned)ASTAR_MAX_SIDE, number_text(buf, sizeof buf, v));
+    return (uint32_t)v;
+}
+
+/* A Tiled layer (tiles.data is there): the shape from width and height; the
+ * data is pushed and kept (p->data), flat unless data[1] is a row (STI). */
+static void read_layer(Paint *p)
+{
+    lua_State *L = p->L;
+
+    p->w = layer_side(p, "width");
+    p->h = layer_side(p, "height");
+    lua_pushliteral(L, "data");
+    lua_rawget(L, p->tiles);
+    if (!lua_istable(L, -1))
+        arg_error(L, 1, p->fname, NULL, "tiles.data: table expected, got %s",
+                  luaL_typename(L, -1));
+    p->data = lua_gettop(L);
+    lua_rawgeti(L, p->data, 1);
+    p->flat = !lua_istable(L, -1);
+    lua_pop(L, 1);
+}
+
+/* Reads the shape (p->w, p->h): of a layer, or from the row count and the
+ * first row; no Lua code runs. */
 static void read_size(Paint *p)
 {
     lua_State *L = p->L;
-    size_t h = (size_t)compat_rawlen(L, p->tiles), w;
+    size_t h, w;
 
+    lua_pushliteral(L, "data");
+    lua_rawget(L, p->tiles);
+    h = lua_isnil(L, -1) ? 0 : 1;
+    lua_pop(L, 1);
+    if (h) {
+        read_layer(p);
+        return;
+    }
+    h = (size_t)compat_rawlen(L, p->tiles);
     if (h == 0)
-        arg_error(L, 1, p->fname, NULL, "tiles is empty");
+        arg_error(L, 1, p->fname, NULL, "tiles is empty; expected rows (tiles[y][x]) or a "
+                  "layer (width, height, data)");
     if (h > ASTAR_MAX_SIDE)
         arg_error(L, 1, p->fname, NULL, "#tiles is %lu; at most %u rows", (unsigned long)h,
                   (unsigned)ASTAR_MAX_SIDE);
@@ -98,12 +200,49 @@ static void read_size(Paint *p)
     p->h = (uint32_t)h;
 }
 
-/* Every row a table of w ids, none nil; no Lua code runs. */
+/* Raises when table t holds a value at n + 1: more than the layer says.
+ * where names t, limit the layer's field that n comes from. */
+static void check_no_more(const Paint *p, int t, uint32_t n, const char *where, const char *limit)
+{
+    lua_State *L = p->L;
+    lua_rawgeti(L, t, (int)n + 1);
+    if (!lua_isnil(L, -1))
+        arg_error(L, 1, p->fname, NULL, "%s[%u] is past %s = %u", where, (unsigned)n + 1, limit,
+                  (unsigned)n);
+    lua_pop(L, 1);
+}
+
+/* A layer's data holds no more than its width and height say, and each of
+ * its rows is a table; no Lua code runs. Empty cells may be anywhere. */
+static void check_layer(const Paint *p)
+{
+    char where[40];
+    uint32_t y;
+
+    if (p->flat) {
+        check_no_more(p, p->data, p->w * p->h, "tiles.data", "width * height");
+        return;
+    }
+    check_no_more(p, p->data, p->h, "tiles.data", "height");
+    for (y = 0; y < p->h; y++) {
+        push_row(p, y);
+        snprintf(where, sizeof where, "tiles.data[%u]", (unsigned)y + 1);
+        check_no_more(p, lua_gettop(p->L), p->w, where, "width");
+        lua_pop(p->L, 1);
+    }
+}
+
+/* Every row a table of w ids, none nil (rows), or a well-formed layer; no
+ * Lua code runs. */
 static void check_rows(const Paint *p)
 {
     lua_State *L = p->L;
     uint32_t x, y;
 
+    if (p->data) {
+        check_layer(p);
+        return;
+    }
     for (y = 0; y < p->h; y++) {
         size_t n;
         push_row(p, y);
@@ -132,6 +271,18 @@ static double answer(const Paint *p, uint32_t gx, uint32_t gy)
     if (lua_istable(L, p->rule)) {
         lua_pushvalue(L, -1);
         lua_rawget(L, p->rule);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            lua_pushliteral(L, "default");
+            lua_rawget(L, p->rule);
+            if (lua_isnil(L, -1)) {
+                lua_pop(L, 1);
+                return arg_error(L, 2, p->fname, NULL,
+                                 "rule has no entry for tile %s at (%u, %u), and no default",
+                                 id_text(L, idbuf, sizeof idbuf), (unsigned)gx + 1,
+                                 (unsigned)gy + 1);
+            }
+        }
     } else {
         int failed;
         lua_pushvalue(L, p->rule);
@@ -176,9 +327,12 @@ static double answer(const Paint *p, uint32_t gx, uint32_t gy)
 static void check_shape(const Paint *p)
 {
     lua_State *L = p->L;
-    size_t n = (size_t)compat_rawlen(L, p->tiles);
+    size_t n;
     uint32_t y;
 
+    if (p->data)
+        return;                         /* a layer's shape is read once, its cells as they are */
+    n = (size_t)compat_rawlen(L, p->tiles);
     if (n != p->h)
         arg_error(L, 1, p->fname, NULL, "tiles changed while they were read: #tiles is %lu, was %u",
                   (unsigned long)n, (unsigned)p->h);
@@ -258,6 +412,7 @@ static void check_arguments(lua_State *L, Paint *p, int first)
     p->tiles = first;
     p->rule = first + 1;
     p->x0 = p->y0 = 0;
+    p->data = p->flat = 0;
     p->g = NULL;
     if (!lua_istable(L, first))
         type_error(L, tiles, NULL, "table");

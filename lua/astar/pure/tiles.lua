@@ -2,8 +2,13 @@
 -- astar.fromTiles(tiles, rule) and grid:setTiles(tiles, rule [, x, y]). Same
 -- checks in the same order, same messages, same order of rule calls.
 --
--- tiles[y][x] holds tile ids (any value but nil); the rule maps an id to a
--- cost: a table {[id] = cost | false} (read raw) or a function
+-- The tiles are rows, tiles[y][x] (any value but nil), or a tile layer as
+-- Tiled's Lua export and STI give it: {width =, height =, data =}, data one
+-- flat array of gids or, when data[1] is a table, rows (STI: tiles, tables
+-- with a gid field, and nil for empty cells). In a layer an empty cell is id
+-- 0; whole-number ids from 2^28 to 2^32 - 1 lose Tiled's flip bits. The rule
+-- maps an id to a cost: a table {[id] = cost | false} (read raw; rule.default
+-- for ids without an entry, else an error) or a function
 -- (id, x, y) -> cost | false | nil, x and y the grid cell. A number in
 -- (0, 1e15] is a walkable cell with that cost; false, nil and math.huge are
 -- walls; anything else is an error. Every answer is read before anything is
@@ -24,6 +29,9 @@ local rawlen = rawlen or function(t) return #t end -- luacheck: ignore 143 (Lua 
 local arg_error, number_text = A.arg_error, A.number_text
 
 local WALL = huge
+local GID_FLAGS = 268435456    -- 2^28: Tiled's four flip and rotation bits lie above
+local GID_LIMIT = 4294967296   -- 2^32: a gid is a 32-bit number
+local tointeger = math.tointeger
 
 -- The id as messages show it (lua_tiles.c id_text).
 local function id_text(id)
@@ -34,27 +42,89 @@ local function id_text(id)
   return t
 end
 
--- Row y of the tiles, a table, or an error.
+-- What holds row y, or an error: the row (a table) of rows or of a layer's
+-- rows; a flat layer's data itself (lua_tiles.c push_row).
 local function get_row(p, y)
-  local row = rawget(p.tiles, y)
+  if p.flat then return p.data end
+  local row = rawget(p.data or p.tiles, y)
   if type(row) ~= "table" then
-    arg_error(1, p.fname, nil, format("tiles[%d]: table expected, got %s", y, type(row)))
+    arg_error(1, p.fname, nil, format("%s[%d]: table expected, got %s", p.data and "tiles.data" or "tiles",
+      y, type(row)))
   end
   return row
 end
 
-local function get_id(p, row, x, y)
-  local id = rawget(row, x)
-  if id == nil then
-    arg_error(1, p.fname, nil, format("tiles[%d][%d] is nil; expected a tile id", y, x))
+-- A layer's cell as the gid it stands for: nil (an empty cell, as STI gives
+-- it) is 0, an STI tile (a table) its gid field.
+local function layer_gid(id)
+  if id == nil then return 0 end
+  if type(id) == "table" then
+    local gid = rawget(id, "gid")
+    if type(gid) == "number" then return gid end
   end
   return id
 end
 
--- The shape from the row count and the first row (lua_tiles.c read_size).
+-- A gid with Tiled's flip bits (a whole number from 2^28 to 2^32 - 1) loses
+-- them, an integer (lua_tiles.c drop_flip_bits).
+local function drop_flip_bits(id)
+  if type(id) == "number" and id >= GID_FLAGS and id < GID_LIMIT and id % 1 == 0 then
+    id = id % GID_FLAGS
+    return tointeger and tointeger(id) or id
+  end
+  return id
+end
+
+-- The id of cell x of row y (row: what get_row gave), or an error: a nil in
+-- rows is an error, in a layer an empty cell.
+local function get_id(p, row, x, y)
+  local id
+  if p.flat then
+    id = layer_gid(rawget(row, (y - 1) * p.w + x))
+  elseif p.data then
+    id = layer_gid(rawget(row, x))
+  else
+    id = rawget(row, x)
+    if id == nil then
+      arg_error(1, p.fname, nil, format("tiles[%d][%d] is nil; expected a tile id", y, x))
+    end
+  end
+  return drop_flip_bits(id)
+end
+
+-- A layer's width or height: a whole number from 1 to 65535.
+local function layer_side(p, name)
+  local v = rawget(p.tiles, name)
+  if type(v) ~= "number" then
+    arg_error(1, p.fname, nil, format("tiles.%s: number expected, got %s", name, type(v)))
+  end
+  if not (v >= 1 and v <= G.MAX_SIDE) or v ~= math.floor(v) then -- luacheck: ignore 581 (nan)
+    arg_error(1, p.fname, nil, format("tiles.%s must be a whole number from 1 to %d, got %s", name,
+      G.MAX_SIDE, number_text(v)))
+  end
+  return G.toint(v)
+end
+
+-- A Tiled layer (tiles.data is there): the shape from width and height; the
+-- data kept (p.data), flat unless data[1] is a row (STI).
+local function read_layer(p)
+  p.w = layer_side(p, "width")
+  p.h = layer_side(p, "height")
+  local data = rawget(p.tiles, "data")
+  if type(data) ~= "table" then
+    arg_error(1, p.fname, nil, "tiles.data: table expected, got " .. type(data))
+  end
+  p.data, p.flat = data, type(rawget(data, 1)) ~= "table"
+end
+
+-- The shape: of a layer, or from the row count and the first row
+-- (lua_tiles.c read_size).
 local function read_size(p)
+  if rawget(p.tiles, "data") ~= nil then return read_layer(p) end
   local h = rawlen(p.tiles)
-  if h == 0 then arg_error(1, p.fname, nil, "tiles is empty") end
+  if h == 0 then
+    arg_error(1, p.fname, nil, "tiles is empty; expected rows (tiles[y][x]) or a layer (width, height, data)")
+  end
   if h > G.MAX_SIDE then
     arg_error(1, p.fname, nil, format("#tiles is %d; at most %d rows", h, G.MAX_SIDE))
   end
@@ -66,8 +136,27 @@ local function read_size(p)
   p.w, p.h = w, h
 end
 
--- Every row a table of w ids, none nil.
+-- Raises when table t holds a value at n + 1: more than the layer says
+-- (lua_tiles.c check_no_more).
+local function check_no_more(p, t, n, where, limit)
+  if rawget(t, n + 1) ~= nil then
+    arg_error(1, p.fname, nil, format("%s[%d] is past %s = %d", where, n + 1, limit, n))
+  end
+end
+
+-- A layer's data holds no more than its width and height say, and each of
+-- its rows is a table. Empty cells may be anywhere.
+local function check_layer(p)
+  if p.flat then return check_no_more(p, p.data, p.w * p.h, "tiles.data", "width * height") end
+  check_no_more(p, p.data, p.h, "tiles.data", "height")
+  for y = 1, p.h do
+    check_no_more(p, get_row(p, y), p.w, format("tiles.data[%d]", y), "width")
+  end
+end
+
+-- Every row a table of w ids, none nil (rows), or a well-formed layer.
 local function check_rows(p)
+  if p.data then return check_layer(p) end
   local w = p.w
   for y = 1, p.h do
     local row = get_row(p, y)
@@ -98,6 +187,13 @@ local function answer(p, id, x, y)
   local rule, v = p.rule
   if type(rule) == "table" then
     v = rawget(rule, id)
+    if v == nil then
+      v = rawget(rule, "default")
+      if v == nil then
+        arg_error(2, p.fname, nil, format("rule has no entry for tile %s at (%d, %d), and no default",
+          id_text(id), x, y))
+      end
+    end
   else
     v = p.call(rule, id, x, y)
     local grid = p.grid
@@ -113,6 +209,7 @@ end
 -- The tiles still have the shape read first, or an error (lua_tiles.c
 -- check_shape: the rule may have changed them).
 local function check_shape(p)
+  if p.data then return end   -- a layer's shape is read once, its cells as they are
   local n = rawlen(p.tiles)
   if n ~= p.h then
     arg_error(1, p.fname, nil, format("tiles changed while they were read: #tiles is %d, was %d",
