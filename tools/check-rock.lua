@@ -39,7 +39,7 @@ if tree then
 end
 
 -- The LuaLS annotations were installed beside the rock (copy_directories):
--- TREE/lib/luarocks/rocks-5.4/astar-grid/1.0.0-1/types/ (scm-1 for luarocks make).
+-- TREE/lib/luarocks/rocks-5.4/astar-grid/2.0.0-1/types/ (scm-1 for luarocks make).
 if tree then
   local api = _VERSION:match("%d+%.%d+")
   local found

@@ -1,3 +1,3 @@
 -- The version of the astar library: the one place it is written. The rockspec
 -- of a release (make dist), astar._VERSION and the README follow it.
-return "1.0.0"
+return "2.0.0"
