@@ -80,10 +80,10 @@ describe("an empty table as a rule", function()
     local opts = { diagonal = "one-obstacle", algorithm = "astar" }
     local a = grid:newSearch(1, 1, 10, 7, opts)
     local b = grid:newSearch(1, 1, 10, 7, with_empty(opts, { "cost", "blocked", "occupied" }))
-    local sa, sb = "searching", "searching"
+    local sa = "searching"
     while sa == "searching" do
-      sa, sb = a:step(3), b:step(3)
-      assert.are.equal(sa, sb)
+      sa = a:step(3)
+      assert.are.equal(sa, b:step(3))
       assert.are.same(a:getStats(), b:getStats())
     end
     assert.are.same(pack(a:result()), pack(b:result()))

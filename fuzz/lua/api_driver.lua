@@ -684,9 +684,9 @@ function M.decode(input)
       return format("S[%d] = H.newSearch(%s, %s, %s, %s, %s, %s)", j, G, lit(coord(w)), lit(coord(h)),
         lit(coord(w)), lit(coord(h)), lit(path_opts(k, b() > 240)))
     elseif op <= 19 then
-      local j, n = sslot(), lit(maybe_bad(STEPS, BAD_STEPS, 6))
-      if b() % 4 ~= 0 then return format("H.step(S[%d], %s)", j, n) end
-      return format("H.step(S[%d], %s, %s)", j, n, lit(maybe_bad(SECONDS, BAD_SECONDS, 6)))
+      local j, count = sslot(), lit(maybe_bad(STEPS, BAD_STEPS, 6))
+      if b() % 4 ~= 0 then return format("H.step(S[%d], %s)", j, count) end
+      return format("H.step(S[%d], %s, %s)", j, count, lit(maybe_bad(SECONDS, BAD_SECONDS, 6)))
     elseif op == 20 then
       return format("V[%d] = H.result(S[%d])", b() % 4 + 1, sslot())
     elseif op == 21 then
