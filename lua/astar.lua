@@ -168,6 +168,20 @@ end
 
 local core, why = load_core()
 
+-- The tactics methods of every Grid are there from the start: each loads
+-- astar.tactics at its first call (which puts the real ones in their place)
+-- and answers as they do, so g:movementRange needs no require "astar.tactics".
+local TACTICS_METHODS = { "movementRange", "attackRange", "dangerZone", "lineOfSight" }
+local function lazy_tactics(grid_methods)
+  if type(grid_methods) ~= "table" then return end
+  for _, name in ipairs(TACTICS_METHODS) do
+    if rawget(grid_methods, name) == nil then
+      grid_methods[name] = function(...) return require("astar.tactics")[name](...) end
+    end
+  end
+end
+lazy_tactics(core.Grid)
+
 local astar = {}
 for name, value in pairs(core) do
   astar[name] = value

@@ -508,7 +508,7 @@ describe("encoded distance maps", function()
     E.check_error(bad("bad checksum"), astar.decodeMap, s:sub(1, -2) .. "x")
     E.check_error(bad("truncated"), astar.decodeMap, s:sub(1, 40))
     E.check_error(bad("unknown format version"), astar.decodeMap, s:sub(1, 8) .. "\2" .. s:sub(10))
-    local ruled = g:distanceMap({ { x = 1, y = 1 } }, { blocked = {} })
+    local ruled = g:distanceMap({ { x = 1, y = 1 } }, { blocked = { [6] = true } })
     E.check_error("calling 'update' on a decoded map that was made with rules",
       function() return astar.decodeMap(ruled:encode()):update(g) end)
     local plain = astar.decodeMap(s)

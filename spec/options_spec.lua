@@ -85,11 +85,14 @@ describe("options are read raw", function()
       blocked = setmetatable({}, { __index = function() return true end }),
       occupied = setmetatable({}, trap()),
       zoc = setmetatable({}, trap()),
-      cost = setmetatable({}, { __index = function() return 5 end }),
+      cost = setmetatable({ [(3 - 1) * 8 + 4] = 2 }, { __index = function() return 5 end }),
     }
     local r = g:movementRange(3, 3, 5, rules)
-    -- a cost table without entries makes every cell impassable (nil)
-    assert.are.same({ { x = 3, y = 3, cost = 0 } }, r:cells())
+    -- a cost table makes every cell it holds no entry for impassable (nil)
+    assert.are.same({ { x = 3, y = 3, cost = 0 }, { x = 4, y = 3, cost = 2 } }, r:cells())
+    -- one without any entry is no rule (issue 21), whatever its metatable offers
+    rules.cost = setmetatable({}, { __index = function() return 5 end })
+    assert.are.same(plain, g:movementRange(3, 3, 5, rules):cells())
     rules.cost = nil
     assert.are.same(plain, g:movementRange(3, 3, 5, rules):cells())
   end)

@@ -218,7 +218,9 @@ describe("findPath rules on hand-drawn boards", function()
     assert.are.same({ straight, 11 }, { grid:findPath(1, 1, 4, 1, { cost = water, diagonal = "never" }) })
     -- a cell table replaces: a missing entry is impassable
     assert.are.same({ straight, 3 }, { grid:findPath(1, 1, 4, 1, { cost = { 1, 1, 1, 1 }, diagonal = "never" }) })
-    assert.are.same({ nil, "goal is blocked" }, { grid:findPath(1, 1, 4, 1, { cost = {} }) })
+    assert.are.same({ nil, "goal is blocked" }, { grid:findPath(1, 1, 4, 1, { cost = { [2] = 1 } }) })
+    -- an empty table is no rule (issue 21): the grid's costs stand
+    assert.are.same({ 7 }, { select(2, grid:findPath(1, 1, 4, 1, { cost = {}, diagonal = "never" })) })
     assert.are.same({ nil, "no path" }, { grid:findPath(1, 1, 4, 1, { cost = { [4] = 1 } }) })
     -- cheaper than any cell of the grid: still the optimal path
     local road = function(_, y) return y == 3 and 0.25 or 2 end

@@ -452,6 +452,8 @@ entry("tactics.cellSet", "cellSet", function(w) return tactics.cellSet(w.grid, w
 local RUNNING, DONE = { search = true }, { search = true, finished = true }
 entry("search:step", "step", function(w) return w.search:step(4), w.search end,
   { needs = RUNNING, judge = "final" })
+entry("search:step, seconds", "step", function(w) return w.search:step(math.huge, 1e-9), w.search end,
+  { needs = RUNNING, judge = "final" })
 entry("search:result", "result", function(w) return w.search:result() end, { needs = DONE })
 entry("search:getStatus", "getStatus", function(w) return w.search:getStatus() end, { needs = DONE })
 entry("search:getStats", "getStats", function(w) return w.search:getStats() end, { needs = DONE })

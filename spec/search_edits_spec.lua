@@ -213,6 +213,31 @@ describe("a stepped search on a grid that changes", function()
     check_final(b, search, 1, 1, 10, 10, {})
   end)
 
+  -- issue 21, item 7: getStats counts all the work, as the README says;
+  -- getExpanded lists the last run's cells
+  it("counts in getStats the work of the runs before a restart", function()
+    for _, mode in ipairs { "never", "always" } do
+      local b = board(uniform(40, 40))
+      local opts = { algorithm = "astar", diagonal = mode, heuristic = "dijkstra" }
+      local search = b.grid:newSearch(1, 1, 40, 40, opts)
+      for _ = 1, 3 do assert.are.equal("searching", search:step(100)) end
+      local before = search:getStats()
+      assert.are.equal(300, before.expanded)
+      set_cost(b, 2, 1, 3)                      -- a touched cell: it starts again
+      -- what the run after the restart does: a new search on the edited grid
+      local twin = b.grid:newSearch(1, 1, 40, 40, opts)
+      assert.are.equal(twin:step(100), search:step(100))
+      local now, fresh = search:getStats(), twin:getStats()
+      assert.are.same({ expanded = 300 + 100, touched = before.touched + fresh.touched, restarts = 1 }, now)
+      assert.are.equal(100, #search:getExpanded())   -- the last run's cells
+      step_to_end(search, 100)
+      step_to_end(twin, 100)
+      assert.are.same({ expanded = 300 + twin:getStats().expanded,
+        touched = before.touched + twin:getStats().touched, restarts = 1 }, search:getStats())
+      check_final(b, search, 1, 1, 40, 40, opts)
+    end
+  end)
+
   it("checks the last 64 changes and starts again after more", function()
     local b = board(uniform(40, 40))
     local opts = { algorithm = "astar" }

@@ -26,14 +26,12 @@ local set_walkable, set_cost, uniform, step_to_end = E.set_walkable, E.set_cost,
 
 local function board(desc) return E.board(astar, desc) end
 
--- One step, and the expansions it made. A restart comes first in a step and its
--- run's counters start from 0 (getStats), so after one they are the step's own.
+-- One step, and the expansions it made (getStats counts all the work, the runs
+-- before a restart included).
 local function step_work(search, n)
   local before = search:getStats()
   local status = search:step(n)
-  local after = search:getStats()
-  if after.restarts > before.restarts then return status, after.expanded end
-  return status, after.expanded - before.expanded
+  return status, search:getStats().expanded - before.expanded
 end
 
 -- A flag rule by cell number on board b: each cell on with probability p.

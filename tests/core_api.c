@@ -517,6 +517,7 @@ static void test_restarts(void)
     AstarSearch *search, *fresh;
     AstarOptions options;
     AstarError error;
+    size_t touched;
     int k;
 
     if (!setup(&grid, 16, 16, &search))
@@ -543,13 +544,17 @@ static void test_restarts(void)
           && astar_search_expanded(search) == astar_search_expanded(fresh)
           && astar_search_touched(search) == astar_search_touched(fresh));
 
-    /* a change on or beside a touched cell starts it again */
+    /* a change on or beside a touched cell starts it again; the counters go
+     * on adding up: the 3 expansions before, and the new run's */
     CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
     CHECK(astar_search_step(search, 3, &error) == ASTAR_SEARCHING);
+    touched = astar_search_touched(search);
     astar_grid_set_walkable(grid, 1, 1, 0);
     finish_and_check(search, grid, ASTAR_DIAGONAL_NEVER, 15, 15, 1, "a touched cell");
     CHECK(astar_search_run(fresh, grid, 0, 0, 15, 15, &options, &error) == ASTAR_FOUND);
     CHECK(same_path(search, fresh));
+    CHECK(astar_search_expanded(search) == 3 + astar_search_expanded(fresh)
+          && astar_search_touched(search) == touched + astar_search_touched(fresh));
     CHECK(astar_search_begin(search, grid, 0, 0, 15, 15, &options) == ASTAR_OK);
     CHECK(astar_search_restarts(search) == 0);          /* a new query counts again */
     CHECK(astar_search_step(search, 1, &error) == ASTAR_SEARCHING);

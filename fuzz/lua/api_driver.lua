@@ -132,6 +132,9 @@ local RANGES = { 0, 1, 1, 2, 2, 3, 4, 6, 2 ^ 32, 2 ^ 53, math.maxinteger, 2 ^ 31
 local BAD_RANGES = { -1, 1.5, huge, 0 / 0, "1" }
 local STEPS = { 1, 1, 2, 3, 5, 10, 100, huge }
 local BAD_STEPS = { 0, 1.5, -1, 0 / 0, "1" }
+-- issue 21: step's time budget (1e-9: one chunk of 256 expansions a call)
+local SECONDS = { 1e-9, 1e-9, 1e-3, huge }
+local BAD_SECONDS = { 0, -1, 0 / 0, "1", -huge }
 -- issue 19: the costs of setMove and link, the offsets of a move's second cell
 local MOVE_COSTS = { 1, 2, false, 0.5, 3, src("nil"), 1e15, 7.25, false, 1.5, 0.25, 10 }
 local BAD_MOVE_COSTS = { 0, -1, 0 / 0, huge, 2e15, "1", true }
@@ -384,7 +387,7 @@ function M.decode(input)
     elseif kind == 17 then
       return { "encode", g }
     elseif kind == 18 then
-      return { "step", sslot(), pick(STEPS), b() % 3 == 0 }
+      return { "step", sslot(), pick(STEPS), b() % 3 == 0, b() % 2 == 0 and pick(SECONDS) or nil }
     elseif kind == 19 then
       local a = gen_action(k, nest + 1)
       return a and { "bomb", a, 1 + b() % 4 } or { "gc", "step" }
@@ -686,7 +689,9 @@ function M.decode(input)
       return format("S[%d] = H.newSearch(%s, %s, %s, %s, %s, %s)", j, G, lit(coord(w)), lit(coord(h)),
         lit(coord(w)), lit(coord(h)), lit(path_opts(k, b() > 240)))
     elseif op <= 19 then
-      return format("H.step(S[%d], %s)", sslot(), lit(maybe_bad(STEPS, BAD_STEPS, 6)))
+      local j, count = sslot(), lit(maybe_bad(STEPS, BAD_STEPS, 6))
+      if b() % 4 ~= 0 then return format("H.step(S[%d], %s)", j, count) end
+      return format("H.step(S[%d], %s, %s)", j, count, lit(maybe_bad(SECONDS, BAD_SECONDS, 6)))
     elseif op == 20 then
       return format("V[%d] = H.result(S[%d])", b() % 4 + 1, sslot())
     elseif op == 21 then
@@ -2236,17 +2241,18 @@ local function search_before(si)
   return si.released, gi.closed, cells_changed(gi, si.h0)
 end
 
-function H.step(search, n)
+function H.step(search, n, seconds)
   local si = sinfo[search]
   local valid = si ~= nil and not si.released and type(n) == "number"
     and n >= 1 and (n == floor(n) or n == huge)
+    and (seconds == nil or (type(seconds) == "number" and seconds > 0))
   local released, closed, maybe
   if si then released, closed, maybe = search_before(si) end
   local status = si and si.status     -- a finalizer may step it meanwhile
   -- the cells it may finish on: from before the call (or before the write
   -- this call is made in the middle of) to after it
   local f0 = si and (info[si.g].inflight or #info[si.g].hist)
-  local r, ev0 = api(function(...) return search:step(...) end, n)
+  local r, ev0 = api(function(...) return search:step(...) end, n, seconds)
   if not si then
     if r[1] then fail("step on %s returned", show(search)) end
     return
@@ -2259,7 +2265,9 @@ function H.step(search, n)
   local w = happened(ev0, si.g, depth + 1)
   local during = w.disturbed or si.released or maybe   -- a finalizer acted during the step
   if not valid then
-    if r[1] or not is_bad_message(r[2]) then fail("step(%s) gave %s", show(n), show(r[2])) end
+    if r[1] or not is_bad_message(r[2]) then
+      fail("step(%s, %s) gave %s", show(n), show(seconds), show(r[2]))
+    end
     return
   end
   if si.stopped then
@@ -3418,7 +3426,7 @@ function act(a)
   elseif kind == "step" then
     local s = S[a[2]]
     if s then
-      H.step(s, a[3])
+      H.step(s, a[3], a[5])
       if a[4] then H.closeSearch(s, 0) end
     end
   elseif kind == "bomb" then

@@ -6,8 +6,9 @@
 -- the C module (src/lua/lua_range.c) or of the pure-Lua fallback
 -- (lua/astar/pure/range.lua); this file keeps the game rules: argument
 -- checks, danger zone counts and the result objects.
--- Requiring it also adds movementRange, attackRange, dangerZone and
--- lineOfSight to every Grid as methods.
+-- Requiring it also puts movementRange, attackRange, dangerZone and
+-- lineOfSight on every Grid as methods, in place of the stand-ins that
+-- astar.lua puts there (which require this file at their first call).
 --
 -- Errors are raised with level 0 ("bad argument #N to 'name' (...)" with no
 -- position prefix), the same text as the C binding's on every Lua version;

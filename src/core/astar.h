@@ -268,7 +268,8 @@ AstarError astar_search_begin(AstarSearch *search, const AstarGrid *grid,
  *   chosen again, except that a query that ran jump point search runs A*
  *   from then on (the same optimal cost, perhaps another of the equally
  *   cheap paths), so that changes every step cannot keep it from finishing.
- *   The counters and recorded cells are then those of the new run;
+ *   The recorded cells are then those of the new run; the counters
+ *   (astar_search_expanded, astar_search_touched) go on adding up;
  * - a query with one goal cell whose goal the component labels prove cut off
  *   from its start (see astar_search_prepare_step) also starts again, which
  *   answers ASTAR_NO_PATH at once, as astar_search_begin does.
@@ -320,7 +321,8 @@ typedef struct {
 void astar_path_end(const AstarSearch *search, AstarPathCursor *at);
 void astar_path_back(const AstarSearch *search, AstarPathCursor *at);
 
-/* Counters of the last query: nodes expanded, cells whose cost was set. */
+/* Counters of the last query: nodes expanded, cells whose cost was set; all
+ * its work, the runs that astar_search_step started again included. */
 size_t astar_search_expanded(const AstarSearch *search);
 size_t astar_search_touched(const AstarSearch *search);
 /* How often astar_search_step started the current or last query again

@@ -393,6 +393,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->status = ASTAR_NO_PATH;
     s->expanded = s->touched = 0;
     s->restarts = 0;
+    s->earlier_expanded = s->earlier_touched = 0;
     s->stale_work = 0;
     s->recording = s->record_next;
     s->recorded_size = 0;
@@ -526,7 +527,7 @@ static int disturbed(const AstarSearch *s)
 
 /* Starts the query again from scratch on the grid as it is now, with the
  * same ends and options, keeping whether it records its expanded cells, and
- * counts the restart. A query that ran jump point search runs A* from then
+ * counts the restart and the work done so far (astar_search_expanded). A query that ran jump point search runs A* from then
  * on: any change restarts jump point search, so on a grid changed between
  * every two steps it could never finish, while A* goes on through changes
  * it has not reached (same optimal cost; A* may pick another path among
@@ -536,6 +537,7 @@ static AstarError restart_query(AstarSearch *s)
     AstarOptions options = s->options;
     const AstarGrid *grid = s->base;    /* not a large unit's layer */
     size_t restarts = s->restarts, stale_work = s->stale_work;
+    size_t expanded = astar_search_expanded(s), touched = astar_search_touched(s);
     int record_next = s->record_next;
     AstarError e;
 
@@ -547,6 +549,8 @@ static AstarError restart_query(AstarSearch *s)
     s->record_next = record_next;
     s->restarts = restarts + 1;
     s->stale_work = stale_work;
+    s->earlier_expanded = expanded;
+    s->earlier_touched = touched;
     return e;
 }
 

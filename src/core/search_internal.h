@@ -107,6 +107,7 @@ struct AstarSearch {
     const AstarGrid *grid;
     uint64_t grid_version;   /* the grid's version it was last checked against */
     size_t restarts;         /* started again after a change reached it (search.c) */
+    size_t earlier_expanded, earlier_touched;   /* the work of the runs before them */
     int goal_checked;        /* the query's start checked its one goal (check_goal) */
     size_t stale_work;       /* expansions while stale labels could have answered it */
     AstarOptions options;

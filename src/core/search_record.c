@@ -173,8 +173,9 @@ uint32_t astar_search_end(const AstarSearch *s) { return s->end; }
 uint32_t astar_search_start(const AstarSearch *s) { return s->start; }
 double astar_search_cost(const AstarSearch *s) { return s->g[s->end]; }
 size_t astar_search_length(const AstarSearch *s) { return s->length; }
-size_t astar_search_expanded(const AstarSearch *s) { return s->expanded; }
-size_t astar_search_touched(const AstarSearch *s) { return s->touched; }
+/* the whole query's work: its runs before restarts (search.c) and this one */
+size_t astar_search_expanded(const AstarSearch *s) { return s->earlier_expanded + s->expanded; }
+size_t astar_search_touched(const AstarSearch *s) { return s->earlier_touched + s->touched; }
 size_t astar_search_restarts(const AstarSearch *s) { return s->restarts; }
 
 /* The stamps hold the closed bit for this query's generation. A query that

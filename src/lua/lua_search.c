@@ -1,6 +1,7 @@
 /*
  * Searches spread over frames: grid:newSearch(sx, sy, gx, gy [, opts]) ->
- * Search; search:step(n) expands at most n nodes; search:result() returns
+ * Search; search:step(n [, seconds]) expands at most n nodes, and stops
+ * sooner once `seconds` have passed (clock.h); search:result() returns
  * what findPath would; search:getExpanded() lists the cells expanded so far.
  *
  * A Search takes scratch from its grid's pool (lease.c) while it runs and
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "query_rules.h"
 
 #define SEARCH_TYPE "astar.Search"
@@ -60,6 +62,7 @@ typedef struct {
 } LuaSearch;
 
 #define RULES_REF 3           /* uservalue slots of the rules, QR_* order */
+#define STEP_CHUNK 256        /* expansions between two looks at the clock */
 
 static LuaSearch *check_search(lua_State *L, const char *fname)
 {
@@ -251,12 +254,40 @@ int grid_new_search(lua_State *L)
     return 1;
 }
 
-/* search:step(n): n is a whole number >= 1, or math.huge for no limit. */
+/* Runs the core's step with `budget` expansions (0: no limit). With a time
+ * limit (seconds finite), it runs in chunks of STEP_CHUNK expansions and
+ * stops after the chunk that used the time up: at least one chunk, so a
+ * search always moves on. The grid cannot change between chunks (a rule that
+ * changes it stops the search), so chunks expand what one call would. */
+static AstarStatus step_for(LuaSearch *s, size_t budget, double seconds, AstarError *error)
+{
+    double started;
+    AstarStatus status;
+    int limited = budget != 0;
+
+    if (isinf(seconds))
+        return astar_search_step(s->search, budget, error);
+    started = monotonic_seconds();
+    for (;;) {
+        size_t chunk = limited && budget < STEP_CHUNK ? budget : STEP_CHUNK;
+        status = astar_search_step(s->search, chunk, error);
+        if (status != ASTAR_SEARCHING || *error != ASTAR_OK || s->released
+            || s->rules.stop != QR_STOP_NONE)
+            return status;
+        if (limited && (budget -= chunk) == 0)
+            return status;
+        if (monotonic_seconds() - started >= seconds)
+            return status;
+    }
+}
+
+/* search:step(n [, seconds]): n is a whole number >= 1, or math.huge for no
+ * limit; seconds, when given, a number > 0 (math.huge: no limit). */
 static int search_step(lua_State *L)
 {
     LuaSearch *s = check_search(L, "step");
-    Arg a = method_arg("step", 1);
-    double n = check_number(L, a, NULL);
+    Arg a = method_arg("step", 1), at = method_arg("step", 2);
+    double n = check_number(L, a, NULL), seconds = HUGE_VAL;
     size_t budget, before, grown = 0;
     AstarError error;
     char buf[32];
@@ -265,6 +296,13 @@ static int search_step(lua_State *L)
         return arg_error(L, a.number, a.fname, NULL,
                          "n must be a whole number >= 1 or math.huge, got %s",
                          number_text(buf, sizeof buf, n));
+    if (!lua_isnoneornil(L, at.index)) {
+        seconds = check_number(L, at, NULL);
+        if (!(seconds > 0))
+            return arg_error(L, at.number, at.fname, NULL,
+                             "seconds must be a number > 0 or math.huge, got %s",
+                             number_text(buf, sizeof buf, seconds));
+    }
     budget = n >= 4294967296.0 ? 0 : (size_t)n;   /* 0: no limit */
     if (s->status == ASTAR_SEARCHING || s->stopped) {
         check_grid_alive(L, s);
@@ -280,7 +318,7 @@ static int search_step(lua_State *L)
         astar_search_prepare_step(s->search, s->owner->grid);
         push_rules(L, s, 1);
         enter_core(s);
-        s->status = astar_search_step(s->search, budget, &error);
+        s->status = step_for(s, budget, seconds, &error);
         leave_core(L, s, "step");
         if (error != ASTAR_OK)
             return raise_error(L, "not enough memory");

@@ -168,6 +168,16 @@ double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint3
     return min_cost;
 }
 
+/* Whether the table at v has no key at all (read raw). */
+static int table_is_empty(lua_State *L, int v)
+{
+    lua_pushnil(L);
+    if (!lua_next(L, v))
+        return 1;
+    lua_pop(L, 2);
+    return 0;
+}
+
 void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
                       uint32_t height)
 {
@@ -181,6 +191,14 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
         arg_error(L, r->argn[which], r->fname, NULL, "%s: function or table expected, got %s",
                   r->label[which], luaL_typename(L, v));
     r->points[which] = 0;
+    if (t == LUA_TTABLE && table_is_empty(L, v)) {
+        /* no rule: an empty list of points, not a cell table that makes
+         * every cell impassable; the query runs as without the option */
+        lua_pushnil(L);
+        lua_replace(L, slot);
+        r->index[which] = -slot;
+        return;
+    }
     if (t == LUA_TTABLE) {
         lua_rawgeti(L, v, 1);
         r->points[which] = lua_istable(L, -1);

@@ -52,7 +52,8 @@ void query_rules_init_at(lua_State *L, QueryRules *r, const char *fname, int arg
 /* Option name -> QR_* (or -1). */
 int query_rules_which(const char *name);
 /* Reads rule `which` from the value at stack index v (a function, a table by
- * cell number, or a list of points turned into such a table). */
+ * cell number, or a list of points turned into such a table; an empty table
+ * is no rule at all). */
 void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
                       uint32_t height);
 /* Turns the list of points at stack index v into a table by cell number,

@@ -135,6 +135,7 @@ end
 function M.read(grid, fname, num, opts, present, accepted, o, rules)
   if opts == nil then return rules end
   if type(opts) ~= "table" then type_error(num, fname, nil, "table", opts, present) end
+  local made_here = rules == nil
   local worst, has_worst   -- the bad name to report
   local given              -- the other options' values, by id
   for key, v in next, opts do
@@ -163,6 +164,8 @@ function M.read(grid, fname, num, opts, present, accepted, o, rules)
       if v ~= nil then Q.read(rules, id, v, grid._w, grid._h) end
     end
     if rules.move_given ~= nil then Q.read_move(rules, rules.move_given) end
+    -- only empty tables (no rule at all): as if none was given
+    if made_here and next(index) == nil and rules.move == nil then return nil end
   end
   return rules
 end

@@ -137,12 +137,18 @@ function M.check_cell_table(v, n)
   end
 end
 
--- query_rules_read: rule `which` from value v, as the options give it.
+-- query_rules_read: rule `which` from value v, as the options give it. An
+-- empty table is no rule (an empty list of points, not a cell table that
+-- makes every cell impassable).
 function M.read(r, which, v, width, height)
   local t = type(v)
   local n = name_of(r, which)
   if t ~= "function" and t ~= "table" then
     rule_error(n, ": function or table expected, got " .. t)
+  end
+  if t == "table" and next(v) == nil then
+    r.index[which], r.points[which] = nil, false
+    return
   end
   r.points[which] = t == "table" and type(rawget(v, 1)) == "table"
   if t == "table" and not r.points[which] then M.check_cell_table(v, n) end

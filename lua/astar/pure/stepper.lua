@@ -1,5 +1,5 @@
 -- Searches spread over frames for the pure-Lua backend, as src/lua/lua_search.c:
--- grid:newSearch(sx, sy, gx, gy [, opts]) -> Search; search:step(n),
+-- grid:newSearch(sx, sy, gx, gy [, opts]) -> Search; search:step(n [, seconds]),
 -- search:result(), getStatus, getStats, getExpanded, getGrid; the same messages.
 local A = require "astar.pure.args"
 local S = require "astar.pure.search"
@@ -9,6 +9,7 @@ local Q = require "astar.pure.query_rules"
 
 local select, getmetatable, setmetatable, format = select, getmetatable, setmetatable, string.format
 local huge = math.huge
+local STEP_CHUNK = 256   -- expansions between two looks at the clock (lua_search.c)
 
 local SearchMethods = {}
 local SEARCH_META = { __index = SearchMethods, __name = "astar.Search" }
@@ -69,11 +70,14 @@ end
 -- The grid changed since the search last looked: a change it has reached
 -- starts it again, as astar_search_step does (S.disturbed); a query C ran
 -- with jump point search runs A* from then on (search.c restart_query).
--- Returns the search's status after.
+-- getStats goes on counting the work of the runs before. Returns the
+-- search's status after.
 local function follow_changes(self)
   local s = self._scratch
   if S.disturbed(s, self._jps, self._options.weight) then
     if self._jps then self._options.algorithm = 2 end
+    self._earlier_expanded = self._earlier_expanded + s.expanded
+    self._earlier_touched = self._earlier_touched + s.touched
     start_query(self)
     self._restarts = self._restarts + 1
   else
@@ -110,7 +114,8 @@ function methods.newSearch(...)
   local search = setmetatable({
     _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat,
     _options = o, _start = start, _goal = ys[1] * self._stride + xs[1] + 1, _xs = xs, _ys = ys,
-    _restarts = 0, _grid_changed = false, _stopped = false, _busy = false,
+    _restarts = 0, _earlier_expanded = 0, _earlier_touched = 0,
+    _grid_changed = false, _stopped = false, _busy = false,
     _rules = rules or nil, _goal_list = goal_list,
   }, SEARCH_META)
   if rules then Q.prepare(rules, self) end
@@ -120,15 +125,61 @@ function methods.newSearch(...)
   return search
 end
 
--- search:step(n): n is a whole number >= 1, or math.huge for no limit.
+-- The best clock this runtime has, for step's time budget: LÖVE's
+-- love.timer.getTime (monotonic, the frame's clock) where this Lua state has
+-- it, else os.clock (the processor time of the process: the time the search
+-- itself takes, on one thread). nil without either: no time limit.
+local function best_clock()
+  local env = type(_G) == "table" and _G or nil
+  local love = env and rawget(env, "love")
+  local timer = type(love) == "table" and rawget(love, "timer")
+  if type(timer) == "table" and type(timer.getTime) == "function" then return timer.getTime end
+  if type(os) == "table" and type(os.clock) == "function" then return os.clock end
+  return nil
+end
+
+-- Expands at most n cells (0: no limit), and with a time limit stops after
+-- the chunk of STEP_CHUNK expansions that used it up (lua_search.c step_for):
+-- at least one chunk. A change or closing of the grid by a finalizer, or a
+-- release, ends the chunks (the caller deals with them).
+local function resume_for(self, n, seconds)
+  local s, grid = self._scratch, self._grid
+  local clock = seconds ~= huge and best_clock()
+  if not clock then return S.resume(s, n) end
+  local started, limited = clock(), n ~= 0
+  while true do
+    local chunk = (limited and n < STEP_CHUNK) and n or STEP_CHUNK
+    local status = S.resume(s, chunk)
+    if status ~= S.SEARCHING or not self._scratch or grid._version ~= s.version or not grid._open then
+      return status
+    end
+    if limited then
+      n = n - chunk
+      if n == 0 then return status end
+    end
+    if clock() - started >= seconds then return status end
+  end
+end
+
+-- search:step(n [, seconds]): n is a whole number >= 1, or math.huge for no
+-- limit; seconds, when given, a number > 0 (math.huge: no limit).
 function SearchMethods.step(...)
-  local self, n = ...
+  local self, n, seconds = ...
   local nargs = select("#", ...)
   check_search("step", nargs, self)
   A.check_number(n, nargs > 1, 1, "step")
   if not (n >= 1) or (n % 1 ~= 0 and n ~= huge) then -- luacheck: ignore 581 (nan)
     A.arg_error(1, "step", nil,
       "n must be a whole number >= 1 or math.huge, got " .. A.number_text(n))
+  end
+  if seconds == nil then
+    seconds = huge
+  else
+    A.check_number(seconds, true, 2, "step")
+    if not (seconds > 0) then -- luacheck: ignore 581 (nan)
+      A.arg_error(2, "step", nil,
+        "seconds must be a number > 0 or math.huge, got " .. A.number_text(seconds))
+    end
   end
   if n == huge then n = 0 end   -- 0: no limit
   if self._status == S.SEARCHING or self._grid_changed or self._stopped then
@@ -141,7 +192,7 @@ function SearchMethods.step(...)
     self._busy = true
     local status = self._status
     if grid._version ~= s.version then status = follow_changes(self) end
-    if status == S.SEARCHING then status = S.resume(s, n) end
+    if status == S.SEARCHING then status = resume_for(self, n, seconds) end
     leave_core(self, status, "step")
     self._status = status
     if not grid._open then   -- closed by a finalizer while it ran
@@ -182,10 +233,12 @@ function SearchMethods.getStatus(...)
   return status_name(check_search("getStatus", select("#", ...), self)._status)
 end
 
+-- All the work so far: the runs before its restarts included.
 function SearchMethods.getStats(...)
   local self = ...
   local s = check_search("getStats", select("#", ...), self)._scratch
-  return { expanded = s.expanded, touched = s.touched, restarts = self._restarts }
+  return { expanded = self._earlier_expanded + s.expanded, touched = self._earlier_touched + s.touched,
+    restarts = self._restarts }
 end
 
 -- The cells expanded so far (src/lua/lua_search.c search_get_expanded).
