@@ -1,0 +1,29 @@
+/*
+ * The segment model of issue 20 (docs/paths.md): straight lines between the
+ * centres of two cells of a square board, which string pulling ("sight") and
+ * any-angle search ("theta") take as moves. Not public. Layer 3 (board);
+ * segment.c holds the walk along the line.
+ */
+#ifndef ASTAR_SEGMENT_H
+#define ASTAR_SEGMENT_H
+
+#include "grid_layout.h"
+
+/* The entry cost of a bordered cell for the query the model serves: > 0,
+ * INFINITY when the cell cannot be entered, NAN to stop (a rule asked to). */
+typedef double (*SegmentPrice)(void *user, uint32_t cell);
+
+typedef struct {
+    const AstarGrid *grid;
+    AstarDiagonal diagonal;     /* the corner rule at grid corners the line meets */
+    SegmentPrice price;         /* NULL: the grid's own walls and costs */
+    void *user;
+} SegmentModel;
+
+/* The cost of the segment between the centres of bordered cells a and b:
+ * its length (in cells) times the highest entry cost among the cells it
+ * passes through, a excepted; INFINITY when it is not legal, NAN when the
+ * price stopped. 0 when a == b. */
+double segment_cost(const SegmentModel *m, uint32_t a, uint32_t b);
+
+#endif
