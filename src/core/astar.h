@@ -60,6 +60,16 @@ typedef enum {
     ASTAR_ALGORITHM_JPS
 } AstarAlgorithm;
 
+/* How a path comes back (docs/paths.md): the walk; its start, its goal and
+ * the cells where its direction changes; string pulling under the segment
+ * model; an any-angle search (Theta*). */
+typedef enum {
+    ASTAR_SMOOTH_NONE = 0,
+    ASTAR_SMOOTH_CORNERS,
+    ASTAR_SMOOTH_SIGHT,
+    ASTAR_SMOOTH_THETA
+} AstarSmooth;
+
 /* A per-query rule over the grid's cells, shared with the tactics layer
  * (AstarRangeRule below). */
 /* A query's rule about moves (issue 19): asked about the move (fx, fy) ->
@@ -133,6 +143,12 @@ typedef struct {
      * none). The heuristic is then off: no bound on what it answers. */
     AstarMoveRule move_rule;
     void *move_user;
+    /* What the path comes back as (issue 20, docs/paths.md): the walk
+     * (NONE), or smoothed when the search ends (astar_search_length, the
+     * path cursor and astar_search_cost then read the smoothed points).
+     * SIGHT and THETA need a square board, a one-cell unit and no moves;
+     * elsewhere, and in 4 directions, they give CORNERS. */
+    AstarSmooth smooth;
 } AstarOptions;
 
 typedef enum {
@@ -317,6 +333,7 @@ uint32_t astar_cell_y(const AstarSearch *search, uint32_t cell);
  * astar_search_length - 1 times at most). x and y are 0-based. */
 typedef struct {
     uint32_t cell, x, y;
+    size_t index;          /* of a smoothed path's point */
 } AstarPathCursor;
 void astar_path_end(const AstarSearch *search, AstarPathCursor *at);
 void astar_path_back(const AstarSearch *search, AstarPathCursor *at);
@@ -468,6 +485,24 @@ AstarError astar_range_attack(AstarRange *range, const AstarGrid *grid,
                               const AstarRangeCell *from, size_t n,
                               uint32_t min_distance, uint32_t max_distance,
                               AstarSightRule sight, void *user, int *aborted);
+
+/* Smoothing a walk handed in (docs/paths.md): the n cells in xy (0-based
+ * x, y pairs, each step a board move or, for CORNERS, a link) are rewritten
+ * in place; returns the new count. CORNERS needs only the board's shape:
+ * width and hex (0, or 1 + AstarHexLayout). */
+size_t astar_path_corners(uint32_t width, unsigned hex, uint32_t *xy, size_t n);
+/* Whether "corners" keeps point b of a walk a, b, c (0-based x, y): the
+ * direction changes there, or a step is not a board move. For copying a
+ * walk out point by point, with no buffer. */
+int astar_path_turns(unsigned hex, const uint32_t a[2], const uint32_t b[2], const uint32_t c[2]);
+/* CORNERS or SIGHT of a walk over the grid's walls and costs under mode
+ * diagonal (a square grid; every cell in it, every step between
+ * neighbours): w is scratch for n doubles; *cost the polyline's cost under
+ * the segment model (CORNERS: the walk's, step by step). Returns the new
+ * count; when step *bad (from point *bad - 1 to point *bad, 0-based) is not
+ * a move the mode allows, xy is left as it was. */
+size_t astar_path_smooth(const AstarGrid *grid, AstarDiagonal diagonal, AstarSmooth mode,
+                         uint32_t *xy, size_t n, double *w, double *cost, size_t *bad);
 
 /* 1 when the segment between the centres of the two cells passes through
  * the inside of no wall cell other than the two ends (grazing a corner is

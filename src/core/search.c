@@ -13,6 +13,7 @@
 #include "kernels.h"
 #include "moves.h"
 #include "search_internal.h"
+#include "smooth.h"
 
 AstarSearch *astar_search_new(void)
 {
@@ -41,6 +42,8 @@ void astar_search_free(AstarSearch *search)
     free(search->wall_list);
     free(search->walls_closed);
     free(search->large_closed);
+    free(search->walk);
+    free(search->walk_w);
     free(search);
 }
 
@@ -304,6 +307,7 @@ static AstarError restart(AstarSearch *s, AstarAlgorithm algorithm)
         s->rule_stamp[s->start] = (uint16_t)search_gen(s);
     }
     s->ran = algorithm;
+    s->smoothed = 0;
     heap_clear(&s->open);
     s->ties_size = 0;
     s->ties_f = -1.0;
@@ -569,8 +573,92 @@ static int must_start_again(AstarSearch *s)
     return labels_cut_off(s);
 }
 
+/* ---- smoothing the result (issue 20, docs/paths.md) ---------------------- */
+
+/* What a query that asked for sight or theta gets: corners where straight
+ * lines mean nothing (hex, a large unit, moves, 4 directions). */
+static AstarSmooth smoothing(const AstarSearch *s)
+{
+    AstarSmooth mode = s->options.smooth;
+    if ((mode == ASTAR_SMOOTH_SIGHT || mode == ASTAR_SMOOTH_THETA)
+        && (s->base->hex || s->size > 1 || s->moved
+            || s->options.diagonal == ASTAR_DIAGONAL_NEVER))
+        return ASTAR_SMOOTH_CORNERS;
+    return mode;
+}
+
+/* The segment model's price of a cell for this query: what the kernels
+ * enter it for (the query's walls are in the grid while it steps), a
+ * cell the path may not end on being one it may cross. */
+static double query_price(void *user, uint32_t cell)
+{
+    AstarSearch *s = (AstarSearch *)user;
+    double c;
+    if (!s->grid->open[cell])
+        return INFINITY;
+    if (!s->options.rule)
+        return s->grid->cost ? s->grid->cost[cell] : 1.0;
+    c = s->rule_stamp[cell] == (uint16_t)search_gen(s) ? s->rule_cost[cell]
+                                                        : astar_search_ask_rule(s, cell);
+    return c < 0 ? -c : c;
+}
+
+static AstarError reserve_walk(AstarSearch *s, size_t n)
+{
+    uint32_t *walk;
+    double *w;
+    size_t capacity;
+    if (n <= s->walk_capacity)
+        return ASTAR_OK;
+    capacity = n < 256 ? 256 : n + n / 2;
+    walk = (uint32_t *)realloc(s->walk, capacity * sizeof *walk);
+    if (walk)
+        s->walk = walk;
+    w = walk ? (double *)realloc(s->walk_w, capacity * sizeof *w) : NULL;
+    if (!w)
+        return ASTAR_ENOMEM;
+    s->walk_w = w;
+    s->walk_capacity = capacity;
+    return ASTAR_OK;
+}
+
+/* Copies the ended query's path (theta's waypoints, or the walk) into
+ * s->walk, then smooths it there; from then on the readers give it. */
+static AstarError smooth_result(AstarSearch *s)
+{
+    size_t n = s->length, i;
+    AstarSmooth mode = smoothing(s);
+    AstarPathCursor at;
+
+    if (reserve_walk(s, n) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    astar_path_end(s, &at);
+    for (i = n; i-- > 0;) {
+        s->walk[i] = at.cell;
+        if (i > 0)
+            astar_path_back(s, &at);
+    }
+    s->walk_n = n;
+    s->walk_cost = s->g[s->end];
+    if (mode == ASTAR_SMOOTH_CORNERS) {
+        s->walk_n = smooth_corners(s->grid->stride, s->base->hex, s->walk, n);
+    } else if (mode == ASTAR_SMOOTH_SIGHT) {
+        SegmentModel m;
+        m.grid = s->grid;
+        m.diagonal = s->options.diagonal;
+        m.price = query_price;
+        m.user = s;
+        if (smooth_walk_costs(&m, s->walk, n, s->walk_w) < 0
+            || smooth_sight(&m, s->walk, n, s->walk_w, &s->walk_n, &s->walk_cost) < 0)
+            return ASTAR_EABORTED;
+    }
+    s->smoothed = 1;
+    return ASTAR_OK;
+}
+
 /* Expands up to max_expansions nodes of a searching query, with the query's
- * walls written into the grid meanwhile, and sets the status when it ends. */
+ * walls written into the grid meanwhile, and sets the status when it ends
+ * (smoothing the path then, walls still on: they are the query's). */
 static AstarStatus expand(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
     AstarError e = ASTAR_OK;
@@ -589,15 +677,19 @@ static AstarStatus expand(AstarSearch *s, size_t max_expansions, AstarError *err
         if ((e = restart(s, ASTAR_ALGORITHM_ASTAR)) != ASTAR_OK)
             break;
     }
+    if (e == ASTAR_OK && status == ASTAR_NO_PATH && s->options.partial) {
+        astar_search_finish(s, ASTAR_PARTIAL, s->best);
+        status = ASTAR_PARTIAL;
+    }
+    if (e == ASTAR_OK && (status == ASTAR_FOUND || status == ASTAR_PARTIAL)
+        && s->options.smooth != ASTAR_SMOOTH_NONE)
+        e = smooth_result(s);
     walls_off(s);
     if (e != ASTAR_OK)
         return fail(s, e, error);
     if (status != ASTAR_NO_PATH)
         return status;
-    if (s->options.partial)
-        astar_search_finish(s, ASTAR_PARTIAL, s->best);
-    else
-        s->status = s->general || s->grid->open[s->goal] ? ASTAR_NO_PATH : ASTAR_GOAL_BLOCKED;
+    s->status = s->general || s->grid->open[s->goal] ? ASTAR_NO_PATH : ASTAR_GOAL_BLOCKED;
     return s->status;
 }
 
@@ -674,5 +766,6 @@ size_t astar_search_memory(const AstarSearch *s)
     return sizeof *s + s->capacity * (sizeof *s->g + sizeof *s->stamp)
            + heap_bytes(&s->open) + s->ties_capacity * sizeof *s->ties
            + s->recorded_capacity * sizeof *s->recorded
-           + s->walls_capacity * 3 * sizeof *s->wall_list;
+           + s->walls_capacity * 3 * sizeof *s->wall_list
+           + s->walk_capacity * (sizeof *s->walk + sizeof *s->walk_w);
 }

@@ -103,6 +103,16 @@ struct AstarSearch {
     double h_links;
     uint64_t link_edits;
 
+    /* Smoothing (issue 20): once a query that asks for it has ended, its
+     * points (bordered cells, start first) and their cost, which the
+     * result readers give instead of the walk; walk_w is scratch for the
+     * walk's costs ("sight"). Grown like the rest, never per query. */
+    int smoothed;
+    uint32_t *walk;
+    double *walk_w;
+    size_t walk_capacity, walk_n;
+    double walk_cost;
+
     /* the current query */
     const AstarGrid *grid;
     uint64_t grid_version;   /* the grid's version it was last checked against */

@@ -171,8 +171,8 @@ AstarAlgorithm astar_search_algorithm(const AstarSearch *s) { return s->ran; }
 
 uint32_t astar_search_end(const AstarSearch *s) { return s->end; }
 uint32_t astar_search_start(const AstarSearch *s) { return s->start; }
-double astar_search_cost(const AstarSearch *s) { return s->g[s->end]; }
-size_t astar_search_length(const AstarSearch *s) { return s->length; }
+double astar_search_cost(const AstarSearch *s) { return s->smoothed ? s->walk_cost : s->g[s->end]; }
+size_t astar_search_length(const AstarSearch *s) { return s->smoothed ? s->walk_n : s->length; }
 /* the whole query's work: its runs before restarts (search.c) and this one */
 size_t astar_search_expanded(const AstarSearch *s) { return s->earlier_expanded + s->expanded; }
 size_t astar_search_touched(const AstarSearch *s) { return s->earlier_touched + s->touched; }
@@ -231,6 +231,13 @@ uint32_t astar_cell_y(const AstarSearch *s, uint32_t cell)
 
 void astar_path_end(const AstarSearch *s, AstarPathCursor *at)
 {
+    if (s->smoothed) {
+        at->index = s->walk_n - 1;
+        at->cell = s->walk[at->index];
+        at->x = astar_cell_x(s, at->cell);
+        at->y = astar_cell_y(s, at->cell);
+        return;
+    }
     at->cell = s->end;
     at->x = astar_cell_x(s, s->end);
     at->y = astar_cell_y(s, s->end);
@@ -239,6 +246,12 @@ void astar_path_end(const AstarSearch *s, AstarPathCursor *at)
 void astar_path_back(const AstarSearch *s, AstarPathCursor *at)
 {
     unsigned dir = s->stamp[at->cell] & STAMP_DIR_MASK;
+    if (s->smoothed) {
+        at->cell = s->walk[--at->index];
+        at->x = astar_cell_x(s, at->cell);
+        at->y = astar_cell_y(s, at->cell);
+        return;
+    }
     if (s->moved && s->via[at->cell] != MOVES_NO_VIA) {
         at->cell = s->via[at->cell];         /* entered by a link */
         at->x = astar_cell_x(s, at->cell);

@@ -476,11 +476,15 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rule
     q->options.bounded = !isinf(o.max_cost);
     q->options.max_cost = o.max_cost;
     q->options.size = o.size;
+    q->options.smooth = o.smooth;
     q->output.flat = o.flat;
     q->output.into = o.into;
     if (o.algorithm == ASTAR_ALGORITHM_JPS && grid_is_hex(g))
         arg_error(L, a.number, fname, NULL, "opts.algorithm: jps does not run on hex grids");
     check_open(L, g);                 /* reading may have run finalizers */
+    if (o.smooth >= ASTAR_SMOOTH_SIGHT
+        && astar_grid_move_count(g->grid) + astar_grid_link_count(g->grid) > 0)
+        smooth_cannot(L, a, o.smooth, "does not follow moves (the grid has move overrides or links)");
     /* component labels (unreachable goals at once) and the exact lowest cost */
     astar_grid_prepare(g->grid);
     if (o.algorithm == ASTAR_ALGORITHM_JPS && !astar_jps_supported(g->grid, o.diagonal))
@@ -614,6 +618,8 @@ int astar_lua_decode_map(lua_State *L);
 
 /* Moves and links (lua_moves.c). */
 extern const luaL_Reg MOVE_METHODS[];
+/* Smoothing a walk (lua_paths.c). */
+int astar_lua_smooth_path(lua_State *L);
 
 static const luaL_Reg GRID_METHODS[] = {
     {"getWidth", grid_get_width},
@@ -635,6 +641,7 @@ static const luaL_Reg GRID_METHODS[] = {
     {"distanceMap", astar_lua_distance_map}, /* lua_distance.c */
     {"getShape", astar_lua_get_shape},  /* lua_hex.c */
     {"getLayout", astar_lua_get_layout}, /* lua_hex.c */
+    {"smoothPath", astar_lua_smooth_path}, /* lua_paths.c */
     {NULL, NULL}};
 
 static const luaL_Reg GRID_META[] = {

@@ -319,11 +319,11 @@ static void copy_walk(lua_State *L, const MapHeader *h, size_t i, size_t len, in
 static int map_path_from(lua_State *L)
 {
     MapHeader *h = check_self(L, "pathFrom");
-    int flat, into, t, base, restarts = 0;
+    int flat, into, corners, t, base, restarts = 0;
 
     find_cell(L, h, "pathFrom");       /* x and y are checked before the options */
     lua_settop(L, 4);
-    read_path_options(L, method_arg("pathFrom", 3), &flat, &into);
+    read_path_options(L, method_arg("pathFrom", 3), &flat, &into, &corners, "a distance map");
     base = lua_gettop(L);
     for (;;) {
         unsigned fills = h->fills;

@@ -62,6 +62,7 @@ typedef struct {
     size_t n;                          /* cells; cells[0] is the start */
     size_t stops;                      /* cells a move may end on */
     uint32_t size;                     /* the unit's (cells are top-left positions) */
+    unsigned hex;                      /* the board's shape: grid_hex_code */
     AstarDiagonal diagonal;            /* the mode it ran with ("never" on a hex board) */
 } RangeHeader;
 
@@ -188,16 +189,20 @@ static void clear_tail(lua_State *L, int t, size_t first)
     }
 }
 
-static const char *const PATH_OPTIONS[] = {"flat", "into", NULL};
+static const char *const PATH_OPTIONS[] = {"flat", "into", "smooth", NULL};
 
-/* pathTo's options (argument a): flat and into, as findPath's; into is left
- * in a stack slot pushed here (*into: its index, 0 when not given). */
-void read_path_options(lua_State *L, Arg a, int *flat, int *into)
+/* pathTo's and pathFrom's options (argument a): flat and into, as findPath's
+ * (into is left in a stack slot pushed here; *into: its index, 0 when not
+ * given), and smooth: "corners" only, since `keeper` ("a range") keeps no
+ * grid for the segment model (docs/paths.md). */
+void read_path_options(lua_State *L, Arg a, int *flat, int *into, int *corners,
+                       const char *keeper)
 {
     int slot;
 
     *flat = 0;
     *into = 0;
+    *corners = 0;
     if (!lua_isnoneornil(L, a.index) && lua_type(L, a.index) != LUA_TTABLE)
         type_error(L, a, NULL, "table");
     lua_pushnil(L);
@@ -207,35 +212,81 @@ void read_path_options(lua_State *L, Arg a, int *flat, int *into)
     lua_pushnil(L);
     while (lua_next(L, a.index)) {
         Arg v = a;
+        AstarSmooth smooth;
         v.index = lua_gettop(L);
-        if (check_option_name(L, a, v.index - 1, PATH_OPTIONS) == 0) {
+        switch (check_option_name(L, a, v.index - 1, PATH_OPTIONS)) {
+        case 0:
             *flat = check_boolean(L, v, "opts.flat: ");
-        } else {
+            break;
+        case 1:
             if (!lua_istable(L, v.index))
                 type_error(L, v, "opts.into: ", "table");
             lua_pushvalue(L, v.index);
             lua_replace(L, slot);
             *into = slot;
+            break;
+        default:
+            smooth = check_smooth(L, v);
+            if (smooth > ASTAR_SMOOTH_CORNERS)
+                arg_error(L, a.number, a.fname, NULL,
+                          "opts.smooth: %s keeps no grid; expected corners (use "
+                          "grid:smoothPath for sight)", keeper);
+            *corners = smooth == ASTAR_SMOOTH_CORNERS;
         }
         lua_pop(L, 1);
     }
+}
+
+/* The coordinates of cells[k]. */
+static void range_point(const AstarRangeCell *cells, size_t k, uint32_t p[2])
+{
+    p[0] = cells[k].x;
+    p[1] = cells[k].y;
+}
+
+/* How many points of the path ending at cells[k] "corners" keeps (all of
+ * them without it): the turns, read from the goal back. */
+static size_t path_points(const RangeHeader *h, const AstarRangeCell *cells, size_t k,
+                          int corners)
+{
+    size_t len = 1;
+    uint32_t a[2], b[2], c[2];
+    if (!corners) {
+        for (; k != 0; k = cells[k].parent)
+            len++;
+        return len;
+    }
+    range_point(cells, k, c);
+    if (k == 0)
+        return 1;
+    k = cells[k].parent;
+    range_point(cells, k, b);
+    for (len = 2; k != 0; k = cells[k].parent) {
+        range_point(cells, cells[k].parent, a);
+        len += (size_t)astar_path_turns(h->hex, a, b, c);
+        c[0] = b[0];
+        c[1] = b[1];
+        b[0] = a[0];
+        b[1] = a[1];
+    }
+    return len;
 }
 
 static int range_path_to(lua_State *L)
 {
     RangeHeader *h = check_self(L, "pathTo");
     AstarRangeCell *c = find_cell(L, h, "pathTo"), *cells = range_cells(h);
-    size_t k, len = 1;
-    int i, t, flat, into;
+    size_t k, len;
+    int i, t, flat, into, corners;
+    uint32_t after[2] = {0, 0}, here[2], before[2];
 
     lua_settop(L, 4);
-    read_path_options(L, method_arg("pathTo", 3), &flat, &into);
+    read_path_options(L, method_arg("pathTo", 3), &flat, &into, &corners, "a range");
     if (!c || !is_stop(c)) {
         lua_pushnil(L);                 /* into is not touched */
         return 1;
     }
-    for (k = (size_t)(c - cells); k != 0; k = cells[k].parent)
-        len++;
+    len = path_points(h, cells, (size_t)(c - cells), corners);
     if (into)
         lua_pushvalue(L, into);
     else
@@ -243,6 +294,19 @@ static int range_path_to(lua_State *L)
     t = lua_gettop(L);
     k = (size_t)(c - cells);
     for (i = (int)len; i >= 1; i--) {
+        /* with corners, skip the points where the path goes straight on
+         * (after: the walk's point after cells[k]) */
+        if (i == 1)
+            k = 0;                      /* the start (cells[0]) */
+        while (corners && i > 1 && i < (int)len && k != 0) {
+            range_point(cells, k, here);
+            range_point(cells, cells[k].parent, before);
+            if (astar_path_turns(h->hex, before, here, after))
+                break;
+            after[0] = here[0];
+            after[1] = here[1];
+            k = cells[k].parent;
+        }
         if (flat) {
             lua_pushinteger(L, (lua_Integer)cells[k].x + 1);
             lua_rawseti(L, t, 2 * i - 1);
@@ -251,6 +315,7 @@ static int range_path_to(lua_State *L)
         } else {
             set_point(L, t, i, &cells[k], 0, into != 0);
         }
+        range_point(cells, k, after);
         k = cells[k].parent;
     }
     if (into)
@@ -334,7 +399,7 @@ static const luaL_Reg RANGE_METHODS[] = {
  * 0 (nothing pushed) when the scratch was used by someone else or the grid
  * closed while the block was allocated. */
 static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t height,
-                      uint32_t size, AstarDiagonal diagonal)
+                      uint32_t size, AstarDiagonal diagonal, unsigned hex)
 {
     const AstarRange *r = lease->range;
     size_t n = astar_range_count(r), k;
@@ -367,6 +432,7 @@ static int push_range(lua_State *L, const Lease *lease, uint32_t width, uint32_t
     h->stops = 0;
     h->size = size;
     h->diagonal = diagonal;
+    h->hex = hex;
     cells = range_cells(h);
     lookup = range_lookup(h);
     memset(lookup, 0, (size_t)h->bw * h->bh * sizeof *lookup);
@@ -474,7 +540,8 @@ static AstarError run_movement(RangeQuery *q, AstarRange *scratch)
 
 static int push_movement(lua_State *L, RangeQuery *q, const Lease *lease)
 {
-    return push_range(L, lease, q->g->width, q->g->height, q->size, q->diagonal);
+    return push_range(L, lease, q->g->width, q->g->height, q->size, q->diagonal,
+                      grid_hex_code(q->g));
 }
 
 /* movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range.

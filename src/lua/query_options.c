@@ -16,10 +16,26 @@
 /* By OPT_*. */
 static const char *const OPTION_NAMES[OPT_COUNT + 1] = {
     "blocked", "cost", "occupied", "zoc", "move", "diagonal", "maxCost", "size", "heuristic",
-    "weight", "partial", "flat", "into", "algorithm", "near", NULL};
+    "weight", "partial", "flat", "into", "algorithm", "near", "smooth", NULL};
 
 /* By AstarAlgorithm. */
 static const char *const ALGORITHM_NAMES[] = {"auto", "astar", "jps", NULL};
+
+/* By AstarSmooth, from ASTAR_SMOOTH_CORNERS. */
+static const char *const SMOOTH_NAMES[] = {"corners", "sight", "theta", NULL};
+
+AstarSmooth check_smooth(lua_State *L, Arg v)
+{
+    if (lua_isnoneornil(L, v.index) || (lua_type(L, v.index) == LUA_TBOOLEAN && !lua_toboolean(L, v.index)))
+        return ASTAR_SMOOTH_NONE;
+    return (AstarSmooth)(1 + check_name(L, v, "opts.smooth: ", "smoothing", SMOOTH_NAMES,
+                                        "corners, sight or theta"));
+}
+
+void smooth_cannot(lua_State *L, Arg a, AstarSmooth smooth, const char *why)
+{
+    arg_error(L, a.number, a.fname, NULL, "opts.smooth: '%s' %s", SMOOTH_NAMES[smooth - 1], why);
+}
 
 /* The OPT_* of the string at stack index key, or -1. */
 static int option_of(lua_State *L, int key)
@@ -128,6 +144,17 @@ static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOpti
     case OPT_ALGORITHM:
         o->algorithm = (AstarAlgorithm)check_name(L, v, "opts.algorithm: ", "algorithm",
                                                   ALGORITHM_NAMES, "auto, astar or jps");
+        break;
+    case OPT_SMOOTH:
+        o->smooth = check_smooth(L, v);
+        if (o->smooth < ASTAR_SMOOTH_SIGHT)
+            break;
+        if (grid_is_hex(g))
+            smooth_cannot(L, v, o->smooth, "needs a square board");
+        if (o->size > 1)
+            smooth_cannot(L, v, o->smooth, "needs a one-cell unit (size 1)");
+        if (o->given & OPT(OPT_MOVE))
+            smooth_cannot(L, v, o->smooth, "does not follow moves (opts.move)");
         break;
     default:
         o->near = check_near(L, v, g->width + g->height);

@@ -33,6 +33,7 @@ enum {
     OPT_INTO,
     OPT_ALGORITHM,
     OPT_NEAR,
+    OPT_SMOOTH,
     OPT_COUNT
 };
 
@@ -42,7 +43,7 @@ enum {
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_OCCUPIED) | OPT(OPT_DIAGONAL) |            \
      OPT(OPT_MAXCOST) | OPT(OPT_SIZE) | OPT(OPT_HEURISTIC) | OPT(OPT_WEIGHT) |             \
      OPT(OPT_PARTIAL) | OPT(OPT_FLAT) | OPT(OPT_INTO) | OPT(OPT_ALGORITHM) | OPT(OPT_NEAR) | \
-     OPT(OPT_MOVE))
+     OPT(OPT_MOVE) | OPT(OPT_SMOOTH))
 #define OPTS_RANGE                                                                         \
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_OCCUPIED) | OPT(OPT_ZOC) |                 \
      OPT(OPT_DIAGONAL) | OPT(OPT_SIZE) | OPT(OPT_MOVE))
@@ -64,7 +65,15 @@ typedef struct {
     double max_cost;           /* INFINITY: no bound */
     int any_max_cost;          /* maxCost may be any number but nan (a map's) */
     uint32_t size;
+    AstarSmooth smooth;
 } QueryOptions;
+
+/* opts.smooth of a query that returns a path (docs/paths.md): false or nil
+ * (none), "corners", "sight" or "theta". */
+AstarSmooth check_smooth(lua_State *L, Arg v);
+/* Raises when the smoothing asked (sight, theta) cannot follow what the
+ * query is about: prefix "opts.smooth: 'sight' " + why. */
+void smooth_cannot(lua_State *L, Arg a, AstarSmooth smooth, const char *why);
 
 /* Reads options table a (nil or absent: none) of a query on g, taking the
  * options in `accepted` (OPTS_*). The rules go into the slots of `rules`

@@ -1,0 +1,202 @@
+/*
+ * grid:smoothPath(path [, opts]) (issue 20, docs/paths.md): any walk,
+ * smoothed over the grid's walls and costs as they are, by the core's
+ * smooth.c. The walk is read into a buffer the call allocates first (a
+ * userdata: the collector owns it), checked point by point, smoothed in
+ * place and pushed as findPath pushes a path.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "lua_hex.h"
+#include "query_options.h"
+
+static const char *const SMOOTH_PATH_OPTIONS[] = {"smooth", "diagonal", "flat", "into", NULL};
+
+typedef struct {
+    AstarSmooth smooth;
+    AstarDiagonal diagonal;
+    PathOutput out;
+    int flat_given;        /* else the path comes back in the form it came in */
+} SmoothOptions;
+
+static void read_smooth_options(lua_State *L, Arg a, const LuaGrid *g, SmoothOptions *o)
+{
+    int slot;
+
+    o->smooth = ASTAR_SMOOTH_SIGHT;
+    o->diagonal = g->diagonal;
+    o->flat_given = 0;
+    memset(&o->out, 0, sizeof o->out);
+    if (lua_isnoneornil(L, a.index))
+        return;
+    if (!lua_istable(L, a.index))
+        type_error(L, a, NULL, "table");
+    lua_pushnil(L);
+    slot = lua_gettop(L);              /* opts.into, when given */
+    lua_pushnil(L);
+    while (lua_next(L, a.index)) {
+        Arg v = a;
+        v.index = lua_gettop(L);
+        switch (check_option_name(L, a, v.index - 1, SMOOTH_PATH_OPTIONS)) {
+        case 0:
+            o->smooth = check_smooth(L, v);
+            if (o->smooth == ASTAR_SMOOTH_THETA)
+                smooth_cannot(L, a, o->smooth, "is a search; expected corners or sight");
+            if (o->smooth == ASTAR_SMOOTH_NONE)
+                o->smooth = ASTAR_SMOOTH_CORNERS;   /* false: the walk, as a walk */
+            break;
+        case 1:
+            o->diagonal = check_diagonal(L, v, "opts.diagonal: ", 0);
+            break;
+        case 2:
+            o->out.flat = check_boolean(L, v, "opts.flat: ");
+            o->flat_given = 1;
+            break;
+        default:
+            if (!lua_istable(L, v.index))
+                type_error(L, v, "opts.into: ", "table");
+            lua_pushvalue(L, v.index);
+            lua_replace(L, slot);
+            o->out.into = slot;
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* Point k (x, y) must be a cell of the grid. */
+static void check_point(lua_State *L, Arg a, const LuaGrid *g, size_t k, double x, double y)
+{
+    char bx[32], by[32];
+    if (x == floor(x) && y == floor(y) && x >= 1 && y >= 1 && x <= g->width && y <= g->height)
+        return;
+    arg_error(L, a.number, a.fname, NULL, "point %lu (%s, %s) is outside the %lux%lu grid",
+                               (unsigned long)k, number_text(bx, sizeof bx, x),
+                               number_text(by, sizeof by, y), (unsigned long)g->width,
+                               (unsigned long)g->height);
+}
+
+/* The number at stack top, or an error naming where it was read. */
+static double read_number(lua_State *L, Arg a, const char *where, size_t i, const char *field)
+{
+    if (lua_type(L, -1) != LUA_TNUMBER) {
+        if (field)
+            return arg_error(L, a.number, a.fname, NULL, "%s[%lu].%s: number expected, got %s",
+                             where, (unsigned long)i, field, luaL_typename(L, -1));
+        return arg_error(L, a.number, a.fname, NULL, "%s[%lu]: number expected, got %s", where,
+                         (unsigned long)i, luaL_typename(L, -1));
+    }
+    return lua_tonumber(L, -1);
+}
+
+/* Reads the n points of the path at a into xy (0-based pairs), checking each
+ * is in the grid, walkable (the first excepted) and a step from the one
+ * before. Raw reads: nothing runs. */
+static void read_walk(lua_State *L, Arg a, const LuaGrid *g, int flat, size_t n, uint32_t *xy)
+{
+    size_t k;
+    for (k = 1; k <= n; k++) {
+        double x, y;
+        if (flat) {
+            lua_rawgeti(L, a.index, (int)(2 * k - 1));
+            x = read_number(L, a, "path", 2 * k - 1, NULL);
+            lua_rawgeti(L, a.index, (int)(2 * k));
+            y = read_number(L, a, "path", 2 * k, NULL);
+            lua_pop(L, 2);
+        } else {
+            lua_rawgeti(L, a.index, (int)k);
+            if (!lua_istable(L, -1))
+                arg_error(L, a.number, a.fname, NULL, "path[%lu]: point expected, got %s",
+                          (unsigned long)k, luaL_typename(L, -1));
+            lua_pushliteral(L, "x");
+            lua_rawget(L, -2);
+            x = read_number(L, a, "path", k, "x");
+            lua_pushliteral(L, "y");
+            lua_rawget(L, -3);
+            y = read_number(L, a, "path", k, "y");
+            lua_pop(L, 3);
+        }
+        check_point(L, a, g, k, x, y);
+        xy[2 * k - 2] = (uint32_t)x - 1;
+        xy[2 * k - 1] = (uint32_t)y - 1;
+        if (k > 1 && !astar_grid_walkable(g->grid, xy[2 * k - 2], xy[2 * k - 1]))
+            arg_error(L, a.number, a.fname, NULL, "point %lu (%.0f, %.0f) is not walkable",
+                      (unsigned long)k, x, y);
+        if (k > 1) {
+            long dx = (long)xy[2 * k - 2] - (long)xy[2 * k - 4];
+            long dy = (long)xy[2 * k - 1] - (long)xy[2 * k - 3];
+            if ((dx == 0 && dy == 0) || dx < -1 || dx > 1 || dy < -1 || dy > 1)
+                arg_error(L, a.number, a.fname, NULL,
+                          "point %lu (%.0f, %.0f) is not a move from point %lu (%lu, %lu)",
+                          (unsigned long)k, x, y, (unsigned long)(k - 1),
+                          (unsigned long)xy[2 * k - 4] + 1, (unsigned long)xy[2 * k - 3] + 1);
+        }
+    }
+}
+
+static void buffer_cell(PathReader *r, size_t i, uint32_t *x, uint32_t *y)
+{
+    const uint32_t *xy = (const uint32_t *)r->source;
+    *x = xy[2 * i - 2];
+    *y = xy[2 * i - 1];
+}
+
+static int buffer_valid(PathReader *r)
+{
+    (void)r;
+    return 1;                          /* the buffer is this call's own */
+}
+
+int astar_lua_smooth_path(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "smoothPath");
+    Arg pa = method_arg("smoothPath", 1), oa = method_arg("smoothPath", 2);
+    SmoothOptions o;
+    PathReader reader;
+    size_t len, n, kept, bad;
+    uint32_t *xy;
+    double cost = 0.0;
+    int flat;
+
+    lua_settop(L, 3);
+    if (!lua_istable(L, pa.index))
+        type_error(L, pa, NULL, "table");
+    read_smooth_options(L, oa, g, &o);
+    if (grid_is_hex(g))
+        arg_error(L, pa.number, pa.fname, NULL,
+                  "smoothPath needs a square board (a hex walk: opts.smooth = 'corners' where it is made)");
+    len = (size_t)compat_rawlen(L, pa.index);
+    if (len == 0)
+        return arg_error(L, pa.number, pa.fname, NULL, "path is empty");
+    lua_rawgeti(L, pa.index, 1);
+    flat = lua_type(L, -1) == LUA_TNUMBER;
+    lua_pop(L, 1);
+    if (flat && len % 2)
+        return arg_error(L, pa.number, pa.fname, NULL, "flat path has an odd length %lu",
+                         (unsigned long)len);
+    n = flat ? len / 2 : len;
+    if (!o.flat_given)
+        o.out.flat = flat;
+    xy = (uint32_t *)lua_newuserdata(L, n * (2 * sizeof *xy + sizeof(double)));
+    check_open(L, g);                  /* the allocation may have run finalizers */
+    read_walk(L, pa, g, flat, n, xy);
+    if (o.smooth == ASTAR_SMOOTH_SIGHT
+        && astar_grid_move_count(g->grid) + astar_grid_link_count(g->grid) > 0)
+        smooth_cannot(L, oa, o.smooth, "does not follow moves (the grid has move overrides or links)");
+    kept = astar_path_smooth(g->grid, o.diagonal, o.smooth, xy, n,
+                             (double *)(void *)(xy + 2 * n), &cost, &bad);
+    if (bad)
+        return arg_error(L, pa.number, pa.fname, NULL,
+                         "point %lu (%lu, %lu) is not a move from point %lu (%lu, %lu)",
+                         (unsigned long)bad + 1, (unsigned long)xy[2 * bad] + 1,
+                         (unsigned long)xy[2 * bad + 1] + 1, (unsigned long)bad,
+                         (unsigned long)xy[2 * bad - 2] + 1, (unsigned long)xy[2 * bad - 1] + 1);
+    memset(&reader, 0, sizeof reader);
+    reader.n = kept;
+    reader.cell = buffer_cell;
+    reader.valid = buffer_valid;
+    reader.source = xy;
+    push_path(L, &reader, o.out);
+    lua_pushnumber(L, (lua_Number)cost);
+    return 2;
+}
