@@ -280,11 +280,17 @@ describe("opts.smooth = 'corners'", function()
   end)
 end)
 
--- findPath's walk, "sight" and "theta" for one query, checked against the model.
-local function check_query(grid, desc, mode, sx, sy, gx, gy, what)
-  local walk, grid_cost = grid:findPath(sx, sy, gx, gy, { diagonal = mode })
-  local sight, sight_cost = grid:findPath(sx, sy, gx, gy, { diagonal = mode, smooth = "sight" })
-  local theta, theta_cost = grid:findPath(sx, sy, gx, gy, { diagonal = mode, smooth = "theta" })
+-- findPath's walk, "sight" and "theta" for one query (with the rules in `rules`,
+-- which desc already holds), checked against the model.
+local function check_query(grid, desc, mode, sx, sy, gx, gy, what, rules)
+  local function opts(smooth)
+    local o = { diagonal = mode, smooth = smooth }
+    for k, v in pairs(rules or {}) do o[k] = v end
+    return o
+  end
+  local walk, grid_cost = grid:findPath(sx, sy, gx, gy, opts(nil))
+  local sight, sight_cost = grid:findPath(sx, sy, gx, gy, opts("sight"))
+  local theta, theta_cost = grid:findPath(sx, sy, gx, gy, opts("theta"))
   if walk == nil then
     assert(sight == nil and theta == nil, what .. ": a path with smoothing, none without")
     assert.are.equal(grid_cost, sight_cost)
@@ -312,7 +318,8 @@ describe("opts.smooth = 'sight' and 'theta'", function()
       for q = 1, 2 do
         local sx, sy = random_open_cell(rng, desc)
         local gx, gy = random_open_cell(rng, desc)
-        local ok, cheaper = check_query(grid, desc, mode, sx, sy, gx, gy, ("seed %d query %d (%s)"):format(seed, q, mode))
+        local what = ("seed %d query %d (%s)"):format(seed, q, mode)
+        local ok, cheaper = check_query(grid, desc, mode, sx, sy, gx, gy, what)
         if ok then found = found + 1 end
         if cheaper then shorter = shorter + 1 end
       end
@@ -320,6 +327,39 @@ describe("opts.smooth = 'sight' and 'theta'", function()
     -- the boards are connected enough to test something, and "theta" is no walk
     assert(found >= 50, "only " .. found .. " of 72 queries found a path")
     assert(shorter >= found / 2, "theta beat the walk in only " .. shorter .. " of " .. found .. " queries")
+  end)
+
+  it("follow the query's rules: its blocked cells and its own costs", function()
+    for seed = 1, 12 do
+      local desc, rng = patched_board(3000 + seed, 30)
+      local grid = R.build_grid(astar, desc)
+      local mode = ANY_ANGLE_MODES[seed % 3 + 1]
+      local sx, sy = random_open_cell(rng, desc)
+      local gx, gy = random_open_cell(rng, desc)
+      -- the rules as lists of points, and the board this query sees
+      local blocked, costs = {}, {}
+      local walkable, cost = {}, {}
+      for x = 1, desc.w do
+        walkable[x], cost[x] = {}, {}
+        for y = 1, desc.h do
+          walkable[x][y], cost[x][y] = desc.walkable[x][y], desc.cost[x][y]
+          local r = rng.next()
+          if not (x == sx and y == sy) then
+            if r < 0.08 then
+              blocked[#blocked + 1] = { x = x, y = y }
+              walkable[x][y] = false
+            elseif r < 0.25 then
+              local c = rng.int(0, 9)
+              costs[#costs + 1] = { x = x, y = y, cost = c > 0 and c }
+              if c > 0 then cost[x][y] = c else walkable[x][y] = false end
+            end
+          end
+        end
+      end
+      local seen = { w = desc.w, h = desc.h, walkable = walkable, cost = cost }
+      check_query(grid, seen, mode, sx, sy, gx, gy, ("seed %d (%s) with rules"):format(seed, mode),
+        { blocked = blocked, cost = costs })
+    end
   end)
 
   it("do the same on many more generated boards #slow", function()
@@ -474,6 +514,27 @@ describe("smoothing wherever paths come out", function()
     end
   end)
 
+  it("a stepped search changed under it answers for the grid as it is", function()
+    local sx, sy, gx, gy = query()
+    for _, how in ipairs({ "corners", "sight", "theta" }) do
+      local grid = board()
+      local walk = grid:findPath(sx, sy, gx, gy, { diagonal = MODE })
+      local opts = { diagonal = MODE, smooth = how }
+      local search = grid:newSearch(sx, sy, gx, gy, opts)
+      search:step(3)
+      -- a wall in the middle of the walk, and a swamp next to the start
+      local mid = walk[math.floor(#walk / 2)]
+      grid:setWalkable(mid.x, mid.y, false)
+      grid:setCost(walk[2].x, walk[2].y, grid:getCost(walk[2].x, walk[2].y) == 9 and 8 or 9)
+      while search:step(3) == "searching" do end
+      local path, cost = grid:findPath(sx, sy, gx, gy, opts)
+      local got, got_cost = search:result()
+      assert.are.same(path, got, how)
+      assert.are.equal(cost, got_cost, how)
+      assert(search:getStats().restarts >= 1, how .. ": no restart")
+    end
+  end)
+
   it("range:pathTo smooths the range's walk", function()
     local grid = board()
     local sx, sy = query()
@@ -613,7 +674,8 @@ describe("opts.smooth errors", function()
     local map = grid:distanceMap({ { x = 4, y = 3 } }, { diagonal = "always" })
     check_error("bad argument #3 to 'pathTo' (opts.smooth: 'theta' needs a search (findPath or newSearch))",
       range.pathTo, range, 4, 3, { smooth = "theta" })
-    check_error("bad argument #3 to 'pathTo' (opts.smooth: unknown smoothing 'zigzag'; expected corners, sight or theta)",
+    check_error("bad argument #3 to 'pathTo' "
+      .. "(opts.smooth: unknown smoothing 'zigzag'; expected corners, sight or theta)",
       range.pathTo, range, 4, 3, { smooth = "zigzag" })
     check_error("bad argument #3 to 'pathFrom' (opts.smooth: 'theta' needs a search (findPath or newSearch))",
       map.pathFrom, map, 1, 1, { smooth = "theta" })
