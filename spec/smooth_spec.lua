@@ -436,6 +436,38 @@ describe("opts.smooth = 'sight' and 'theta'", function()
     exact(c, s, "the grid's mode")
   end)
 
+  it("work with a goal list and with partial", function()
+    local board = "......#...\n..###.#...\n....#.#.#.\n.##.#...#.\n....#####.\n.........."
+    local desc = R.parse_string_map(board)
+    local grid = astar.fromString(board)
+    local goals = { { x = 10, y = 1 }, { x = 8, y = 3 }, { x = 1, y = 6 } }
+    for _, mode in ipairs(ANY_ANGLE_MODES) do
+      local walk, walk_cost, index = grid:findPath(1, 1, goals, { diagonal = mode })
+      local bound = S.walk_cost(desc, walk)
+      for _, how in ipairs({ "sight", "theta" }) do
+        local path, cost, i = grid:findPath(1, 1, goals, { diagonal = mode, smooth = how })
+        assert(type(i) == "number" and goals[i], how .. ": no goal index")
+        if how == "sight" then assert.are.equal(index, i) end
+        check_polyline(desc, mode, path, cost, 1, 1, goals[i].x, goals[i].y, bound, how .. " " .. mode)
+      end
+      assert(R.close(bound, walk_cost))
+    end
+    -- (6, 2) is walled off: partial goes to (4, 2), the one closest cell
+    local walled = "....#.\n.2..#.\n....#."
+    desc, grid = R.parse_string_map(walled), astar.fromString(walled)
+    for _, mode in ipairs(ANY_ANGLE_MODES) do
+      local part, part_cost, reached = grid:findPath(1, 3, 6, 2, { diagonal = mode, partial = true })
+      assert.is_false(reached)
+      local bound = S.walk_cost(desc, part)
+      assert(R.close(bound, part_cost))
+      for _, how in ipairs({ "sight", "theta" }) do
+        local path, cost, r = grid:findPath(1, 3, 6, 2, { diagonal = mode, partial = true, smooth = how })
+        assert.is_false(r)
+        check_polyline(desc, mode, path, cost, 1, 3, 4, 2, bound, how .. " partial " .. mode)
+      end
+    end
+  end)
+
   it("price a shortcut through a swamp as swamp", function()
     -- the straight line (1,2) -> (5,2) would cross the 9s; the walk round them is cheaper
     local board = "1...1\n..99.\n.....\n"
