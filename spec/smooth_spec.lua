@@ -157,6 +157,29 @@ describe("the segment reference (helpers/segment_reference.lua)", function()
     exact(1, c, "a single orthogonal step costs the entered cell")
   end)
 
+  it("agrees with the grid's corner rule on every single step", function()
+    for seed = 1, 20 do
+      local desc = R.random_map(R.rng(seed), 5, 5, 0.4)
+      local _, _, walk = R.normalise(desc)
+      for _, mode in ipairs(ANY_ANGLE_MODES) do
+        for x = 2, 4 do
+          for y = 2, 4 do
+            for dx = -1, 1 do
+              for dy = -1, 1 do
+                if dx ~= 0 or dy ~= 0 then
+                  local legal = S.segment(desc, mode, { x = x, y = y }, { x = x + dx, y = y + dy })
+                  local move = walk(x + dx, y + dy)
+                  if dx ~= 0 and dy ~= 0 then move = R.diagonal_allowed(walk, mode, x, y, dx, dy) end
+                  assert(legal == move, ("seed %d %s (%d,%d)+(%d,%d)"):format(seed, mode, x, y, dx, dy))
+                end
+              end
+            end
+          end
+        end
+      end
+    end
+  end)
+
   it("adds a polyline from the start, and a walk step by step", function()
     local desc = R.parse_string_map("12\n34")
     local ok, c = S.polyline(desc, "always", { { x = 1, y = 1 }, { x = 2, y = 1 }, { x = 2, y = 2 } })
