@@ -395,6 +395,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     int d;
 
     s->status = ASTAR_NO_PATH;
+    s->smoothed = 0;                /* an earlier query's points are not this one's */
     s->expanded = s->touched = 0;
     s->restarts = 0;
     s->earlier_expanded = s->earlier_touched = 0;

@@ -186,6 +186,23 @@ size_t astar_path_corners(uint32_t width, unsigned hex, uint32_t *xy, size_t n)
     return n;
 }
 
+/* The cost of step a -> b of a walk handed in (bordered cells): the segment
+ * model's on a square board, the entered cell's on a hex one; INFINITY when
+ * it is not a board move the mode allows. */
+static double handed_step(const SegmentModel *m, uint32_t a, uint32_t b)
+{
+    const AstarGrid *g = m->grid;
+    long dq, dr;
+    if (!step_direction(g->hex, (long)(a % g->stride), (long)(a / g->stride),
+                        (long)(b % g->stride), (long)(b / g->stride), &dq, &dr))
+        return INFINITY;
+    if (!g->hex)
+        return segment_cost(m, a, b);
+    if (!g->open[b])
+        return INFINITY;
+    return g->cost ? g->cost[b] : 1.0;
+}
+
 size_t astar_path_smooth(const AstarGrid *grid, AstarDiagonal diagonal, AstarSmooth mode,
                          uint32_t *xy, size_t n, double *w, double *cost, size_t *bad)
 {
@@ -196,20 +213,25 @@ size_t astar_path_smooth(const AstarGrid *grid, AstarDiagonal diagonal, AstarSmo
     m.price = NULL;
     m.user = NULL;
     *bad = 0;
+    *cost = 0.0;
     pairs_to_cells(grid->stride, xy, n);
-    smooth_walk_costs(&m, xy, n, w);          /* the grid's own prices never stop */
+    if (n > 0)
+        w[0] = 0.0;
     for (j = 1; j < n; j++) {
-        if (!(w[j] < INFINITY)) {
+        double step = handed_step(&m, xy[j - 1], xy[j]);
+        if (!(step < INFINITY)) {
             *bad = j;
             cells_to_pairs(grid->stride, xy, n);
             return n;
         }
+        w[j] = w[j - 1] + step;
     }
-    *cost = n > 0 ? w[n - 1] : 0.0;
-    if (mode == ASTAR_SMOOTH_SIGHT && diagonal != ASTAR_DIAGONAL_NEVER)
-        smooth_sight(&m, xy, n, w, &kept, cost);
+    if (n > 0)
+        *cost = w[n - 1];
+    if (mode == ASTAR_SMOOTH_SIGHT && !grid->hex && diagonal != ASTAR_DIAGONAL_NEVER)
+        smooth_sight(&m, xy, n, w, &kept, cost);    /* the grid's own prices never stop */
     else
-        kept = smooth_corners(grid->stride, 0, xy, n);
+        kept = smooth_corners(grid->stride, grid->hex, xy, n);
     cells_to_pairs(grid->stride, xy, kept);
     return kept;
 }

@@ -484,7 +484,7 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rule
     check_open(L, g);                 /* reading may have run finalizers */
     if (o.smooth >= ASTAR_SMOOTH_SIGHT
         && astar_grid_move_count(g->grid) + astar_grid_link_count(g->grid) > 0)
-        smooth_cannot(L, a, o.smooth, "does not follow moves (the grid has move overrides or links)");
+        smooth_cannot(L, a, o.smooth, "needs a grid without move overrides or links");
     /* component labels (unreachable goals at once) and the exact lowest cost */
     astar_grid_prepare(g->grid);
     if (o.algorithm == ASTAR_ALGORITHM_JPS && !astar_jps_supported(g->grid, o.diagonal))

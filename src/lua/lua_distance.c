@@ -323,7 +323,7 @@ static int map_path_from(lua_State *L)
 
     find_cell(L, h, "pathFrom");       /* x and y are checked before the options */
     lua_settop(L, 4);
-    read_path_options(L, method_arg("pathFrom", 3), &flat, &into, &corners, "a distance map");
+    read_path_options(L, method_arg("pathFrom", 3), &flat, &into, &corners);
     base = lua_gettop(L);
     for (;;) {
         unsigned fills = h->fills;

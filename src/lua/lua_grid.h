@@ -178,8 +178,7 @@ int push_stats(lua_State *L, size_t expanded, size_t touched);
 
 /* pathTo's and pathFrom's options (argument a): flat and into, as findPath's;
  * into is left in a stack slot pushed here (*into: its index, 0 if none). */
-void read_path_options(lua_State *L, Arg a, int *flat, int *into, int *corners,
-                       const char *keeper);
+void read_path_options(lua_State *L, Arg a, int *flat, int *into, int *corners);
 
 int grid_encode(lua_State *L);       /* grid:encode() */
 int grid_decode(lua_State *L);       /* astar.decode(s) */

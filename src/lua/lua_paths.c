@@ -24,7 +24,7 @@ static void read_smooth_options(lua_State *L, Arg a, const LuaGrid *g, SmoothOpt
 {
     int slot;
 
-    o->smooth = ASTAR_SMOOTH_SIGHT;
+    o->smooth = grid_is_hex(g) ? ASTAR_SMOOTH_CORNERS : ASTAR_SMOOTH_SIGHT;
     o->diagonal = g->diagonal;
     o->flat_given = 0;
     memset(&o->out, 0, sizeof o->out);
@@ -42,12 +42,14 @@ static void read_smooth_options(lua_State *L, Arg a, const LuaGrid *g, SmoothOpt
         case 0:
             o->smooth = check_smooth(L, v);
             if (o->smooth == ASTAR_SMOOTH_THETA)
-                smooth_cannot(L, a, o->smooth, "is a search; expected corners or sight");
+                smooth_cannot(L, a, o->smooth, "needs a search (findPath or newSearch)");
+            if (o->smooth == ASTAR_SMOOTH_SIGHT && grid_is_hex(g))
+                smooth_cannot(L, a, o->smooth, "needs a square board");
             if (o->smooth == ASTAR_SMOOTH_NONE)
                 o->smooth = ASTAR_SMOOTH_CORNERS;   /* false: the walk, as a walk */
             break;
         case 1:
-            o->diagonal = check_diagonal(L, v, "opts.diagonal: ", 0);
+            o->diagonal = check_diagonal(L, v, "opts.diagonal: ", grid_is_hex(g));
             break;
         case 2:
             o->out.flat = check_boolean(L, v, "opts.flat: ");
@@ -90,8 +92,8 @@ static double read_number(lua_State *L, Arg a, const char *where, size_t i, cons
 }
 
 /* Reads the n points of the path at a into xy (0-based pairs), checking each
- * is in the grid, walkable (the first excepted) and a step from the one
- * before. Raw reads: nothing runs. */
+ * is in the grid and walkable (the first excepted); the core checks the
+ * steps. Raw reads: nothing runs. */
 static void read_walk(lua_State *L, Arg a, const LuaGrid *g, int flat, size_t n, uint32_t *xy)
 {
     size_t k;
@@ -122,15 +124,6 @@ static void read_walk(lua_State *L, Arg a, const LuaGrid *g, int flat, size_t n,
         if (k > 1 && !astar_grid_walkable(g->grid, xy[2 * k - 2], xy[2 * k - 1]))
             arg_error(L, a.number, a.fname, NULL, "point %lu (%.0f, %.0f) is not walkable",
                       (unsigned long)k, x, y);
-        if (k > 1) {
-            long dx = (long)xy[2 * k - 2] - (long)xy[2 * k - 4];
-            long dy = (long)xy[2 * k - 1] - (long)xy[2 * k - 3];
-            if ((dx == 0 && dy == 0) || dx < -1 || dx > 1 || dy < -1 || dy > 1)
-                arg_error(L, a.number, a.fname, NULL,
-                          "point %lu (%.0f, %.0f) is not a move from point %lu (%lu, %lu)",
-                          (unsigned long)k, x, y, (unsigned long)(k - 1),
-                          (unsigned long)xy[2 * k - 4] + 1, (unsigned long)xy[2 * k - 3] + 1);
-        }
     }
 }
 
@@ -162,9 +155,6 @@ int astar_lua_smooth_path(lua_State *L)
     if (!lua_istable(L, pa.index))
         type_error(L, pa, NULL, "table");
     read_smooth_options(L, oa, g, &o);
-    if (grid_is_hex(g))
-        arg_error(L, pa.number, pa.fname, NULL,
-                  "smoothPath needs a square board (a hex walk: opts.smooth = 'corners' where it is made)");
     len = (size_t)compat_rawlen(L, pa.index);
     if (len == 0)
         return arg_error(L, pa.number, pa.fname, NULL, "path is empty");
@@ -182,7 +172,7 @@ int astar_lua_smooth_path(lua_State *L)
     read_walk(L, pa, g, flat, n, xy);
     if (o.smooth == ASTAR_SMOOTH_SIGHT
         && astar_grid_move_count(g->grid) + astar_grid_link_count(g->grid) > 0)
-        smooth_cannot(L, oa, o.smooth, "does not follow moves (the grid has move overrides or links)");
+        smooth_cannot(L, oa, o.smooth, "needs a grid without move overrides or links");
     kept = astar_path_smooth(g->grid, o.diagonal, o.smooth, xy, n,
                              (double *)(void *)(xy + 2 * n), &cost, &bad);
     if (bad)

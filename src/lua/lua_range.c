@@ -193,10 +193,9 @@ static const char *const PATH_OPTIONS[] = {"flat", "into", "smooth", NULL};
 
 /* pathTo's and pathFrom's options (argument a): flat and into, as findPath's
  * (into is left in a stack slot pushed here; *into: its index, 0 when not
- * given), and smooth: "corners" only, since `keeper` ("a range") keeps no
- * grid for the segment model (docs/paths.md). */
-void read_path_options(lua_State *L, Arg a, int *flat, int *into, int *corners,
-                       const char *keeper)
+ * given), and smooth: "corners" only, since a range or a map keeps no grid
+ * for the segment model (docs/paths.md). */
+void read_path_options(lua_State *L, Arg a, int *flat, int *into, int *corners)
 {
     int slot;
 
@@ -227,10 +226,7 @@ void read_path_options(lua_State *L, Arg a, int *flat, int *into, int *corners,
             break;
         default:
             smooth = check_smooth(L, v);
-            if (smooth > ASTAR_SMOOTH_CORNERS)
-                arg_error(L, a.number, a.fname, NULL,
-                          "opts.smooth: %s keeps no grid; expected corners (use "
-                          "grid:smoothPath for sight)", keeper);
+            smooth_needs_grid(L, a, smooth);
             *corners = smooth == ASTAR_SMOOTH_CORNERS;
         }
         lua_pop(L, 1);
@@ -281,7 +277,7 @@ static int range_path_to(lua_State *L)
     uint32_t after[2] = {0, 0}, here[2], before[2];
 
     lua_settop(L, 4);
-    read_path_options(L, method_arg("pathTo", 3), &flat, &into, &corners, "a range");
+    read_path_options(L, method_arg("pathTo", 3), &flat, &into, &corners);
     if (!c || !is_stop(c)) {
         lua_pushnil(L);                 /* into is not touched */
         return 1;

@@ -37,6 +37,14 @@ void smooth_cannot(lua_State *L, Arg a, AstarSmooth smooth, const char *why)
     arg_error(L, a.number, a.fname, NULL, "opts.smooth: '%s' %s", SMOOTH_NAMES[smooth - 1], why);
 }
 
+void smooth_needs_grid(lua_State *L, Arg a, AstarSmooth smooth)
+{
+    if (smooth == ASTAR_SMOOTH_THETA)
+        smooth_cannot(L, a, smooth, "needs a search (findPath or newSearch)");
+    if (smooth == ASTAR_SMOOTH_SIGHT)
+        smooth_cannot(L, a, smooth, "needs the grid: use grid:smoothPath");
+}
+
 /* The OPT_* of the string at stack index key, or -1. */
 static int option_of(lua_State *L, int key)
 {
@@ -152,9 +160,9 @@ static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOpti
         if (grid_is_hex(g))
             smooth_cannot(L, v, o->smooth, "needs a square board");
         if (o->size > 1)
-            smooth_cannot(L, v, o->smooth, "needs a one-cell unit (size 1)");
+            smooth_cannot(L, v, o->smooth, "needs a one-cell unit");
         if (o->given & OPT(OPT_MOVE))
-            smooth_cannot(L, v, o->smooth, "does not follow moves (opts.move)");
+            smooth_cannot(L, v, o->smooth, "needs a query without opts.move");
         break;
     default:
         o->near = check_near(L, v, g->width + g->height);

@@ -74,6 +74,9 @@ AstarSmooth check_smooth(lua_State *L, Arg v);
 /* Raises when the smoothing asked (sight, theta) cannot follow what the
  * query is about: prefix "opts.smooth: 'sight' " + why. */
 void smooth_cannot(lua_State *L, Arg a, AstarSmooth smooth, const char *why);
+/* Raises for sight and theta where no grid or search is at hand (pathTo,
+ * pathFrom, grid:smoothPath's theta): "needs the grid" / "needs a search". */
+void smooth_needs_grid(lua_State *L, Arg a, AstarSmooth smooth);
 
 /* Reads options table a (nil or absent: none) of a query on g, taking the
  * options in `accepted` (OPTS_*). The rules go into the slots of `rules`
