@@ -865,6 +865,60 @@ for _, form in ipairs(STEPPED) do
   end
 end
 
+-- A large unit's blocked rule is asked while newSearch builds the unit's
+-- clearance: a real change there stops the search at once, as at the goal
+-- above (no restart as in findPath); a write that changes nothing does not
+-- (the Lua API fuzzer's seed newsearch-size2-wall).
+describe("the blocked rule of a stepped search for a unit of size 2", function()
+  local L = require "helpers.large_reference"
+  local FX, FY, TX, TY = 1, 1, 10, 9
+  local function wallRule(x, y) return x == 6 and y <= 9 end
+  -- a 12 x 12 open grid; the rule's 4th call runs write(grid)
+  local function searchWith(write)
+    local grid, calls = astar.new(12, 12), 0
+    local ok, s = pcall(grid.newSearch, grid, FX, FY, TX, TY, { size = 2, blocked = function(x, y)
+      calls = calls + 1
+      if calls == 4 then write(grid) end
+      return wallRule(x, y)
+    end })
+    return grid, ok, s
+  end
+  -- the search's answer against the large-unit reference on the grid as it is
+  local function answerMismatch(grid, path, cost)
+    local b = { w = 12, h = 12, k = 2, diagonal = grid:getDiagonal(), value = function(x, y)
+      if not grid:isWalkable(x, y) or wallRule(x, y) then return L.INF end
+      return grid:getCost(x, y)
+    end }
+    local want = L.cost(b, FX, FY, { { TX, TY } })
+    if not path then return want ~= L.INF and "no path, want cost " .. want end
+    local walked, why = L.path_cost(b, path, FX, FY)
+    if not walked then return why end
+    local last = path[#path]
+    if last.x ~= TX or last.y ~= TY then return "does not end at the goal" end
+    if math.abs(walked - cost) > 1e-9 or math.abs(cost - want) > 1e-9 then
+      return ("cost %s, walked %s, want %s"):format(cost, walked, want)
+    end
+  end
+  local function finished(grid, s)
+    assert.are.equal("found", s:step(math.huge))
+    local wrong = answerMismatch(grid, s:result())
+    assert(not wrong, wrong)
+  end
+
+  it("stops at a wall added there, and the grid stays usable", function()
+    local grid, ok, err = searchWith(function(g) g:setWalkable(8, 5, false) end)
+    assert.are.same({ false, "grid changed during newSearch" }, { ok, err })
+    assert.is_false(grid:isWalkable(8, 5))
+    finished(grid, grid:newSearch(FX, FY, TX, TY, { size = 2, blocked = wallRule }))
+  end)
+
+  it("goes on after a write that changes nothing", function()
+    local grid, ok, s = searchWith(function(g) g:setWalkable(8, 5, true) end)
+    assert.is_true(ok, tostring(s))
+    finished(grid, s)
+  end)
+end)
+
 -- ---- 2. finalizers ------------------------------------------------------------------
 
 local F = require "helpers.finalizers"

@@ -30,7 +30,8 @@
 --   - with the robustness contract on (flags.contract, the default), calls
 --     whose callbacks or finalizers acted are held to it (issue 10): the
 --     callback's error value unchanged, "grid closed during <fname>",
---     restarts after a change ("grid changed during <fname>" only after 3),
+--     restarts after a change ("grid changed during <fname>" only after 3;
+--     newSearch's rules stop at the first),
 --     the yield error, options read raw; otherwise an answer correct for the
 --     grid as it was at some moment of the call.
 -- A failed check ends the run with a message (the harness aborts, so
@@ -2607,6 +2608,11 @@ local function range_may_ask(ref, m)
   return false
 end
 
+-- The calls whose rules stop at the first real change of the grid instead of
+-- restarting (README, "Callbacks": a stepped search's rules run inside
+-- newSearch, e.g. blocked while it builds a large unit's clearance).
+local STOPS_AT_A_CHANGE = { newSearch = true }
+
 -- The error a callback-taking call may raise, given what happened.
 local function callback_error_ok(fname, err, w)
   for _, v in ipairs(w.thrown) do
@@ -2616,8 +2622,9 @@ local function callback_error_ok(fname, err, w)
   if w.closed and (err == "grid closed during " .. fname or (w.closed_fin and err == CLOSED_USE)) then
     return true
   end
-  -- (at most 3 restarts: the error needs a 4th change)
-  if w.changed and err == "grid changed during " .. fname and (w.changed_fin or w.changes >= 4) then
+  -- (at most 3 restarts: the error needs a 4th change, or one for a search)
+  if w.changed and err == "grid changed during " .. fname
+      and (w.changed_fin or w.changes >= 4 or STOPS_AT_A_CHANGE[fname]) then
     return true
   end
   return false
