@@ -266,7 +266,8 @@ describe("grid:neighbours", function()
     assert.are.equal("3,3:1 2,4:0.5 2,2:3 3,4:1.4142135623730951 1,4:1.4142135623730951 "
       .. "1,2:1.4142135623730951 4,1:2 5,5:7", moves_text(g:neighbours(2, 3, { diagonal = "always" })))
     -- a corner: the board's edge is a wall for the corner rule
-    assert.are.equal("2,1:1 1,2:1 2,2:4.2426406871192857", moves_text(g:neighbours(1, 1, { diagonal = "one-obstacle" })))
+    assert.are.equal("2,1:1 1,2:1 2,2:4.2426406871192857",
+      moves_text(g:neighbours(1, 1, { diagonal = "one-obstacle" })))
   end)
 
   it("lists a hex cell's six neighbours", function()

@@ -589,8 +589,8 @@ function M.decode(input)
     elseif op == 6 then
       local x2, y2 = second(x, y, w, h)
       local lx, ly = coord(w), coord(h)
-      return format("H.getMove(%s, %s, %s, %s, %s)\nH.getLinks(%s, %s, %s)\nH.neighbours(%s, %s, %s)", G, lit(x), lit(y),
-        lit(x2), lit(y2), G, lit(lx), lit(ly), G, lit(lx), lit(ly))
+      return format("H.getMove(%s, %s, %s, %s, %s)\nH.getLinks(%s, %s, %s)\nH.neighbours(%s, %s, %s)", G, lit(x),
+        lit(y), lit(x2), lit(y2), G, lit(lx), lit(ly), G, lit(lx), lit(ly))
     elseif op == 7 then
       return format("H.manyMoves(%s, %d, %d)", G, b() * 256 + b(), 1 + b() % 24)
     elseif op <= 9 then
@@ -741,8 +741,8 @@ function M.decode(input)
       return "H.co(function()\n  " .. statement(1) .. "\nend)"
     elseif op == 36 then
       local x, y, x2, y2 = coord(w), coord(h), coord(w), coord(h)
-      return format("H.getters(%s, %s, %s, %s, %s)\nH.geometry(%s, %s, %s, %s, %s)", G, lit(x), lit(y), lit(x2), lit(y2),
-        G, lit(x), lit(y), lit(x2), lit(y2))
+      return format("H.getters(%s, %s, %s, %s, %s)\nH.geometry(%s, %s, %s, %s, %s)", G, lit(x), lit(y), lit(x2),
+        lit(y2), G, lit(x), lit(y), lit(x2), lit(y2))
     elseif op == 37 then
       return format("H.act(%s)", lit(gen_action(k, 0) or { "gc", "step" }))
     elseif op == 38 then
