@@ -410,6 +410,15 @@ entry("grid:link, one way", "link", function(w) w.grid:link(6, 6, 26, 26, 1.5, t
 entry("grid:unlink", "unlink", function(w) w.grid:unlink(28, 28, 2, 2) return wrote(w) end,
   { writes = true, needs = MOVES })
 entry("grid:getLinks, many", "getLinks", function(w) return w.grid:getLinks(2, 2) end, { needs = MOVES })
+-- board geometry (issue 20): neighbours lists the moves of a cell with many links
+entry("grid:neighbours, many links", "neighbours", function(w) return w.grid:neighbours(2, 2) end,
+  { needs = MOVES })
+entry("grid:neighbours, opts", "neighbours", function(w)
+  return w.grid:neighbours(RX, RY, { diagonal = "always" })
+end)
+entry("grid:cellCentre", "cellCentre", function(w) return w.grid:cellCentre(RX, RY, 24) end)
+entry("grid:cellAt", "cellAt", function(w) return w.grid:cellAt(100.5, 37.25, 24) end)
+entry("grid:distance", "distance", function(w) return w.grid:distance(2, 3, GX, GY) end)
 entry("grid:findPath, a move rule", "findPath", function(w)
   return w.grid:findPath(2, 2, GX, GY, { move = moveRule })
 end, { needs = MOVES })

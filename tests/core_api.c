@@ -13,6 +13,7 @@
 
 #include "astar.h"
 #include "astar_hex.h"
+#include "astar_geometry.h"
 #include "clearance.h"      /* large units: the layers, compared word for word */
 #include "grid_layout.h"
 
@@ -1342,6 +1343,43 @@ static void test_hex(void)
     }
 }
 
+/* Board geometry (issue 20): a cell's moves counted without room for them,
+ * then listed; centres and the cells under them on every board. */
+static void test_geometry(void)
+{
+    AstarGrid *grid = NULL;
+    AstarCellMove moves[10];
+    uint32_t x, y, cx, cy;
+    double px, py;
+    int shape;
+
+    CHECK(astar_grid_new(&grid, 3, 2) == ASTAR_OK);
+    astar_grid_set_walkable(grid, 1, 0, 0);
+    CHECK(astar_grid_set_cost(grid, 0, 1, 2.5) == ASTAR_OK);
+    CHECK(astar_grid_link(grid, 0, 0, 2, 1, 4.0) == ASTAR_OK);
+    CHECK(astar_cell_moves(grid, ASTAR_DIAGONAL_ALWAYS, 0, 0, NULL, 0) == 3);
+    CHECK(astar_cell_moves(grid, ASTAR_DIAGONAL_ALWAYS, 0, 0, moves, 10) == 3);
+    CHECK(moves[0].x == 0 && moves[0].y == 1 && moves[0].cost == 2.5);
+    CHECK(moves[1].x == 1 && moves[1].y == 1 && moves[1].cost == 1.41421356237309504880);
+    CHECK(moves[2].x == 2 && moves[2].y == 1 && moves[2].cost == 4.0);
+    CHECK(astar_cell_moves(grid, ASTAR_DIAGONAL_NO_OBSTACLES, 0, 0, moves, 10) == 2);
+    CHECK(astar_cell_distance(grid, ASTAR_DIAGONAL_NEVER, 0, 0, 2, 1) == 3.0);
+    astar_grid_free(grid);
+    for (shape = 0; shape < 5; shape++) {
+        if (shape == 0)
+            CHECK(astar_grid_new(&grid, 9, 7) == ASTAR_OK);
+        else
+            CHECK(astar_grid_new_hex(&grid, 9, 7, (AstarHexLayout)(shape - 1)) == ASTAR_OK);
+        for (y = 0; y < 7; y++)
+            for (x = 0; x < 9; x++) {
+                astar_cell_centre(grid, x, y, 12.5, &px, &py);
+                CHECK(astar_cell_at(grid, px, py, 12.5, &cx, &cy) && cx == x && cy == y);
+            }
+        CHECK(!astar_cell_at(grid, -1e9, 0.0, 12.5, &cx, &cy));
+        astar_grid_free(grid);
+    }
+}
+
 int main(void)
 {
     char message[128];
@@ -1472,6 +1510,7 @@ int main(void)
     test_query_walls();
     test_layers();
     test_hex();
+    test_geometry();
     test_large_ranges();
 
     if (failures) {

@@ -589,8 +589,9 @@ function M.decode(input)
       return format("H.unlink(%s, %s, %s, %s, %s)", G, lit(x), lit(y), lit(x2), lit(y2))
     elseif op == 6 then
       local x2, y2 = second(x, y, w, h)
-      return format("H.getMove(%s, %s, %s, %s, %s)\nH.getLinks(%s, %s, %s)", G, lit(x), lit(y), lit(x2), lit(y2),
-        G, lit(coord(w)), lit(coord(h)))
+      local lx, ly = coord(w), coord(h)
+      return format("H.getMove(%s, %s, %s, %s, %s)\nH.getLinks(%s, %s, %s)\nH.neighbours(%s, %s, %s)", G, lit(x),
+        lit(y), lit(x2), lit(y2), G, lit(lx), lit(ly), G, lit(lx), lit(ly))
     elseif op == 7 then
       return format("H.manyMoves(%s, %d, %d)", G, b() * 256 + b(), 1 + b() % 24)
     elseif op <= 9 then
@@ -740,7 +741,9 @@ function M.decode(input)
     elseif op == 35 and depth == 0 then
       return "H.co(function()\n  " .. statement(1) .. "\nend)"
     elseif op == 36 then
-      return format("H.getters(%s, %s, %s, %s, %s)", G, lit(coord(w)), lit(coord(h)), lit(coord(w)), lit(coord(h)))
+      local x, y, x2, y2 = coord(w), coord(h), coord(w), coord(h)
+      return format("H.getters(%s, %s, %s, %s, %s)\nH.geometry(%s, %s, %s, %s, %s)", G, lit(x), lit(y), lit(x2),
+        lit(y2), G, lit(x), lit(y), lit(x2), lit(y2))
     elseif op == 37 then
       return format("H.act(%s)", lit(gen_action(k, 0) or { "gc", "step" }))
     elseif op == 38 then
@@ -2063,6 +2066,96 @@ function H.getLinks(g, x, y)
     end
     return concat(list, " ")
   end)
+end
+
+-- issue 20: grid:neighbours(x, y [, opts]), without options and with the mode
+-- (x + y) % 4 picks: the mirror's moves of the cell (each_move), board moves in
+-- direction order, then the links by target cell.
+local NEIGHBOUR_ORDER = { ["1,0"] = 1, ["-1,0"] = 2, ["0,1"] = 3, ["0,-1"] = 4, ["1,1"] = 5, ["-1,1"] = 6,
+  ["1,-1"] = 7, ["-1,-1"] = 8 }   -- E W S N SE SW NE NW
+function H.neighbours(g, x, y)
+  local opts_list = { false }
+  if type(x) == "number" and type(y) == "number" and x == x and y == y and x % 1 == 0 and y % 1 == 0 then
+    opts_list[2] = { diagonal = DIAG[(x + y) % 4 + 1] }
+  end
+  for _, opts in ipairs(opts_list) do
+    local valid = cell_args(g, x, y)
+    local args = opts and pack(x, y, opts) or pack(x, y)
+    moves_getter("neighbours", Grid.neighbours, g, args, valid, function(s)
+      local diag = opts and opts.diagonal or s.diag
+      local i, list = (y - 1) * s.w + x, {}
+      local function entry(j) return s.walk[j] and s.cost[j] or nil end
+      local board, moves = setmetatable({ lk = false }, { __index = s }), {}
+      each_move(board, diag, diag == "never" and 4 or 8, x, y, entry, function(_, c, tx, ty)
+        moves[#moves + 1] = { NEIGHBOUR_ORDER[(tx - x) .. "," .. (ty - y)], tx, ty, c }
+      end)
+      table.sort(moves, function(a, b) return a[1] < b[1] end)
+      for _, m in ipairs(moves) do list[#list + 1] = format("(%d, %d) %s", m[2], m[3], value_text(m[4])) end
+      local links, targets = (s.lk or EMPTY)[i] or EMPTY, {}
+      for j in pairs(links) do
+        if s.walk[j] then targets[#targets + 1] = j end
+      end
+      table.sort(targets)
+      for _, j in ipairs(targets) do
+        list[#list + 1] = format("(%d, %d) %s", (j - 1) % s.w + 1, (j - 1) // s.w + 1, value_text(links[j]))
+      end
+      return concat(list, " ")
+    end, function(v)
+      if type(v) ~= "table" then return "a " .. type(v) end
+      local list = {}
+      for k, l in ipairs(v) do
+        if type(l) ~= "table" or mtype(rawget(l, "x")) ~= "integer" or mtype(rawget(l, "y")) ~= "integer"
+            or type(rawget(l, "cost")) ~= "number" then
+          return "a bad entry " .. show(l)
+        end
+        list[k] = format("(%d, %d) %s", l.x, l.y, value_text(l.cost))
+      end
+      return concat(list, " ")
+    end)
+  end
+end
+
+-- issue 20: cellCentre, cellAt and distance on a square grid, against the
+-- formulas: a centre at ((x - 0.5) * size, (y - 0.5) * size), the cell under a
+-- pixel floor(p / size) + 1 (nil off the board), the distance Manhattan in mode
+-- "never", else (max - min) + sqrt(2) * min. The pixel is made from x2, y2.
+function H.geometry(g, x, y, x2, y2)
+  local gi, was_closed = before(g)
+  if not gi then return end
+  local size = 7.5
+  local px = type(x2) == "number" and x2 * 3.25 - 4 or x2
+  local py = type(y2) == "number" and y2 * 5.5 - 2 or y2
+  local r, ev0 = api(function()
+    local cx, cy = Grid.cellCentre(g, x, y, size)
+    return { cx = cx, cy = cy, at = pack(Grid.cellAt(g, px, py, size)),
+      back = pack(Grid.cellAt(g, cx, cy, size)), d = Grid.distance(g, x, y, x2, y2) }
+  end)
+  local s = cur(gi)
+  local valid = whole_in(x, 1, s.w) and whole_in(y, 1, s.h) and whole_in(x2, 1, s.w) and whole_in(y2, 1, s.h)
+  if was_closed then
+    if r[1] or r[2] ~= CLOSED_USE then fail("geometry on a closed grid gave %s", show(r[2])) end
+    return
+  end
+  if happened(ev0, g, depth + 1).disturbed then return end
+  if not valid then
+    if r[1] or not is_bad_message(r[2]) then fail("geometry with bad coordinates gave %s", show(r[2])) end
+    return
+  end
+  if not r[1] then fail("geometry raised %s", show(r[2])) end
+  local o = r[2]
+  if o.cx ~= (x - 0.5) * size or o.cy ~= (y - 0.5) * size then
+    fail("cellCentre(%d, %d) is %s, %s", x, y, show(o.cx), show(o.cy))
+  end
+  if o.back[1] ~= x or o.back[2] ~= y then fail("cellAt(cellCentre(%d, %d)) is %s", x, y, show(o.back[1])) end
+  local ax, ay = floor(px / size) + 1, floor(py / size) + 1
+  if ax < 1 or ay < 1 or ax > s.w or ay > s.h then
+    if o.at.n ~= 1 or o.at[1] ~= nil then fail("cellAt(%s, %s) is not nil", show(px), show(py)) end
+  elseif o.at[1] ~= ax or o.at[2] ~= ay then
+    fail("cellAt(%s, %s) is %s, %s", show(px), show(py), show(o.at[1]), show(o.at[2]))
+  end
+  local dx, dy = math.abs(x - x2), math.abs(y - y2)
+  local want = s.diag == "never" and dx + dy or (math.max(dx, dy) - math.min(dx, dy)) + SQRT2 * math.min(dx, dy)
+  if o.d ~= want then fail("distance(%d, %d, %d, %d) is %s, want %s", x, y, x2, y2, show(o.d), show(want)) end
 end
 
 -- n edits of the moves of g at once (a board with many), valid ones mostly.

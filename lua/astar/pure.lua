@@ -12,6 +12,7 @@ local T = require "astar.pure.tiles"
 local D = require "astar.pure.distance"
 local HX = require "astar.pure.hex"
 local MV = require "astar.pure.moves"
+local GM = require "astar.pure.geometry"
 require "astar.pure.stepper"   -- adds Grid:newSearch and the Search methods
 
 local select, type = select, type
@@ -59,6 +60,9 @@ methods.getShape = HX.getShape
 methods.getLayout = HX.getLayout
 for _, name in ipairs { "setMove", "getMove", "setWallBetween", "link", "unlink", "getLinks" } do
   methods[name] = MV[name]
+end
+for _, name in ipairs { "cellCentre", "cellAt", "neighbours", "distance" } do
+  methods[name] = GM[name]
 end
 core.newHex = HX.new_hex
 core.fromTiles = T.from_tiles

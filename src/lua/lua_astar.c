@@ -620,6 +620,8 @@ int astar_lua_decode_map(lua_State *L);
 extern const luaL_Reg MOVE_METHODS[];
 /* Smoothing a walk (lua_paths.c). */
 int astar_lua_smooth_path(lua_State *L);
+/* Board geometry (lua_geometry.c). */
+extern const luaL_Reg GEOMETRY_METHODS[];
 
 static const luaL_Reg GRID_METHODS[] = {
     {"getWidth", grid_get_width},
@@ -690,6 +692,7 @@ ASTAR_EXPORT int luaopen_astar_core(lua_State *L)
     lua_newtable(L);
     compat_setfuncs(L, GRID_METHODS);
     compat_setfuncs(L, MOVE_METHODS);
+    compat_setfuncs(L, GEOMETRY_METHODS);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "__index");
     lua_setfield(L, -3, "Grid");   /* module.Grid: the methods, for Lua helpers to extend */

@@ -124,6 +124,44 @@ function Grid:unlink(x1, y1, x2, y2) end
 ---@return astar.CostPoint[]
 function Grid:getLinks(x, y) end
 
+-- ---- board geometry (README, Board geometry) ---------------------------------------------
+
+---The centre of cell (x, y) in pixels, for cells `size` pixels wide (square: the
+---board's top-left corner at 0, 0) or `size` from centre to corner (hex).
+---@param x integer
+---@param y integer
+---@param size number positive, finite
+---@return number px
+---@return number py
+function Grid:cellCentre(x, y, size) end
+
+---The cell under pixel (px, py) (the nearest centre; on an edge, the cell right
+---of it, then below it), or `nil` off the board.
+---@param px number
+---@param py number
+---@param size number positive, finite
+---@return integer|nil x
+---@return integer? y
+function Grid:cellAt(px, py, size) end
+
+---The moves that leave (x, y) under the grid's walls, costs, diagonal mode (or
+---`opts.diagonal`), move overrides and links: direction order, then links by
+---target; `cost` is what a findPath step pays.
+---@param x integer
+---@param y integer
+---@param opts? {diagonal?: astar.DiagonalMode}
+---@return astar.CostPoint[]
+function Grid:neighbours(x, y, opts) end
+
+---The board's step distance, walls and costs ignored: hex steps; on a square
+---board |dx| + |dy| in mode "never", else (max - min) + sqrt(2) * min.
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@return number
+function Grid:distance(x1, y1, x2, y2) end
+
 -- ---- queries ---------------------------------------------------------------------------
 
 ---The cheapest path from (sx, sy) to (gx, gy), or to the cheapest of a list
