@@ -12,6 +12,7 @@ local T = require "astar.pure.tiles"
 local D = require "astar.pure.distance"
 local HX = require "astar.pure.hex"
 local MV = require "astar.pure.moves"
+local SM = require "astar.pure.smooth"
 require "astar.pure.stepper"   -- adds Grid:newSearch and the Search methods
 
 local select, type = select, type
@@ -57,6 +58,7 @@ methods.setTiles = T.set_tiles
 methods.distanceMap = D.distance_map
 methods.getShape = HX.getShape
 methods.getLayout = HX.getLayout
+methods.smoothPath = SM.smoothPath
 for _, name in ipairs { "setMove", "getMove", "setWallBetween", "link", "unlink", "getLinks" } do
   methods[name] = MV[name]
 end
