@@ -163,10 +163,11 @@ end
 -- Reads an options table (argument `num` of fname) over the grid's settings
 -- (options.lua read, then lua_astar.c check_query's last checks): diagonal,
 -- heuristic, weight, partial, flat, into, algorithm, and the query's near,
--- maxCost, size, smooth (smooth.lua's number, false: none) and rules (cost, blocked,
--- occupied, move: o.rules, query_rules.lua's, made at the first of them; false: none). Returns the settings; o.general is set when the
--- query needs the general loop (search.lua run_general): always when o.fixed_general, and
--- while the grid has moves (moves.lua).
+-- maxCost, size, smooth (smooth.lua's number, false: none) and rules (cost,
+-- blocked, occupied, move: o.rules, query_rules.lua's, made at the first of
+-- them; false: none). Returns the settings; o.general is set when the query
+-- needs the general loop (search.lua run_general): always when
+-- o.fixed_general, and while the grid has moves (moves.lua).
 local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
 local function read_options(self, fname, num, opts, present)
