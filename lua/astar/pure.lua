@@ -13,6 +13,7 @@ local D = require "astar.pure.distance"
 local HX = require "astar.pure.hex"
 local MV = require "astar.pure.moves"
 local GM = require "astar.pure.geometry"
+local SM = require "astar.pure.smooth"
 require "astar.pure.stepper"   -- adds Grid:newSearch and the Search methods
 
 local select, type = select, type
@@ -58,6 +59,7 @@ methods.setTiles = T.set_tiles
 methods.distanceMap = D.distance_map
 methods.getShape = HX.getShape
 methods.getLayout = HX.getLayout
+methods.smoothPath = SM.smoothPath
 for _, name in ipairs { "setMove", "getMove", "setWallBetween", "link", "unlink", "getLinks" } do
   methods[name] = MV[name]
 end

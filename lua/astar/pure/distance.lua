@@ -136,24 +136,31 @@ function Map.pathFrom(...)
   local self, x, y, opts = ...
   local nargs = select("#", ...)
   local i = find_cell("pathFrom", nargs, self, x, y)
-  local flat, into = P.read_path_options(opts, nargs > 3, "pathFrom")
+  local flat, into, smooth = P.read_path_options(opts, nargs > 3, "pathFrom")
   if not i then return nil end
   -- the map as it is now: an update (a finalizer's, as tables are made
   -- below) puts new tables in the map and leaves these whole
   local step, stride, reached, value = self._step, self._stride, self._reached, self._dist[i]
   local via = self._via
-  local t = into or {}
+  local t = not smooth and (into or {})
+  local wx, wy = {}, {}   -- "corners" (smooth.lua): the walk's points first
   local k, c = 0, i
   while c and k <= reached do   -- bounded as in C (a decoded map may loop)
     local cx, cy = cell_xy(self, c)
     k = k + 1
-    if flat then
+    if smooth then
+      wx[k], wy[k] = cx, cy
+    elseif flat then
       rawset(t, 2 * k - 1, cx)
       rawset(t, 2 * k, cy)
     else
       set_point(t, k, cx, cy, nil, into ~= nil)
     end
     c = step_from(step, stride, c, via)
+  end
+  if smooth then
+    return require("astar.pure.smooth").walk_corners(wx, wy, k, self._hex, self._diagonal, into,
+      flat), value
   end
   if into then clear_tail(t, flat and 2 * k + 1 or k + 1) end
   return t, value

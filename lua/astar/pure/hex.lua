@@ -28,6 +28,7 @@ local function axial(layout, x, y)
   if layout == ODD_Q then return x, y - (x - x % 2) / 2 end
   return x, y - (x + x % 2) / 2
 end
+M.axial = axial
 
 local function axial_distance(dq, dr)
   local ds = dq + dr

@@ -7,6 +7,7 @@ local G = require "astar.pure.grid"
 local S = require "astar.pure.search"
 local Q = require "astar.pure.query_rules"
 local O = require "astar.pure.options"
+local SM = require "astar.pure.smooth"
 
 local M = {}   -- the methods: astar.Grid
 
@@ -162,17 +163,18 @@ end
 -- Reads an options table (argument `num` of fname) over the grid's settings
 -- (options.lua read, then lua_astar.c check_query's last checks): diagonal,
 -- heuristic, weight, partial, flat, into, algorithm, and the query's near,
--- maxCost, size and rules (cost, blocked, occupied, move: o.rules, query_rules.lua's,
--- made at the first of them; false: none). Returns the settings; o.general is set when the
--- query needs the general loop (search.lua run_general): always when o.fixed_general, and
--- while the grid has moves (moves.lua).
+-- maxCost, size, smooth (smooth.lua's number, false: none) and rules (cost,
+-- blocked, occupied, move: o.rules, query_rules.lua's, made at the first of
+-- them; false: none). Returns the settings; o.general is set when the query
+-- needs the general loop (search.lua run_general): always when
+-- o.fixed_general, and while the grid has moves (moves.lua).
 local jps_diagonal = { true, false, false, true }   -- never, no-obstacles
 
 local function read_options(self, fname, num, opts, present)
   -- every field made here: no rehash on the per-query path
   local o = { diagonal = self._diagonal, heuristic = false, weight = false, partial = false,
     near = 0, max_cost = huge, bounded = false, general = false, fixed_general = false, size = 1,
-    rules = false }
+    rules = false, smooth = false }
   if opts ~= nil then o.rules = O.read(self, fname, num, opts, present, O.PATH, o) or false end
   -- heuristic and weight stay false when not given
   if not o.heuristic then
@@ -189,6 +191,9 @@ local function read_options(self, fname, num, opts, present)
     and self._min_count == self._w * self._h) then
     arg_error(num, fname, nil,
       "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'")
+  end
+  if o.smooth then   -- where "sight" and "theta" apply (smooth.lua)
+    o.smooth = SM.applies(self, o.smooth, o.diagonal, o.size, o.rules and o.rules.move, num, fname)
   end
   -- moves (the grid's overrides and links: moves.lua) run the general loops too
   o.fixed_general = o.near > 0 or o.bounded or o.rules ~= false or o.size > 1 or self._hex ~= nil
@@ -340,7 +345,9 @@ local function outcome(self, s, status, o, goal_list)
   if not self._open then error("grid closed during findPath", 0) end
   local path, cost
   if status == S.FOUND or status == S.PARTIAL then
-    if o.into then
+    if o.smooth then
+      path, cost = SM.result(s, o.into, o.flat)
+    elseif o.into then
       path, cost = S.path_into(s, o.into, o.flat)
     elseif o.flat then
       path, cost = S.flat_path(s)
@@ -356,6 +363,17 @@ local function outcome(self, s, status, o, goal_list)
   return path, cost, status == S.FOUND
 end
 
+-- findPath's smoothing of the path search s found (smooth.lua), inside the
+-- query: a grid changed meanwhile (a finalizer) starts the query again.
+local function smoothed(self, s, status, mode)
+  status = SM.after(s, status, mode)
+  if mode and (status == S.FOUND or status == S.PARTIAL)
+    and (self._version ~= s.version or not self._open) then
+    return S.changed(s)
+  end
+  return status
+end
+
 -- findPath with rules, several goals, near or a budget: the general loop. A
 -- rule that stops the query (a callback's error, a grid it closed or changed,
 -- a bad value) is reported once the search returned; a grid changed by a
@@ -369,7 +387,7 @@ local function find_general(self, start, gx, gy, goal_list, o)
     if not self._open then error("grid closed during findPath", 0) end
     if rules then Q.prepare(rules, self) end
     status = S.begin_general(s, self, start, gx, gy, o, rules)
-    if status ~= S.STOPPED then status = S.step(s, 0) end
+    if status ~= S.STOPPED then status = smoothed(self, s, S.step(s, 0), o.smooth) end
     if status == S.STOPPED then
       if not (rules.stop == Q.STOP_CHANGED and self._open and restarts < MAX_RESTARTS) then
         self._expanded, self._touched = s.expanded, s.touched
@@ -413,7 +431,7 @@ function M.findPath(...)
         false, o)
     end
     S.begin(s, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
-    status = S.step(s, 0)
+    status = smoothed(self, s, S.step(s, 0), o.smooth)
     if status ~= S.GRID_CHANGED then break end
     if restarts == MAX_RESTARTS then error("grid changed during findPath", 0) end
     restarts = restarts + 1

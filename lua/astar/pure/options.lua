@@ -7,7 +7,7 @@
 -- order, whatever order next visits the keys in (two equal tables can be
 -- walked in two orders): the options that are not rules in OPT_* order
 -- (diagonal, maxCost, size, heuristic, weight, partial, flat, into,
--- algorithm, near), then the rules (blocked, cost, occupied, zoc:
+-- algorithm, near, smooth), then the rules (blocked, cost, occupied, zoc:
 -- query_rules.lua read), then the move rule (move). A bad name is reported before any value: a key that
 -- is not a string first, then the least name. The table is read raw:
 -- __index and __pairs are ignored.
@@ -28,9 +28,14 @@ local BLOCKED, COST, OCCUPIED, ZOC = Q.BLOCKED, Q.COST, Q.OCCUPIED, Q.ZOC
 local DIAGONAL, MAXCOST, SIZE, HEURISTIC, WEIGHT, PARTIAL, FLAT, INTO, ALGORITHM, NEAR =
   5, 6, 7, 8, 9, 10, 11, 12, 13, 14
 local MOVE = 15   -- the move rule (moves.lua): checked after the cell rules
+local SMOOTH = 16 -- issue 20 (smooth.lua): checked after near, before the rules
 local ID = { blocked = BLOCKED, cost = COST, occupied = OCCUPIED, zoc = ZOC,
   diagonal = DIAGONAL, maxCost = MAXCOST, size = SIZE, heuristic = HEURISTIC, weight = WEIGHT,
-  partial = PARTIAL, flat = FLAT, into = INTO, algorithm = ALGORITHM, near = NEAR, move = MOVE }
+  partial = PARTIAL, flat = FLAT, into = INTO, algorithm = ALGORITHM, near = NEAR, move = MOVE,
+  smooth = SMOOTH }
+-- The options that are not rules, in the order their values are checked.
+local VALUE_ORDER = { DIAGONAL, MAXCOST, SIZE, HEURISTIC, WEIGHT, PARTIAL, FLAT, INTO, ALGORITHM,
+  NEAR, SMOOTH }
 
 -- name -> id of the options in `names`; any other name is "unknown option".
 local function accepting(names)
@@ -41,17 +46,28 @@ end
 
 -- What each entry point takes (OPTS_*).
 M.PATH = accepting { "blocked", "cost", "occupied", "diagonal", "maxCost", "size", "heuristic",
-  "weight", "partial", "flat", "into", "algorithm", "near", "move" }
+  "weight", "partial", "flat", "into", "algorithm", "near", "move", "smooth" }
 M.RANGE = accepting { "blocked", "cost", "occupied", "zoc", "diagonal", "size", "move" }
 M.MAP = accepting { "blocked", "cost", "diagonal", "maxCost", "size", "move" }
 
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
+-- opts.smooth (docs/paths.md): the smoothings by number (smooth.lua's).
+M.SMOOTH_NAMES = { "corners", "sight", "theta" }
+M.SMOOTH_INDEX = { corners = 1, sight = 2, theta = 3 }
+
+--- read_smooth(v, num, fname) -> the smoothing opts.smooth = v asks for
+-- (false: none, the walk).
+function M.read_smooth(v, num, fname)
+  if v == false then return false end
+  return A.check_name(v, true, num, fname, "opts.smooth: ", "smoothing", M.SMOOTH_INDEX,
+    "corners, sight or theta")
+end
 
 -- Whether key (a name not accepted) is to be reported rather than worst
 -- (query_options.c worse_key): a key that is not a string before one that
 -- is, then the least type name or the least string, so the message does not
 -- depend on the order next visits the keys in.
-local function worse_key(key, worst, has_worst)
+function M.worse_key(key, worst, has_worst)
   if not has_worst then return true end
   local ks, ws = type(key) == "string", type(worst) == "string"
   if ks ~= ws then return not ks end
@@ -60,7 +76,7 @@ local function worse_key(key, worst, has_worst)
 end
 
 -- The error for option name key (not accepted), naming argument num of fname.
-local function bad_key(fname, num, key)
+function M.bad_key(fname, num, key)
   if type(key) ~= "string" then
     arg_error(num, fname, nil, "option names must be strings, got " .. type(key))
   end
@@ -119,8 +135,10 @@ local function check_value(grid, fname, num, id, v, o)
     -- JPS is only a speed-up: this backend runs A* for every algorithm
     o.algorithm = A.check_name(v, true, num, fname, "opts.algorithm: ", "algorithm",
       ALGORITHM_INDEX, "auto, astar or jps")
-  else
+  elseif id == NEAR then
     o.near = check_near(v, num, fname, grid._w + grid._h)
+  else
+    o.smooth = M.read_smooth(v, num, fname)   -- where it applies: methods.lua read_options
   end
 end
 
@@ -141,7 +159,7 @@ function M.read(grid, fname, num, opts, present, accepted, o, rules)
   for key, v in next, opts do
     local id = accepted[key]
     if not id then
-      if worse_key(key, worst, has_worst) then worst, has_worst = key, true end
+      if M.worse_key(key, worst, has_worst) then worst, has_worst = key, true end
     elseif id <= ZOC or id == MOVE then
       rules = rules or Q.init(fname, num)
       if id == MOVE then rules.move_given = v else rules.index[id] = v end   -- parked, read below
@@ -150,9 +168,9 @@ function M.read(grid, fname, num, opts, present, accepted, o, rules)
       given[id] = v
     end
   end
-  if has_worst then bad_key(fname, num, worst) end
+  if has_worst then M.bad_key(fname, num, worst) end
   if given then
-    for id = DIAGONAL, NEAR do
+    for _, id in ipairs(VALUE_ORDER) do
       local v = given[id]
       if v ~= nil then check_value(grid, fname, num, id, v, o) end
     end

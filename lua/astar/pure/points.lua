@@ -1,7 +1,9 @@
 -- Lists of points in results (lua_range.c set_point, read_path_options): the
 -- Range's and the DistanceMap's pathTo / pathFrom and cells, which fill a
--- table of the caller's (opts.into) as the C backend does.
+-- table of the caller's (opts.into) as the C backend does, and the walks of
+-- grid:smoothPath and of smoothed searches (smooth.lua).
 local A = require "astar.pure.args"
+local O = require "astar.pure.options"
 
 local M = {}
 
@@ -29,11 +31,25 @@ function M.clear_tail(t, first)
   for i = first, rawlen(t) do rawset(t, i, nil) end
 end
 
--- The options of a path method fname (argument 3): flat, into.
+-- What keeps the walks of each path method, for opts.smooth's message.
+local KEEPER = { pathTo = "a range", pathFrom = "a distance map" }
+
+-- opts.smooth of path method fname: false or "corners" (1, options.lua's
+-- number); "sight" and "theta" need the grid, which the walk's keeper has not.
+local function read_smooth(v, fname)
+  local mode = O.read_smooth(v, 3, fname)
+  if mode and mode ~= 1 then
+    A.arg_error(3, fname, nil, "opts.smooth: " .. KEEPER[fname]
+      .. " keeps no grid; expected corners (use grid:smoothPath for sight)")
+  end
+  return mode
+end
+
+-- The options of a path method fname (argument 3): flat, into, smooth.
 function M.read_path_options(opts, present, fname)
-  if opts == nil then return false, nil end
+  if opts == nil then return false, nil, false end
   if type(opts) ~= "table" then A.type_error(3, fname, nil, "table", opts, present) end
-  local flat, into = false, nil
+  local flat, into, smooth = false, nil, false
   for key, v in next, opts do
     if type(key) ~= "string" then
       A.arg_error(3, fname, nil, "option names must be strings, got " .. type(key))
@@ -43,11 +59,13 @@ function M.read_path_options(opts, present, fname)
     elseif key == "into" then
       if type(v) ~= "table" then A.type_error(3, fname, "opts.into: ", "table", v, true) end
       into = v
+    elseif key == "smooth" then
+      smooth = read_smooth(v, fname)
     else
       A.arg_error(3, fname, nil, "unknown option '" .. A.quoted(key) .. "'")
     end
   end
-  return flat, into
+  return flat, into, smooth
 end
 
 return M

@@ -28,6 +28,13 @@ local function clearance()
   return clearance_module
 end
 
+-- smoothing (smooth.lua, which requires search.lua): loaded on first use
+local smooth_module
+local function smoothing()
+  smooth_module = smooth_module or require "astar.pure.smooth"
+  return smooth_module
+end
+
 local M = {}
 
 local floor, huge = math.floor, math.huge
@@ -88,7 +95,7 @@ function Range.pathTo(...)
   local self, x, y, opts = ...
   local nargs = select("#", ...)
   local k = find_cell("pathTo", nargs, self, x, y)
-  local flat, into = P.read_path_options(opts, nargs > 3, "pathTo")
+  local flat, into, smooth = P.read_path_options(opts, nargs > 3, "pathTo")
   if not k or not self._stop[k] then return nil end   -- into is not touched
   local parent, len = self._parent, 1
   local j = k
@@ -96,7 +103,16 @@ function Range.pathTo(...)
     j = parent[j]
     len = len + 1
   end
-  local path, xs, ys = into or {}, self._x, self._y
+  local xs, ys = self._x, self._y
+  if smooth then   -- "corners" (smooth.lua): the walk's points first
+    local wx, wy = {}, {}
+    for i = len, 1, -1 do
+      wx[i], wy[i] = xs[k], ys[k]
+      k = parent[k]
+    end
+    return smoothing().walk_corners(wx, wy, len, self._hex, self._diagonal, into, flat)
+  end
+  local path = into or {}
   for i = len, 1, -1 do
     if flat then
       rawset(path, 2 * i - 1, xs[k])
@@ -365,7 +381,7 @@ end
 -- The Range of a finished run: the cells in the order settled (order[1] the
 -- start), their costs and parents, which of them a move may end on (flags:
 -- an even value; the start of a unit of size > 1 always), by bordered cell.
-local function new_range(w, h, stride, order, count, g, parent, slot, flags, size, diagonal)
+local function new_range(w, h, stride, order, count, g, parent, slot, flags, size, diagonal, hex)
   local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
   local stops = 0
   for k = 1, count do
@@ -381,7 +397,7 @@ local function new_range(w, h, stride, order, count, g, parent, slot, flags, siz
   end
   return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
     _stop = stop, _parent = parents, _slot = keys, _size = size > 1 and size or nil,
-    _diagonal = diagonal }, RANGE)
+    _diagonal = diagonal, _hex = hex }, RANGE)   -- hex: the layout, for "corners"
 end
 
 -- Is orthogonal neighbour o of an expanded cell a wall for the corner rule?
@@ -604,7 +620,8 @@ local function run_range(q, x, y, move, rule, diagonal, k)
   -- a finalizer may have closed or changed the grid while the tables grew
   check_grid_after(q)
   if q.changed then return nil end
-  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, diagonal)
+  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, diagonal,
+    grid._hex)
 end
 
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range

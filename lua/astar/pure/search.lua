@@ -568,6 +568,8 @@ local GENERAL = { name = "astar general", flags = { "general" },
 local general_loop = K.astar(GENERAL)
 
 function run_general(s, grid, budget)
+  -- TODO(issue 20, theta): opts.smooth = "theta" (smooth.lua applies) runs
+  -- its any-angle loop here, a variant of GENERAL; until then it is refused.
   if s.size > 1 then return clearance().run_large(s, grid, budget) end
   if s.moved then return K.astar(GENERAL, "moves")(s, grid, budget) end
   return general_loop(s, grid, budget)

@@ -6,6 +6,7 @@ local S = require "astar.pure.search"
 local G = require "astar.pure.grid"
 local methods = require "astar.pure.methods"
 local Q = require "astar.pure.query_rules"
+local SM = require "astar.pure.smooth"
 
 local select, getmetatable, setmetatable, format = select, getmetatable, setmetatable, string.format
 local huge = math.huge
@@ -52,19 +53,22 @@ local function runs_jps(grid, o)
 end
 
 -- Starts (or starts again) the query on the grid as it is now. A query with
--- rules, goals, near or a budget may ask its rules about the goal: the
--- caller holds the search busy and reports a stop (leave_core).
+-- rules, goals, near or a budget may ask its rules about the goal, and its
+-- smoothing may ask them about more cells when it finds its path at once:
+-- the caller holds the search busy and reports a stop (leave_core).
 local function start_query(self)
-  local o, grid = self._options, self._grid
+  local o, grid, s = self._options, self._grid, self._scratch
   o.general = o.fixed_general or grid._moves ~= nil   -- moves may have come or gone
   self._jps = runs_jps(grid, o)
+  local status
   if o.general then
-    self._status = S.begin_general(self._scratch, grid, self._start, self._xs, self._ys, o,
-      self._rules)
+    status = S.begin_general(s, grid, self._start, self._xs, self._ys, o, self._rules)
   else
-    self._status = S.begin(self._scratch, grid, self._start, self._goal, o.diagonal, o.heuristic,
-      o.weight, o.partial)
+    status = S.begin(s, grid, self._start, self._goal, o.diagonal, o.heuristic, o.weight,
+      o.partial)
   end
+  -- the smoothing happens when the search finishes, inside the query (smooth.lua)
+  self._status = SM.after(s, status, o.smooth)
 end
 
 -- The grid changed since the search last looked: a change it has reached
@@ -192,7 +196,9 @@ function SearchMethods.step(...)
     self._busy = true
     local status = self._status
     if grid._version ~= s.version then status = follow_changes(self) end
-    if status == S.SEARCHING then status = resume_for(self, n, seconds) end
+    if status == S.SEARCHING then
+      status = SM.after(s, resume_for(self, n, seconds), self._options.smooth)
+    end
     leave_core(self, status, "step")
     self._status = status
     if not grid._open then   -- closed by a finalizer while it ran
@@ -218,7 +224,12 @@ function SearchMethods.result(...)
     error("search still running: step it until it returns 'found' or 'unreachable'", 0)
   elseif status == S.FOUND or status == S.PARTIAL then
     check_grid_alive(self)
-    local path, cost = (self._flat and S.flat_path or S.path)(self._scratch)
+    local path, cost
+    if self._options.smooth then
+      path, cost = SM.result(self._scratch, nil, self._flat)
+    else
+      path, cost = (self._flat and S.flat_path or S.path)(self._scratch)
+    end
     if self._goal_list then
       return path, cost, status == S.FOUND and S.goal_index(self._scratch) or false
     end
