@@ -648,6 +648,18 @@ function M.movement_range(...)
   end
 end
 
+--- _cellSet(grid, cells) -> {[(y - 1) * width + x] = true}: every cell of
+-- each unit {x =, y = [, size =]} of the list, read as the rules' lists are
+-- (query_rules.lua points_table; lua_range.c astar_lua_cell_set).
+function M.cell_set(...)
+  local grid, cells = ...
+  local nargs = select("#", ...)
+  G.check_grid("cellSet", nargs, grid)
+  if type(cells) ~= "table" then type_error(1, "cellSet", nil, "table", cells, nargs > 1) end
+  return (Q.points_table(cells, Q.FLAG, grid, false,
+    { fname = "cellSet", argn = 1, label = "cells" }))
+end
+
 -- ---- line of sight ----------------------------------------------------------------
 
 -- range.c astar_line_of_sight on 1-based cells: walks the cells the segment
