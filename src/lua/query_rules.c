@@ -159,9 +159,9 @@ static void mark_around(lua_State *L, int t, uint32_t x, uint32_t y, uint32_t k,
     long lo = -1, hi = (long)k, i, j;
     if (grid_is_hex(g)) {
         int dx[6], dy[6], d;
-        AstarHexLayout layout = ASTAR_HEX_ODD_R;
-        astar_grid_hex(g->grid, &layout);
-        astar_hex_neighbours(layout, x, y, dx, dy);
+        /* the layout from the binding's copy: a finalizer run by an
+         * allocation of the reading may have closed the grid */
+        astar_hex_neighbours((AstarHexLayout)(grid_hex_code(g) - 1), x, y, dx, dy);
         for (d = 0; d < 6; d++) {
             long nx = (long)x + dx[d], ny = (long)y + dy[d];
             if (on_grid(nx, ny, g)) {
