@@ -462,7 +462,7 @@ describe("a unit in a list: size, and zoc's around (issue 21)", function()
   local tactics = require "astar.tactics"
   local g = astar.new(6, 5)
   local hex = astar.newHex(6, 5)
-  local function range(grid, opts) return function() return grid:movementRange(1, 1, 3, opts) end end
+  local function range(board, opts) return function() return board:movementRange(1, 1, 3, opts) end end
   local CASES = {
     { "bad argument #4 to 'movementRange' (opts.occupied[1].size: number expected, got string)",
       range(g, { occupied = { { x = 3, y = 2, size = "2" } } }) },
