@@ -486,3 +486,52 @@ describe("dangerZone checks opts' point lists no enemy reads", function()
     assert.are.equal(0, zone:size())
   end)
 end)
+
+describe("a unit in a list: size, and zoc's around (issue 21)", function()
+  local tactics = require "astar.tactics"
+  local g = astar.new(6, 5)
+  local hex = astar.newHex(6, 5)
+  local function range(board, opts) return function() return board:movementRange(1, 1, 3, opts) end end
+  local CASES = {
+    { "bad argument #4 to 'movementRange' (opts.occupied[1].size: number expected, got string)",
+      range(g, { occupied = { { x = 3, y = 2, size = "2" } } }) },
+    { "bad argument #4 to 'movementRange' (opts.occupied[1].size out of range 1..4, got 0)",
+      range(g, { occupied = { { x = 3, y = 2, size = 0 } } }) },
+    { "bad argument #4 to 'movementRange' (opts.blocked[2].size out of range 1..4, got 1.5)",
+      range(g, { blocked = { { x = 1, y = 1 }, { x = 3, y = 2, size = 1.5 } } }) },
+    { "bad argument #4 to 'movementRange' (opts.cost[1].size out of range 1..2, got 3)",
+      range(g, { cost = { { x = 5, y = 2, size = 3, cost = 2 } } }) },
+    { "bad argument #4 to 'movementRange' (opts.occupied[1].size out of range 1..4, got nan)",
+      range(g, { occupied = { { x = 3, y = 2, size = 0 / 0 } } }) },
+    { "bad argument #4 to 'movementRange' (opts.occupied[1].size: large units need a square grid)",
+      range(hex, { occupied = { { x = 3, y = 2, size = 2 } } }) },
+    { "bad argument #5 to 'findPath' (opts.blocked[1].size out of range 1..2, got 9)",
+      function() return g:findPath(1, 1, 6, 5, { blocked = { { x = 2, y = 4, size = 9 } } }) end },
+    { "bad argument #4 to 'movementRange' (opts.zoc.around: table expected, got number)",
+      range(g, { zoc = { around = 5 } }) },
+    { "bad argument #4 to 'movementRange' (opts.zoc: {around = units} cannot also have key 'foo')",
+      range(g, { zoc = { around = {}, foo = 1 } }) },
+    { "bad argument #4 to 'movementRange' (opts.zoc.around[1].size out of range 1..1, got 2)",
+      range(g, { zoc = { around = { { x = 6, y = 2, size = 2 } } } }) },
+    { "bad argument #4 to 'movementRange' (opts.zoc.around[1]: point expected, got number)",
+      range(g, { zoc = { around = { 7 } } }) },
+    { "bad argument #4 to 'movementRange' (opts.blocked: a table by cell number or a list of points "
+      .. "expected, got key 'around')", range(g, { blocked = { around = {} } }) },
+    { "bad argument #2 to 'dangerZone' (opts.zoc.around[1].y out of range 1..5, got 6)",
+      function() return g:dangerZone({}, { zoc = { around = { { x = 1, y = 6 } } } }) end },
+    { "bad argument #1 to 'dangerZone' (enemies[1].zoc.around[1].size out of range 1..5, got -1)",
+      function() return g:dangerZone({ { x = 1, y = 1, move = 1, minRange = 1, maxRange = 1,
+        zoc = { around = { { x = 1, y = 1, size = -1 } } } } }) end },
+    { "bad argument #1 to 'cellSet' (table expected, got number)",
+      function() return tactics.cellSet(g, 5) end },
+    { "bad argument #1 to 'cellSet' (cells[1].y: number expected, got nil)",
+      function() return tactics.cellSet(g, { { x = 1 } }) end },
+    { "bad argument #1 to 'cellSet' (cells[1].size out of range 1..5, got 7)",
+      function() return tactics.cellSet(g, { { x = 1, y = 1, size = 7 } }) end },
+    { "bad argument #1 to 'cellSet' (cells[2]: point expected, got boolean)",
+      function() return tactics.cellSet(g, { { x = 1, y = 1 }, true }) end },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[1], function() check_error(c[1], c[2]) end)
+  end
+end)

@@ -268,13 +268,17 @@ describe("movementRange with size", function()
     assert.equal(1, grid:movementRange(2, 2, INF, { size = 65535, diagonal = "always" }):size())
   end)
 
-  it("keeps a move from ending where the top-left cell is occupied, and stops it at a zone of control", function()
+  it("keeps a move from ending where any covered cell is occupied, and stops it at a zone of control", function()
     local grid = astar.new(6, 3)
-    -- occupied (3, 1): position (3, 1) may be crossed, not ended on; (2, 1) covers it and may
+    -- occupied (3, 1): positions (2, 1) and (3, 1) cover it: crossed, not ended on
     local r = grid:movementRange(1, 1, 4.5, { size = 2, occupied = { { x = 3, y = 1 } } })
     assert.is_false(r:contains(3, 1))
     assert.equal(2, r:costTo(3, 1))
-    assert.is_true(r:contains(2, 1))
+    assert.is_false(r:contains(2, 1))
+    assert.equal(1, r:costTo(2, 1))
+    assert.is_nil(r:pathTo(2, 1))
+    assert.is_true(r:contains(1, 2))
+    assert.is_true(r:contains(2, 2))                  -- (2, 2) covers row 2 and 3 only
     assert.is_true(r:contains(4, 1))
     assert.are.same({ { x = 1, y = 1 }, { x = 2, y = 1 }, { x = 3, y = 1 }, { x = 4, y = 1 } }, r:pathTo(4, 1))
     -- a zone of control at (4, 2): every position covering it ends the move

@@ -163,7 +163,7 @@ local function lists(n)
   if LISTS[n] then return LISTS[n] end
   local r = stream(n)
   local L = { n = n, block = {}, cost = {}, occupied = {}, zoc = {}, goals = {}, sources = {},
-    cells = {}, enemies = {}, into = {} }
+    cells = {}, enemies = {}, into = {}, units = {} }
   -- a few blocked cells around the start, then a sparse field far from it
   for _, p in ipairs({ { 4, 1 }, { 4, 2 }, { 4, 3 }, { 3, 4 }, { 2, 4 }, { 1, 4 } }) do
     L.block[#L.block + 1] = { x = p[1], y = p[2] }
@@ -183,6 +183,8 @@ local function lists(n)
     local zx, zy = 8 + r(24), r(H)
     L.zoc[i] = { x = zx, y = (zx + zy) % 5 == 0 and zy or (zy % H) + 1 }
     L.into[i] = i % 3 == 0 and { x = 0, y = 0, keep = i } or (i % 3 == 1 and "junk" or i)
+    -- units of sizes 1 to 3 (issue 21), away from the starts, each on the board
+    L.units[i] = { x = 6 + r(W - 8), y = 6 + r(H - 8), size = 1 + i % 3 }
   end
   for i = 1, math.max(8, math.floor(n / 30)) do
     L.enemies[i] = { x = r(W), y = r(H), move = 2, minRange = 1, maxRange = 1 + i % 2 }
@@ -373,6 +375,13 @@ entry("grid:movementRange, blocked list, diagonal always", "movementRange", func
 end)
 entry("tactics.movementRange, zoc and cost lists, size 2", "movementRange", function(w)
   return tactics.movementRange(w.grid, 14, 14, 7, { zoc = w.L.zoc, cost = w.L.cost, size = 2 })
+end)
+-- lists of units with sizes and zoc = {around = units} (issue 21)
+entry("tactics.movementRange, zoc around units, occupied units, size 2", "movementRange", function(w)
+  return tactics.movementRange(w.grid, 2, 2, 9, { zoc = { around = w.L.units }, occupied = w.L.units, size = 2 })
+end)
+entry("grid:findPath, size 2, occupied units, near", "findPath", function(w)
+  return w.grid:findPath(1, 1, GX, GY, { size = 2, occupied = w.L.units, near = 1 })
 end)
 entry("grid:attackRange, built-in line of sight, euclidean", "attackRange", function(w)
   return w.grid:attackRange(w.range, 1, 3, { lineOfSight = true, metric = "euclidean" })

@@ -235,6 +235,9 @@ function M.decode(input)
     local w, h = dim(k)
     local v = b()
     local len = long_len(v < 96 and 1 + v % 16 or (v < 248 and 16 + v % 8 * 100 or 1200))
+    if role == "zoc" and v % 2 == 0 then   -- the units it is around (issue 21)
+      return src(format("H.around(%d, %d, %d, %d)", b() * 256 + b(), len, w, h))
+    end
     return src(format("H.pts(%q, %d, %d, %d, %d)", role, b() * 256 + b(), len, w, h))
   end
 
@@ -3124,7 +3127,9 @@ end
 -- the call, or an error the contract allows. Their lists of points are long
 -- (up to 1200), so that finalizers run while the call reads them.
 
--- A list of n points on a w x h board for a rule of `role`.
+-- A list of n points on a w x h board for a rule of `role`. A rule's points
+-- are units: now and then one of size 2 or 3 (issue 21), which covers the
+-- k x k cells from (x, y) (a goal is a cell: no size).
 function H.pts(role, seed, n, w, h)
   local list, cells, r = {}, {}, seed
   local mw, mh = 0, 0
@@ -3132,17 +3137,44 @@ function H.pts(role, seed, n, w, h)
     r = (r * 1103515245 + 12345) % 2147483648
     local x, y = r % w + 1, (r >> 8) % h + 1
     local p = { x = x, y = y }
+    local k = 1
+    if role ~= "goal" and (r >> 20) % 8 == 0 then
+      k = 2 + (r >> 23) % 2
+      p.size = k
+    end
+    local value = true
     if role == "cost" then
       p.cost = ({ 1, 2, 3, 0.5, false, 7, 1e15, 1.5 })[(r >> 16) % 8 + 1]
-      cells[y * 65536 + x] = p.cost == false and huge or p.cost
-    else
-      cells[y * 65536 + x] = true
+      value = p.cost == false and huge or p.cost
     end
-    mw, mh = math.max(mw, x), math.max(mh, y)
+    for cy = y, y + k - 1 do
+      for cx = x, x + k - 1 do cells[cy * 65536 + cx] = value end
+    end
+    mw, mh = math.max(mw, x + k - 1), math.max(mh, y + k - 1)
     list[i] = p
   end
   ptsinfo[list] = { cells = cells, w = mw, h = mh }
   return list
+end
+
+-- zoc = {around = units} (issue 21): n units on a w x h board; the rule's
+-- cells are those next to each unit's square in 4 directions (the queries the
+-- references check run in 4).
+function H.around(seed, n, w, h)
+  local list = H.pts("zoc", seed, n, w, h)
+  local cells = {}
+  for _, u in ipairs(list) do
+    local k = u.size or 1
+    for j = -1, k do
+      for i = -1, k do
+        local side = ((i == -1 or i == k) and 1 or 0) + ((j == -1 or j == k) and 1 or 0)
+        if side == 1 then cells[(u.y + j) * 65536 + u.x + i] = true end
+      end
+    end
+  end
+  local t = { around = list }
+  ptsinfo[t] = { cells = cells, w = ptsinfo[list].w, h = ptsinfo[list].h }
+  return t
 end
 
 -- The sources of a distance map: n points on a w x h board, some with values.

@@ -45,6 +45,7 @@ local core = {
   _movementRange = R.movement_range,
   _attackCells = R.attack_cells,
   _lineOfSight = R.line_of_sight,
+  _cellSet = R.cell_set,
 }
 
 -- _gridVersion(grid) -> the grid's change counter (only real changes move

@@ -424,16 +424,10 @@ function tactics.cellIndex(grid, x, y)
   return (y - 1) * w + x
 end
 
---- tactics.cellSet(grid, cells) -> a set {[cellIndex] = true} of a list of {x =, y =}
-function tactics.cellSet(grid, cells)
-  local w = checkGrid(grid, "cellSet")
-  local set = {}
-  for i = 1, #cells do
-    local c = cells[i]
-    set[(c.y - 1) * w + c.x] = true
-  end
-  return set
-end
+--- tactics.cellSet(grid, cells) -> a set {[cellIndex] = true} of every cell
+-- of a list of units {x =, y = [, size =]} (a unit of size k covers the k x k
+-- cells from (x, y)), read by the backend as the rules' lists of points are.
+tactics.cellSet = core._cellSet
 
 -- Methods on every Grid: grid:movementRange(x, y, move, opts) and so on.
 Grid.movementRange = tactics.movementRange

@@ -6,11 +6,11 @@
 --
 -- A board is helpers.large_reference's ({ w, h, k, diagonal, value }) with
 -- two more optional functions of a cell: occupied(x, y) (the unit may not
--- end its move with its top-left cell there) and zoc(x, y) (a position
+-- end its move with any of its cells there) and zoc(x, y) (a position
 -- covering such a cell ends the move). Semantics (README "Large units"):
 -- the positions reached within `move` from the start (never checked), where
 -- a zone of control stops the move except at the start; a move may end on
--- the start and on any reached position whose top-left cell is not occupied.
+-- the start and on any reached position that covers no occupied cell.
 
 local L = require "helpers.large_reference"
 
@@ -68,7 +68,7 @@ function M.range(b, sx, sy, move)
     for x = 1, b.w do
       if dist[y][x] < INF then
         cost[y][x] = dist[y][x]
-        stop[y][x] = (x == sx and y == sy) or not (b.occupied and b.occupied(x, y))
+        stop[y][x] = (x == sx and y == sy) or not L.covers_occupied(b, x, y)
       end
     end
   end

@@ -7,7 +7,7 @@
 -- A board: { w =, h =, k =, diagonal = "never" | "always" | "one-obstacle" |
 -- "no-obstacles", value = function(x, y) -> the cell's entry cost for the
 -- query (math.huge: a wall, or impassable by a rule), occupied = function(x, y)
--- -> true when the path may not end with its top-left cell there (or nil) }.
+-- -> true when the path may not end with any cell of the unit there (or nil) }.
 -- Semantics (README "Large units"): a position (top-left x, y) is allowed when
 -- its k x k cells are in the board and none is impassable; moving from p to q
 -- (one of the 8 neighbours) costs the highest value among the cells of q not
@@ -90,9 +90,20 @@ function M.dijkstra(b, sx, sy)
   return dist
 end
 
+-- Does the unit at position (x, y) cover a cell it may not end its path on?
+function M.covers_occupied(b, x, y)
+  if not b.occupied then return false end
+  for cy = y, y + b.k - 1 do
+    for cx = x, x + b.k - 1 do
+      if b.occupied(cx, cy) then return true end
+    end
+  end
+  return false
+end
+
 -- The cheapest cost to end at one of the goals (a list of {x, y}) within near
--- (manhattan with "never", chebyshev otherwise) on a position that is not
--- occupied (the start excepted); INF when none.
+-- (manhattan with "never", chebyshev otherwise) on a position that covers
+-- no occupied cell (the start excepted); INF when none.
 function M.cost(b, sx, sy, goals, near)
   near = near or 0
   local dist = M.dijkstra(b, sx, sy)
@@ -100,7 +111,7 @@ function M.cost(b, sx, sy, goals, near)
   for y = 1, b.h do
     for x = 1, b.w do
       local d = dist[y][x]
-      if d < best and ((x == sx and y == sy) or not (b.occupied and b.occupied(x, y))) then
+      if d < best and ((x == sx and y == sy) or not M.covers_occupied(b, x, y)) then
         for _, g in ipairs(goals) do
           local ax, ay = math.abs(x - g[1]), math.abs(y - g[2])
           local inside

@@ -18,7 +18,8 @@
 --   mode = "never" | "always" | "one-obstacle" | "no-obstacles" (square only;
 --     default "no-obstacles"), size = k (default 1),
 --   blocked(x, y) -> truthy, cost(x, y) -> number (nil, false, math.huge:
---     impassable; replaces the grid's cost), occupied(x, y), zoc(x, y),
+--     impassable; replaces the grid's cost), occupied(x, y) (a position
+--     covering such a cell is not ended on), zoc(x, y),
 --   move(fx, fy, tx, ty, cost) -> number | false  (the `move` rule; must be a
 --     pure function: the reference asks it about every move of the graph).
 -- Nodes are cell numbers; for units of size k > 1 the node of a position is
@@ -432,12 +433,19 @@ end
 -- Queries
 ------------------------------------------------------------------------------
 
--- May a path from the start end on node i (its top-left cell not occupied)?
+-- May a path from the start end on node i (no cell its unit covers occupied)?
 local function can_end(g, i)
   if i == g.start then return true end
   if not g.enterable(i) then return false end
+  local occupied = g.q.occupied
+  if not occupied then return true end
   local x, y = xy(g.w, i)
-  return not (g.q.occupied and g.q.occupied(x, y))
+  for cy = y, y + g.k - 1 do
+    for cx = x, x + g.k - 1 do
+      if occupied(cx, cy) then return false end
+    end
+  end
+  return true
 end
 M.can_end = can_end
 

@@ -134,7 +134,8 @@ typedef struct {
      * start's own cells are not checked); entering it costs the highest entry
      * cost (grid or rule) among the cells it newly covers, SQRT2 times that
      * diagonally; the corner rule applies to the positions beside a diagonal
-     * step. Goals, near and ASTAR_RANGE_NO_STOP are about the top-left cell.
+     * step. Goals and near are about the top-left cell; the path never ends
+     * on a position covering a cell with ASTAR_RANGE_NO_STOP.
      * The first query of a size builds the grid's layer for it (see
      * astar_grid_size_layer); while it runs, any change of the grid starts a
      * stepped query again. */
@@ -533,8 +534,8 @@ AstarError astar_range_attack_metric(AstarRange *range, const AstarGrid *grid,
  * diagonally); the corner rule applies to the positions beside a diagonal
  * step; the start is not checked. The rule is asked about covered cells (the
  * start's too), at most once per cell per query; a position's
- * ASTAR_RANGE_NO_STOP is its top-left cell's, its ASTAR_RANGE_ENDS_MOVE that
- * of any cell it covers. Reads the grid's layer for size (built the first
+ * ASTAR_RANGE_NO_STOP and ASTAR_RANGE_ENDS_MOVE are those of any cell it
+ * covers (a unit may pass over an ally, not stop with any cell on one). Reads the grid's layer for size (built the first
  * time: astar_grid_size_layer). size <= 1 is astar_range_run_diagonal; square
  * grids only (a hex grid runs astar_range_run_hex, size ignored). */
 /* The move rule (issue 19) of the next movement query run on range (any of

@@ -36,6 +36,10 @@
  * (AK_VARIANTS).
  *   AK_LINK_LOOK  the same for a link u -> v (no direction): AK_BLOCKED,
  *              AK_OPEN or AK_ABORT (default ak_link_look: v enterable).
+ *   AK_NO_STOP a function (const AK_QUERY *q, const AstarSearch *s,
+ *              uint32_t c): 1 when the path may not end on c, a cell other
+ *              than the start whose cells the rule was asked about (default
+ *              ak_cell_no_stop: the cell's own ASTAR_RANGE_NO_STOP).
  * traits: AK_PLAIN, one goal cell and no rule, near or bound (the goal test
  * is one comparison); AK_UNIT, also no cost layer (every step costs 1);
  * AK_MOVES, the grid has move overrides or links or the query a move rule
@@ -170,6 +174,17 @@ ASTAR_INLINE int ak_cell_look(AK_QUERY *q, AstarSearch *s, const Board *b, const
         return AK_BLOCKED;
     *price = fabs(e);
     return AK_OPEN;
+}
+#endif
+
+#ifndef AK_NO_STOP
+#define AK_NO_STOP ak_cell_no_stop
+/* Whether the path may not end on c, a cell the rule was asked about
+ * (ASTAR_RANGE_NO_STOP: its entry cost is negative). */
+ASTAR_INLINE int ak_cell_no_stop(const AK_QUERY *q, const AstarSearch *s, uint32_t c)
+{
+    (void)q;
+    return s->rule_cost[c] < 0;
 }
 #endif
 
@@ -361,14 +376,14 @@ ASTAR_INLINE AstarStatus astar_kernel(AstarSearch *s, AK_QUERY *q, const BoardKi
         }
         /* a cell the path may end on (a rule was asked when it was entered) */
         if (plain ? c == goal
-                  : target[c] == gen && !(ruled && c != s->start && s->rule_cost[c] < 0)) {
+                  : target[c] == gen && !(ruled && c != s->start && AK_NO_STOP(q, s, c))) {
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;
         }
         stamp[c] |= STAMP_CLOSED;
         s->expanded++;
         if (extra) {
-            if (partial && (plain || !(ruled && c != s->start && s->rule_cost[c] < 0)))
+            if (partial && (plain || !(ruled && c != s->start && AK_NO_STOP(q, s, c))))
                 astar_search_note_closest(s, c);
             if (recording && search_record(s, c) != ASTAR_OK) {
                 stamp[c] &= (uint16_t)~STAMP_CLOSED;   /* reported iff recorded */

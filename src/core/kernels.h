@@ -25,7 +25,8 @@ AstarStatus astar_run_large(AstarSearch *s, size_t max_expansions, AstarError *e
 int astar_hex_in_region(const AstarSearch *s, size_t i, long x, long y);
 
 /* Large units (large.c). The goal position's value: its top-left cell's
- * entry cost (negative when the path may not end there), INFINITY when a
+ * entry cost (negative when the path may not end there: a covered cell may
+ * not be ended on), INFINITY when a
  * covered cell is impassable, NAN when the rule stopped the query. */
 double astar_large_goal(AstarSearch *s);
 /* The query's walls (cells) close every position covering one. */

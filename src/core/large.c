@@ -127,18 +127,39 @@ ASTAR_INLINE int large_link_look(AkQuery *q, AstarSearch *s, uint32_t v)
     return e != e ? AK_ABORT : e == INFINITY ? AK_BLOCKED : AK_OPEN;
 }
 
+/* A position may not be ended on when any cell it covers may not (an ally
+ * under any part of the unit). Every cell of an entered position was asked
+ * about (large_look), so the answers are read, never asked. */
+ASTAR_INLINE int large_no_stop(const AkQuery *q, const AstarSearch *s, uint32_t p)
+{
+    const size_t stride = s->grid->stride, k = s->size;
+    const uint16_t gen = (uint16_t)q->cells.gen;
+    size_t row, i;
+    for (row = p; row < p + k * stride; row += stride)
+        for (i = row; i < row + k; i++)
+            if (s->rule_stamp[i] == gen && s->rule_cost[i] < 0)
+                return 1;
+    return 0;
+}
+
 #define AK_QUERY AkQuery
 #define AK_LOOK large_look
+#define AK_NO_STOP large_no_stop
 #define AK_LINK_LOOK large_link_look
 #include "astar_kernel.h"
 
 double astar_large_goal(AstarSearch *s)
 {
     AkCells cells;
+    AkQuery q;
     double v;
     ak_cells(&cells, s, s->base);
     v = check_footprint(s, &cells, s->goal);
-    return v != 0.0 ? v : ak_entry(s, &cells, s->goal);
+    if (v != 0.0)
+        return v;
+    v = ak_entry(s, &cells, s->goal);
+    q.cells = cells;
+    return s->options.rule && large_no_stop(&q, s, s->goal) ? -fabs(v) : v;
 }
 
 AstarStatus astar_run_large(AstarSearch *s, size_t max_expansions, AstarError *error)

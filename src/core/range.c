@@ -28,7 +28,8 @@
 #define ST_LINK 9u               /* entered by a link: the parent is via[] */
 #define ST_LOOKED (1u << 8)      /* large units: the cell's entry and rule bits are set */
 #define ST_POS_ZOC (1u << 9)     /* large units: a covered cell ends the move */
-#define ST_GEN_SHIFT 10
+#define ST_POS_NO_STOP (1u << 10) /* large units: a covered cell may not be stopped on */
+#define ST_GEN_SHIFT 11
 #define ST_GEN_LIMIT (1u << (32 - ST_GEN_SHIFT))
 
 
@@ -165,6 +166,21 @@ static inline double entry_cost(AstarRange *r, uint32_t cell, AstarRangeRule rul
 
 /* ---- large units (issue 14, clearance.c) -------------------------------- */
 
+/* A cell no unit may stop on (an ally): no position covering it is a stop
+ * for a unit of size r->size. Marked once, when the cell is first looked
+ * up, on the k x k positions whose square holds it (allies are few). */
+static void mark_no_stop(AstarRange *r, uint32_t cell)
+{
+    const uint32_t k = r->size, x = cell_x(r, cell), y = cell_y(r, cell);
+    const uint32_t x0 = x >= k - 1 ? x - (k - 1) : 0, y0 = y >= k - 1 ? y - (k - 1) : 0;
+    uint32_t px, py;
+    for (py = y0; py <= y; py++)
+        for (px = x0; px <= x; px++) {
+            uint32_t p = (uint32_t)astar_index(r->grid, px, py);
+            r->stamp[p] = (fresh(r, p) ? r->stamp[p] : stamp_of(r, 0)) | ST_POS_NO_STOP;
+        }
+}
+
 /* Looks covered cell `cell` up for a large unit's query: the rule the first
  * time (asked about walkable cells only: the layer says the position fits).
  * The cell's bits (ST_LOOKED, rule bits) share the stamp with the bits of the
@@ -188,6 +204,8 @@ static double large_cell(AstarRange *r, const AstarGrid *grid, uint32_t cell,
     *flags &= ST_RULE_MASK;
     r->entry[cell] = c;
     r->stamp[cell] = (fresh(r, cell) ? st : stamp_of(r, 0)) | ST_LOOKED | *flags;
+    if (*flags & ASTAR_RANGE_NO_STOP)
+        mark_no_stop(r, cell);
     return c;
 }
 
@@ -348,7 +366,7 @@ static inline int dk_relax(RangeQuery *q, uint32_t u, uint32_t v, unsigned d, do
         d = ST_LINK;
         r->via[v] = u;
     }
-    r->stamp[v] = (st & (ST_RULE_MASK | ST_LOOKED)) | ST_HAS_G | (q->zoc ? ST_POS_ZOC : 0)
+    r->stamp[v] = (st & (ST_RULE_MASK | ST_LOOKED | ST_POS_NO_STOP)) | ST_HAS_G | (q->zoc ? ST_POS_ZOC : 0)
                   | (d << ST_DIR_SHIFT) | stamp_of(r, 0);
     return 1;
 }
@@ -526,8 +544,9 @@ void astar_range_get(const AstarRange *r, size_t i, AstarRangeCell *out)
     out->y = cell_y(r, cell);
     out->cost = r->g[cell];
     out->flags = st & ST_RULE_MASK;
-    if (r->size > 1)                  /* the position's: top-left cell, any covered cell */
-        out->flags = (st & ASTAR_RANGE_NO_STOP) | (st & ST_POS_ZOC ? ASTAR_RANGE_ENDS_MOVE : 0);
+    if (r->size > 1)                  /* the position's: any cell it covers */
+        out->flags = (st & ST_POS_NO_STOP ? ASTAR_RANGE_NO_STOP : 0)
+                     | (st & ST_POS_ZOC ? ASTAR_RANGE_ENDS_MOVE : 0);
     if (dir == ST_START) {
         out->flags = 0;
         out->parent = (uint32_t)i;

@@ -656,6 +656,7 @@ static const luaL_Reg GRID_META[] = {
 int astar_lua_movement_range(lua_State *L);
 int astar_lua_attack_cells(lua_State *L);
 int astar_lua_line_of_sight(lua_State *L);
+int astar_lua_cell_set(lua_State *L);
 
 static const luaL_Reg MODULE_FUNCTIONS[] = {
     {"new", grid_new},
@@ -664,6 +665,7 @@ static const luaL_Reg MODULE_FUNCTIONS[] = {
     {"_movementRange", astar_lua_movement_range},
     {"_attackCells", astar_lua_attack_cells},
     {"_lineOfSight", astar_lua_line_of_sight},
+    {"_cellSet", astar_lua_cell_set},
     {"_gridVersion", grid_version},
     {"decode", grid_decode},            /* lua_encode.c */
     {"fromTiles", astar_lua_from_tiles}, /* lua_tiles.c */

@@ -697,6 +697,20 @@ int astar_lua_attack_cells(lua_State *L)
     return run_query(L, &q);
 }
 
+/* _cellSet(grid, cells) -> {[(y - 1) * width + x] = true}: every cell of
+ * each unit {x =, y = [, size =]} of the list, read as the rules' lists are
+ * (query_rules.c rule_points_table). */
+int astar_lua_cell_set(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "cellSet");
+    Arg a = method_arg("cellSet", 1);
+    if (!lua_istable(L, a.index))
+        type_error(L, a, NULL, "table");
+    lua_settop(L, 2);
+    rule_points_table(L, 2, RULE_POINTS_FLAG, g, 0, "cellSet", 1, "cells");
+    return 1;
+}
+
 /* _lineOfSight(grid, x0, y0, x1, y1) -> boolean: the built-in rule. */
 int astar_lua_line_of_sight(lua_State *L)
 {

@@ -232,5 +232,6 @@ void read_query_options(lua_State *L, Arg a, unsigned accepted, const LuaGrid *g
     }
     for (id = 0; id < QR_COUNT; id++)
         if (o->given & OPT(id))
-            query_rules_read(L, rules, id, rule_slot(rules, id), g->width, g->height);
+            query_rules_read(L, rules, id, rule_slot(rules, id), g,
+                             o->diagonal != ASTAR_DIAGONAL_NEVER);
 }

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lua_hex.h"
 #include "query_rules.h"
+#include "../core/astar_hex.h"
 
 const char *const RULE_NAMES[QR_COUNT] = {"blocked", "cost", "occupied", "zoc", "move"};
 static const char *const RULE_LABELS[QR_COUNT] = {"opts.blocked", "opts.cost", "opts.occupied",
@@ -99,13 +101,95 @@ static const char *key_text(lua_State *L, int k, char *buf, size_t size)
     }
 }
 
-double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint32_t height,
+/* The size of unit p (entry i) at 0-based (x, y), its optional field size:
+ * a whole number with which the k x k square from (x, y) stays on the grid
+ * (1 when absent); only 1 on a hex grid. */
+static uint32_t unit_size(lua_State *L, const RuleName *r, int p, lua_Integer i, uint32_t x,
+                          uint32_t y, const LuaGrid *g)
+{
+    char where[48], buf[32], range[64];
+    uint32_t max = g->width - x < g->height - y ? g->width - x : g->height - y;
+    double v;
+    snprintf(where, sizeof where, "[%ld].size", (long)i);
+    lua_pushliteral(L, "size");
+    lua_rawget(L, p);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return 1;
+    }
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        rule_error(L, r, "%s: number expected, got %s", where, luaL_typename(L, -1));
+    v = (double)lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (grid_is_hex(g) && v > 1 && v == floor(v))
+        rule_error(L, r, "%s: large units need a square grid%s", where, "");
+    if (!(v >= 1 && v <= max) || v != floor(v)) {
+        snprintf(range, sizeof range, "1..%u, got %s", (unsigned)max,
+                 number_text(buf, sizeof buf, v));
+        rule_error(L, r, "%s out of range %s", where, range);
+    }
+    return (uint32_t)v;
+}
+
+/* Sets t[cell] = the value on top of the stack for every cell of the k x k
+ * square from 0-based (x, y); pops the value. */
+static void set_square(lua_State *L, int t, uint32_t x, uint32_t y, uint32_t k, uint32_t width)
+{
+    uint32_t cx, cy;
+    for (cy = y; cy < y + k; cy++)
+        for (cx = x; cx < x + k; cx++) {
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, t, (int)((lua_Integer)cy * width + cx + 1));
+        }
+    lua_pop(L, 1);
+}
+
+static int on_grid(long x, long y, const LuaGrid *g)
+{
+    return x >= 0 && y >= 0 && x < (long)g->width && y < (long)g->height;
+}
+
+/* Marks t[cell] = true for every cell next to the unit's k x k square from
+ * 0-based (x, y) (outside it), by the query's moves: its four sides, the
+ * four corners too with diagonal moves, a cell's six neighbours on a hex
+ * grid (k is 1 there). */
+static void mark_around(lua_State *L, int t, uint32_t x, uint32_t y, uint32_t k,
+                        const LuaGrid *g, int diagonal)
+{
+    long lo = -1, hi = (long)k, i, j;
+    if (grid_is_hex(g)) {
+        int dx[6], dy[6], d;
+        /* the layout from the binding's copy: a finalizer run by an
+         * allocation of the reading may have closed the grid */
+        astar_hex_neighbours((AstarHexLayout)(grid_hex_code(g) - 1), x, y, dx, dy);
+        for (d = 0; d < 6; d++) {
+            long nx = (long)x + dx[d], ny = (long)y + dy[d];
+            if (on_grid(nx, ny, g)) {
+                lua_pushboolean(L, 1);
+                lua_rawseti(L, t, (int)(ny * (long)g->width + nx + 1));
+            }
+        }
+        return;
+    }
+    for (j = lo; j <= hi; j++)
+        for (i = lo; i <= hi; i++) {
+            int side = (i == lo || i == hi) + (j == lo || j == hi);
+            long nx = (long)x + i, ny = (long)y + j;
+            if (side == 0 || (side == 2 && !diagonal) || !on_grid(nx, ny, g))
+                continue;
+            lua_pushboolean(L, 1);
+            lua_rawseti(L, t, (int)(ny * (long)g->width + nx + 1));
+        }
+}
+
+double rule_points_table(lua_State *L, int v, int kind, const LuaGrid *g, int diagonal,
                          const char *fname, int argn, const char *label)
 {
     RuleName names, *r = &names;
     double min_cost = 0;
     lua_Integer n = (lua_Integer)compat_rawlen(L, v), i, count = 0;
-    int t;
+    uint32_t width = g->width, height = g->height;
+    int t, is_cost = kind == RULE_POINTS_COST;
     char buf[64];
 
     names.fname = fname;
@@ -127,7 +211,7 @@ double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint3
     lua_createtable(L, 0, (int)count);
     t = lua_gettop(L);
     for (i = 1; i <= n; i++) {
-        uint32_t x, y;
+        uint32_t x, y, k;
         int p;
         lua_rawgeti(L, v, (int)i);
         p = lua_gettop(L);
@@ -137,6 +221,12 @@ double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint3
         }
         x = point_coordinate(L, r, p, i, "x", width);
         y = point_coordinate(L, r, p, i, "y", height);
+        k = unit_size(L, r, p, i, x, y, g);
+        if (kind == RULE_POINTS_AROUND) {
+            mark_around(L, t, x, y, k, g, diagonal);
+            lua_pop(L, 1);                /* the unit */
+            continue;
+        }
         if (is_cost) {
             double c;
             lua_pushliteral(L, "cost");
@@ -162,7 +252,7 @@ double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint3
         } else {
             lua_pushboolean(L, 1);
         }
-        lua_rawseti(L, t, (int)((lua_Integer)y * width + x + 1));
+        set_square(L, t, x, y, k, width);
         lua_pop(L, 1);                    /* the point */
     }
     return min_cost;
@@ -178,8 +268,34 @@ static int table_is_empty(lua_State *L, int v)
     return 0;
 }
 
-void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
-                      uint32_t height)
+/* Whether rule table v (at a positive index) is zoc's {around = units}:
+ * around a table, and no other key. */
+static int zoc_around(lua_State *L, const QueryRules *r, int v)
+{
+    char buf[64];
+    lua_pushliteral(L, "around");
+    lua_rawget(L, v);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (!lua_istable(L, -1))
+        arg_error(L, r->argn[QR_ZOC], r->fname, NULL, "%s.around: table expected, got %s",
+                  r->label[QR_ZOC], luaL_typename(L, -1));
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    while (lua_next(L, v)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING || strcmp(lua_tostring(L, -1), "around") != 0)
+            arg_error(L, r->argn[QR_ZOC], r->fname, NULL,
+                      "%s: {around = units} cannot also have key %s", r->label[QR_ZOC],
+                      key_text(L, lua_gettop(L), buf, sizeof buf));
+    }
+    return 1;
+}
+
+void query_rules_read(lua_State *L, QueryRules *r, int which, int v, const LuaGrid *g,
+                      int diagonal)
 {
     int slot = r->index[which] < 0 ? -r->index[which] : r->index[which];
     int t = lua_type(L, v);
@@ -197,6 +313,18 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
         lua_pushnil(L);
         lua_replace(L, slot);
         r->index[which] = -slot;
+        return;
+    }
+    if (t == LUA_TTABLE && which == QR_ZOC && zoc_around(L, r, v)) {
+        char label[64];
+        snprintf(label, sizeof label, "%s.around", r->label[QR_ZOC]);
+        lua_pushliteral(L, "around");
+        lua_rawget(L, v);
+        rule_points_table(L, lua_gettop(L), RULE_POINTS_AROUND, g, diagonal, r->fname,
+                          r->argn[which], label);
+        lua_remove(L, -2);                 /* the list of units */
+        lua_replace(L, slot);
+        r->index[which] = slot;
         return;
     }
     if (t == LUA_TTABLE) {
@@ -220,8 +348,9 @@ void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t wi
         }
     }
     if (r->points[which]) {
-        double lowest = rule_points_table(L, v, which == QR_COST, width, height, r->fname,
-                                          r->argn[which], r->label[which]);
+        double lowest = rule_points_table(L, v, which == QR_COST ? RULE_POINTS_COST
+                                                                 : RULE_POINTS_FLAG,
+                                          g, diagonal, r->fname, r->argn[which], r->label[which]);
         if (which == QR_COST)
             r->min_cost = lowest;    /* the lowest listed; the grid's joins it later */
     } else {

@@ -53,15 +53,24 @@ void query_rules_init_at(lua_State *L, QueryRules *r, const char *fname, int arg
 int query_rules_which(const char *name);
 /* Reads rule `which` from the value at stack index v (a function, a table by
  * cell number, or a list of points turned into such a table; an empty table
- * is no rule at all). */
-void query_rules_read(lua_State *L, QueryRules *r, int which, int v, uint32_t width,
-                      uint32_t height);
+ * is no rule at all; for zoc also
+ * {around = units}) of a query on g with diagonal moves or not (diagonal:
+ * nonzero for any mode but never; it says which cells are next to a unit). */
+void query_rules_read(lua_State *L, QueryRules *r, int which, int v, const LuaGrid *g,
+                      int diagonal);
+/* What rule_points_table makes of a list: flags, costs, or the cells next
+ * to each unit (zoc's around). */
+enum { RULE_POINTS_FLAG, RULE_POINTS_COST, RULE_POINTS_AROUND };
 /* Turns the list of points at stack index v into a table by cell number,
- * pushed: true for a flag rule, the cost (or false) for a cost rule
- * ({x =, y =, cost =}). Errors name fname, argument argn and label
- * ("opts.blocked[2]: point expected, got number"). Returns the lowest
- * finite cost listed (0 if none). */
-double rule_points_table(lua_State *L, int v, int is_cost, uint32_t width, uint32_t height,
+ * pushed. Each point is a unit {x =, y = [, size =]}: the size x size cells
+ * from (x, y) (size: a whole number, 1 when absent, the square on the grid;
+ * only 1 on a hex grid). kind RULE_POINTS_FLAG: true on each; _COST: the
+ * point's cost (or false) on each ({x =, y =, cost =}); _AROUND: true on the
+ * cells next to each square (its sides, and corners when diagonal; a cell's
+ * six neighbours on a hex grid). Errors name fname, argument argn and label
+ * ("opts.blocked[2]: point expected, got number"). Returns the lowest finite
+ * cost listed (0 if none). */
+double rule_points_table(lua_State *L, int v, int kind, const LuaGrid *g, int diagonal,
                          const char *fname, int argn, const char *label);
 /* After every option is read: the lowest cost the rules can give. */
 void query_rules_finish(QueryRules *r, const AstarGrid *grid);

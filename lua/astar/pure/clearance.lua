@@ -3,8 +3,9 @@
 -- it covers is in the grid, walkable and not impassable by the rules (the
 -- start's own cells are not checked); entering it costs the highest entry
 -- cost among the cells it newly covers (SQRT2 times that diagonally); the
--- corner rule applies to the positions beside a diagonal step; goals, near
--- and "occupied" are about the top-left cell. The C core keeps a layer of
+-- corner rule applies to the positions beside a diagonal step; goals and
+-- near are about the top-left cell, and a path never ends on a position
+-- covering an "occupied" cell. The C core keeps a layer of
 -- the positions where the unit fits per size; this backend checks the k x k
 -- cells where it needs them. Queries of size > 1 run run_large, search.lua's
 -- general loop on kernel.lua that prices each step by the cells it newly
@@ -100,14 +101,30 @@ local function check_footprint(s, grid, p)
   return 0
 end
 
+-- Whether position p may not be ended on (large.c large_no_stop): a cell
+-- it covers may not (an ally under any part of the unit). Every cell of an
+-- entered position was asked about, so the answers are read, never asked.
+local function no_stop(s, grid, p)
+  local k, stride, rc, rs, generation = s.size, grid._stride, s.rc, s.rs, s.generation
+  for row = p, p + (k - 1) * stride, stride do
+    for c = row, row + k - 1 do
+      if rs[c] == generation and rc[c] < 0 then return true end
+    end
+  end
+  return false
+end
+
 -- The goal position's value (search.c begin_general): its top-left cell's
--- entry cost (negative: the path may not end there), huge when it does not
--- fit or covers an impassable cell, nil when the rule stopped the query.
+-- entry cost (negative: the path may not end there, a covered cell may not
+-- be ended on), huge when it does not fit or covers an impassable cell, nil
+-- when the rule stopped the query.
 function M.goal_value(s, grid, goal, open)
   if not fits(open, grid, goal, s.size) then return huge end
   local v = check_footprint(s, grid, goal)
   if v ~= 0 then return v end
-  return value(s, grid, goal)
+  v = value(s, grid, goal)
+  if v ~= nil and s.rule and no_stop(s, grid, goal) and v > 0 then v = -v end
+  return v
 end
 
 -- The cost of moving from position c by (dx, dy) to position n
@@ -152,14 +169,15 @@ end
 local LARGE = { name = "astar large", flags = { "general" },
   uses = { changed = S.changed, closeness = S.general_closeness, finish = S.finish,
     box_distance = S.box_distance, move_cost = move_cost, link_target = link_target,
+    no_stop = no_stop,
     DX = B.DX, DY = B.DY, NEVER = NEVER, ALWAYS = ALWAYS, ONE_OBSTACLE = ONE_OBSTACLE,
     SEARCHING = S.SEARCHING, FOUND = S.FOUND,
     PARTIAL = S.PARTIAL, NO_PATH = S.NO_PATH, STOPPED = S.STOPPED },
   prepare = [=[
     local p, cells = {}, {}
     local last = diagonal == NEVER and 4 or 8]=],
-  goal = "target[u] == generation and not (rule and u ~= start and rc[u] < 0)",
-  best = "partial and not (rule and u ~= start and rc[u] < 0)",
+  goal = "target[u] == generation and not (rule and u ~= start and no_stop(s, grid, u))",
+  best = "partial and not (rule and u ~= start and no_stop(s, grid, u))",
   closeness = "closeness(s, u)",
   moves = [=[
     for d = 1, last do

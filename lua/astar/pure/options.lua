@@ -179,7 +179,7 @@ function M.read(grid, fname, num, opts, present, accepted, o, rules)
     local index = rules.index
     for id = BLOCKED, ZOC do
       local v = index[id]
-      if v ~= nil then Q.read(rules, id, v, grid._w, grid._h) end
+      if v ~= nil then Q.read(rules, id, v, grid, o.diagonal ~= 1) end
     end
     if rules.move_given ~= nil then Q.read_move(rules, rules.move_given) end
     -- only empty tables (no rule at all): as if none was given

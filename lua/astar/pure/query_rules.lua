@@ -13,6 +13,7 @@
 -- the query, which then reports it (raise) once the search has returned.
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
+local B = require "astar.pure.board"
 
 local M = {}
 
@@ -87,11 +88,74 @@ local function key_text(k)
   return t
 end
 
+-- The size of unit p (entry i) at (x, y), its optional field size
+-- (query_rules.c unit_size): a whole number with which the k x k square from
+-- (x, y) stays on the grid (1 when absent); only 1 on a hex grid.
+local function unit_size(n, p, i, x, y, grid)
+  local v = rawget(p, "size")
+  if v == nil then return 1 end
+  local where = format("[%d].size", i)
+  if type(v) ~= "number" then
+    rule_error(n, format("%s: number expected, got %s", where, type(v)))
+  end
+  if grid._hex and v > 1 and v == floor(v) then
+    rule_error(n, where .. ": large units need a square grid")
+  end
+  local max = grid._w - x + 1
+  if grid._h - y + 1 < max then max = grid._h - y + 1 end
+  if not (v >= 1 and v <= max) or v ~= floor(v) then
+    rule_error(n, format("%s out of range 1..%d, got %s", where, max, number_text(v)))
+  end
+  return toint(v)
+end
+
+-- t[cell] = value on the k x k square from (x, y) (1-based) of a grid of width w.
+local function set_square(t, x, y, k, w, value)
+  for cy = y, y + k - 1 do
+    for cx = x, x + k - 1 do rawset(t, toint((cy - 1) * w + cx), value) end
+  end
+end
+
+-- t[cell] = true on every cell next to the k x k square from (x, y) (1-based),
+-- outside it: its sides, the corners too when diagonal; on a hex grid the
+-- six neighbours of the cell (k is 1 there).
+local function mark_around(t, x, y, k, grid, diagonal)
+  local w, h = grid._w, grid._h
+  if grid._hex then
+    local stride = grid._stride
+    local dirs = B.hex_dirs(grid._hex, stride, y * stride + x + 1)
+    for j = 1, 6 do
+      local nx, ny = x + B.DX[dirs[j]], y + B.DY[dirs[j]]
+      if nx >= 1 and ny >= 1 and nx <= w and ny <= h then rawset(t, toint((ny - 1) * w + nx), true) end
+    end
+    return
+  end
+  local lo, hi = -1, k
+  for j = lo, hi do
+    for i = lo, hi do
+      local side = ((i == lo or i == hi) and 1 or 0) + ((j == lo or j == hi) and 1 or 0)
+      local nx, ny = x + i, y + j
+      if side > 0 and (side == 1 or diagonal) and nx >= 1 and ny >= 1 and nx <= w and ny <= h then
+        rawset(t, toint((ny - 1) * w + nx), true)
+      end
+    end
+  end
+end
+
+-- What points_table makes of a list: flags, costs, or the cells next to
+-- each unit (zoc's around).
+local FLAG, COST_POINTS, AROUND = 1, 2, 3
+M.FLAG, M.COST_POINTS, M.AROUND = FLAG, COST_POINTS, AROUND
+
 -- rule_points_table: the list of points v as a table by cell number
--- (y - 1) * width + x: true for a flag rule, the cost (or false for
--- impassable) for a cost rule; and the lowest finite cost listed (0: none).
--- Errors name n.fname, argument n.argn and n.label.
-function M.points_table(v, is_cost, width, height, n)
+-- (y - 1) * width + x. Each point is a unit {x =, y = [, size =]}: the k x k
+-- cells from (x, y). kind FLAG: true on each; COST_POINTS: the point's cost
+-- (or false for impassable) on each; AROUND: true on the cells next to each
+-- unit (diagonal: corners too). Returns it and the lowest finite cost listed
+-- (0: none). Errors name n.fname, argument n.argn and n.label.
+function M.points_table(v, kind, grid, diagonal, n)
+  local is_cost = kind == COST_POINTS
+  local width, height = grid._w, grid._h
   local count = rawlen(v)
   local min_cost = 0
   for k in next, v do                       -- only 1..count: no other key
@@ -107,8 +171,11 @@ function M.points_table(v, is_cost, width, height, n)
     end
     local x = point_coordinate(n, p, i, "x", width)
     local y = point_coordinate(n, p, i, "y", height)
+    local k = unit_size(n, p, i, x, y, grid)
     local value = true
-    if is_cost then
+    if kind == AROUND then
+      mark_around(t, x, y, k, grid, diagonal)
+    elseif is_cost then
       local c = rawget(p, "cost")
       local ok = c == false or (type(c) == "number" and ((c > 0 and c <= G.MAX_COST) or c == huge))
       if not ok then
@@ -123,9 +190,25 @@ function M.points_table(v, is_cost, width, height, n)
         if min_cost == 0 or value < min_cost then min_cost = value end
       end
     end
-    rawset(t, toint((y - 1) * width + x), value)
+    if kind ~= AROUND then set_square(t, x, y, k, width, value) end
   end
   return t, min_cost
+end
+
+-- Whether rule table v is zoc's {around = units} (query_rules.c
+-- zoc_around): around a table, and no other key. n names the rule.
+local function zoc_around(v, n)
+  local units = rawget(v, "around")
+  if units == nil then return nil end
+  if type(units) ~= "table" then
+    rule_error(n, ".around: table expected, got " .. type(units))
+  end
+  for k in next, v do
+    if k ~= "around" then
+      rule_error(n, ": {around = units} cannot also have key " .. key_text(k))
+    end
+  end
+  return units
 end
 
 -- A table by cell number: its first key says whether it is one (a point
@@ -137,10 +220,11 @@ function M.check_cell_table(v, n)
   end
 end
 
--- query_rules_read: rule `which` from value v, as the options give it. An
+-- query_rules_read: rule `which` from value v, as the options give it, for
+-- a query on grid with diagonal moves or not (the cells next to a unit). An
 -- empty table is no rule (an empty list of points, not a cell table that
 -- makes every cell impassable).
-function M.read(r, which, v, width, height)
+function M.read(r, which, v, grid, diagonal)
   local t = type(v)
   local n = name_of(r, which)
   if t ~= "function" and t ~= "table" then
@@ -150,11 +234,18 @@ function M.read(r, which, v, width, height)
     r.index[which], r.points[which] = nil, false
     return
   end
+  local units = t == "table" and which == ZOC and zoc_around(v, n)
+  if units then
+    n.label = n.label .. ".around"
+    r.points[which] = false
+    r.index[which] = M.points_table(units, AROUND, grid, diagonal, n)
+    return
+  end
   r.points[which] = t == "table" and type(rawget(v, 1)) == "table"
   if t == "table" and not r.points[which] then M.check_cell_table(v, n) end
   if r.points[which] then
     local lowest
-    v, lowest = M.points_table(v, which == COST, width, height, n)
+    v, lowest = M.points_table(v, which == COST and COST_POINTS or FLAG, grid, diagonal, n)
     if which == COST then r.min_cost = lowest end   -- the grid's lowest joins it later
   end
   r.index[which] = v

@@ -380,8 +380,10 @@ end
 
 -- The Range of a finished run: the cells in the order settled (order[1] the
 -- start), their costs and parents, which of them a move may end on (flags:
--- an even value; the start of a unit of size > 1 always), by bordered cell.
-local function new_range(w, h, stride, order, count, g, parent, slot, flags, size, diagonal, hex)
+-- an even value; for a unit of size > 1, a position not in no_stop, and the
+-- start always), by bordered cell.
+local function new_range(w, h, stride, order, count, g, parent, slot, flags, size, no_stop,
+                         diagonal, hex)
   local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
   local stops = 0
   for k = 1, count do
@@ -390,7 +392,7 @@ local function new_range(w, h, stride, order, count, g, parent, slot, flags, siz
     local cy = floor((cell - 1) / stride)
     xs[k], ys[k] = toint(cx), toint(cy)
     costs[k] = g[cell]
-    stop[k] = (k == 1 and size > 1) or flags[cell] % 2 == 0
+    if size > 1 then stop[k] = k == 1 or not no_stop[cell] else stop[k] = flags[cell] % 2 == 0 end
     if stop[k] then stops = stops + 1 end
     parents[k] = k == 1 and 1 or slot[parent[cell]]
     keys[(cy - 1) * w + cx] = k
@@ -406,6 +408,24 @@ local function corner_wall(open, entry, o, start)
   return not open[o] or (o ~= start and entry[o] == huge)
 end
 
+-- A large unit's look at covered cell `cell` (look_up, then range.c
+-- mark_no_stop): a cell no unit may stop on (an ally) marks every position
+-- whose k x k square holds it, in t.no_stop, so that none of them is a stop.
+local function large_look_up(t, cell)
+  local flags = t.flags
+  local c = look_up(t.q, t.rule, cell, t.entry, flags)
+  if c ~= nil and flags[cell] % 2 == 1 then
+    local k, stride, no_stop = t.k, t.stride, t.no_stop
+    local x, y = (cell - 1) % stride, floor((cell - 1) / stride)
+    for py = y > k and y - k + 1 or 1, y do
+      for px = x > k and x - k + 1 or 1, x do
+        no_stop[py * stride + px + 1] = true
+      end
+    end
+  end
+  return c
+end
+
 -- range.c large_step: the cost from position c by direction d (huge: not
 -- allowed), whether a covered cell ends the move; nil when the grid changed.
 -- From the start every cell of the new position is looked up (row by row,
@@ -413,7 +433,7 @@ end
 -- entered (and c fits, and none of them ends the move: c was expanded), so
 -- only the new ones.
 local function large_step(t, c, d)
-  local q, rule, entry, flags, open, k = t.q, t.rule, t.entry, t.flags, t.open, t.k
+  local q, entry, flags, open, k = t.q, t.entry, t.flags, t.open, t.k
   local stride, cells = t.stride, t.cells
   local nb = c + t.offset[d]
   local new = t.new_cells(cells, nb, B.DX[d], B.DY[d], k, stride)
@@ -422,7 +442,7 @@ local function large_step(t, c, d)
     if not t.fits(open, q.grid, nb, k) then return huge, false end
     for row = nb, nb + (k - 1) * stride, stride do
       for cell = row, row + k - 1 do
-        local v = entry[cell] or look_up(q, rule, cell, entry, flags)
+        local v = entry[cell] or large_look_up(t, cell)
         if v == nil or v == huge then return v, false end
         if flags[cell] >= ENDS_MOVE then ends = true end
       end
@@ -434,7 +454,7 @@ local function large_step(t, c, d)
   end
   for i = 1, new do
     local cell = cells[i]
-    local v = entry[cell] or look_up(q, rule, cell, entry, flags)
+    local v = entry[cell] or large_look_up(t, cell)
     if v == nil or v == huge then return v, false end
     if flags[cell] >= ENDS_MOVE then ends = true end
     if v > worst then worst = v end
@@ -447,12 +467,12 @@ end
 -- up once a query, row by row), else 0; whether a covered cell ends the
 -- move; nil when a callback changed the grid.
 local function large_link(t, v)
-  local q, rule, entry, flags, k, stride = t.q, t.rule, t.entry, t.flags, t.k, t.stride
+  local q, entry, flags, k, stride = t.q, t.entry, t.flags, t.k, t.stride
   if not t.fits(t.open, q.grid, v, k) then return huge, false end
   local ends = false
   for row = v, v + (k - 1) * stride, stride do
     for cell = row, row + k - 1 do
-      local c = entry[cell] or look_up(q, rule, cell, entry, flags)
+      local c = entry[cell] or large_look_up(t, cell)
       if c == nil or c == huge then return c, false end
       if flags[cell] >= ENDS_MOVE then ends = true end
     end
@@ -594,7 +614,7 @@ local RANGE_LOOP = { name = "range", args = "t, move",
 -- diagonal: 1 never, 2 always, 3 one-obstacle, 4 no-obstacles. A unit of
 -- size k > 1 reaches top-left positions, each step priced by the highest
 -- entry cost among the cells it newly covers (clearance.lua fits for where
--- it fits); its "occupied" is its top-left cell's.
+-- it fits); it may not stop on a position covering an "occupied" cell.
 local function run_range(q, x, y, move, rule, diagonal, k)
   local grid = q.grid
   -- the query's own walls: a finalizer (at a table made, or a trace exit on
@@ -610,7 +630,7 @@ local function run_range(q, x, y, move, rule, diagonal, k)
     g = { [start] = 0.0 }, parent = {}, slot = {}, order = {} }
   local kind = grid._hex and "hex" or "square"
   if k > 1 then
-    kind, t.entry, t.flags = "large", {}, {}
+    kind, t.entry, t.flags, t.no_stop = "large", {}, {}, {}
     t.stride, t.offset, t.cells = stride, B.offsets(stride), {}
     t.fits, t.new_cells = clearance().fits, clearance().new_cells
   end
@@ -620,8 +640,8 @@ local function run_range(q, x, y, move, rule, diagonal, k)
   -- a finalizer may have closed or changed the grid while the tables grew
   check_grid_after(q)
   if q.changed then return nil end
-  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, diagonal,
-    grid._hex)
+  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, t.no_stop,
+    diagonal, grid._hex)
 end
 
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
@@ -652,6 +672,18 @@ function M.movement_range(...)
     if range then return range end
     restart(q)
   end
+end
+
+--- _cellSet(grid, cells) -> {[(y - 1) * width + x] = true}: every cell of
+-- each unit {x =, y = [, size =]} of the list, read as the rules' lists are
+-- (query_rules.lua points_table; lua_range.c astar_lua_cell_set).
+function M.cell_set(...)
+  local grid, cells = ...
+  local nargs = select("#", ...)
+  G.check_grid("cellSet", nargs, grid)
+  if type(cells) ~= "table" then type_error(1, "cellSet", nil, "table", cells, nargs > 1) end
+  return (Q.points_table(cells, Q.FLAG, grid, false,
+    { fname = "cellSet", argn = 1, label = "cells" }))
 end
 
 -- ---- line of sight ----------------------------------------------------------------
