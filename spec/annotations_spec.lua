@@ -19,7 +19,6 @@ local public_api = require "helpers.public_api"
 -- Names other branches of issue 21 add, annotated ahead of their merge: each
 -- may still be missing here (remove it from this list once it is merged).
 local COMING = {
-  ["astar.Range:getDiagonal"] = true,          -- item 6: the mode a range ran in
   ["astar.PathFromOptions.maxCost"] = true,    -- item 2: map:pathFrom with a budget
   ["astar.PathFromOptions.near"] = true,
   ["astar.PathFromOptions.blocked"] = true,

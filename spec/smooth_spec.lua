@@ -590,7 +590,7 @@ describe("smoothing wherever paths come out", function()
     end
   end)
 
-  it("range:pathTo smooths the range's walk", function()
+  it("range:pathTo keeps the corners of the range's walk; smoothPath pulls it", function()
     local grid = board()
     local sx, sy = query()
     local range = grid:movementRange(sx, sy, math.huge, { diagonal = MODE })
@@ -601,11 +601,13 @@ describe("smoothing wherever paths come out", function()
         if walk then
           checked = checked + 1
           same_points(S.corners_of(walk), range:pathTo(x, y, { smooth = "corners" }), "corners")
+          assert.are.same(S.to_flat(S.corners_of(walk)),
+            range:pathTo(x, y, { smooth = "corners", flat = true }))
+          -- a range keeps no grid: the contract's way to pull its walk
           local sight = S.sight(desc, MODE, walk)
-          same_points(sight, range:pathTo(x, y, { smooth = "sight" }), "sight")
-          assert.are.same(S.to_flat(sight), range:pathTo(x, y, { smooth = "sight", flat = true }))
+          same_points(sight, (grid:smoothPath(range:pathTo(x, y), { diagonal = MODE })), "sight")
         else
-          assert.is_nil(range:pathTo(x, y, { smooth = "sight" }))
+          assert.is_nil(range:pathTo(x, y, { smooth = "corners" }))
         end
       end
     end
@@ -656,7 +658,8 @@ describe("smoothing wherever paths come out", function()
     assert.are.same(found, path)
     exact(found_cost, cost, "smoothPath and findPath")
     -- "corners": the walk's cost, step by step
-    local corners, corners_cost = grid:smoothPath(S.to_flat(walk), { diagonal = MODE, smooth = "corners" })
+    local corners, corners_cost = grid:smoothPath(S.to_flat(walk),
+      { diagonal = MODE, smooth = "corners", flat = false })
     same_points(S.corners_of(walk), corners, "smoothPath corners")
     exact((S.walk_cost(desc, walk)), corners_cost, "smoothPath corners")
     -- into
@@ -729,6 +732,8 @@ describe("opts.smooth errors", function()
     local map = grid:distanceMap({ { x = 4, y = 3 } }, { diagonal = "always" })
     check_error("bad argument #3 to 'pathTo' (opts.smooth: 'theta' needs a search (findPath or newSearch))",
       range.pathTo, range, 4, 3, { smooth = "theta" })
+    check_error("bad argument #3 to 'pathTo' (opts.smooth: 'sight' needs the grid: use grid:smoothPath)",
+      range.pathTo, range, 4, 3, { smooth = "sight" })
     check_error("bad argument #3 to 'pathTo' "
       .. "(opts.smooth: unknown smoothing 'zigzag'; expected corners, sight or theta)",
       range.pathTo, range, 4, 3, { smooth = "zigzag" })
@@ -738,22 +743,32 @@ describe("opts.smooth errors", function()
       map.pathFrom, map, 1, 1, { smooth = "sight" })
     check_error("bad argument #2 to 'smoothPath' (opts.smooth: 'theta' needs a search (findPath or newSearch))",
       grid.smoothPath, grid, { { x = 1, y = 1 }, { x = 2, y = 1 } }, { smooth = "theta" })
+    local hex = astar.newHex(4, 4)
+    check_error("bad argument #2 to 'smoothPath' (opts.smooth: 'sight' needs a square board)",
+      hex.smoothPath, hex, { { x = 1, y = 1 }, { x = 2, y = 1 } }, { smooth = "sight" })
+    check_error("bad argument #1 to 'smoothPath' (path is empty)", grid.smoothPath, grid, {})
+    check_error("bad argument #1 to 'smoothPath' (flat path has an odd length 3)",
+      grid.smoothPath, grid, { 1, 1, 2 })
+    check_error("bad argument #1 to 'smoothPath' (path[2]: point expected, got number)",
+      grid.smoothPath, grid, { { x = 1, y = 1 }, 5 })
+    check_error("bad argument #1 to 'smoothPath' (path[3]: number expected, got string)",
+      grid.smoothPath, grid, { 1, 1, "2", 1 })
     check_error("bad argument #2 to 'smoothPath' (opts.smooth: string expected, got number)",
       grid.smoothPath, grid, { { x = 1, y = 1 }, { x = 2, y = 1 } }, { smooth = 1 })
     -- a path that is not a walk: the first bad point, as the contract writes it
-    check_error("bad argument #1 to 'smoothPath' (path[4] (3, 2) is not a move from path[3] (1, 2))",
+    check_error("bad argument #1 to 'smoothPath' (point 4 (3, 2) is not a move from point 3 (1, 2))",
       grid.smoothPath, grid, { { x = 2, y = 1 }, { x = 1, y = 1 }, { x = 1, y = 2 }, { x = 3, y = 2 } },
       { diagonal = "always" })
-    check_error("bad argument #1 to 'smoothPath' (path[4] (3, 2) is not a move from path[3] (1, 2))",
+    check_error("bad argument #1 to 'smoothPath' (point 4 (3, 2) is not a move from point 3 (1, 2))",
       grid.smoothPath, grid, { 2, 1, 1, 1, 1, 2, 3, 2 }, { diagonal = "always" })
     -- a diagonal step the mode forbids, a wall, a cell off the grid
-    check_error("bad argument #1 to 'smoothPath' (path[2] (2, 2) is not a move from path[1] (1, 1))",
-      grid.smoothPath, grid, { { x = 1, y = 1 }, { x = 2, y = 2 } }, { diagonal = "never" })
-    check_error("bad argument #1 to 'smoothPath' (path[3] (2, 2) is not walkable)",
+    check_error("bad argument #1 to 'smoothPath' (point 2 (2, 3) is not a move from point 1 (1, 2))",
+      grid.smoothPath, grid, { { x = 1, y = 2 }, { x = 2, y = 3 } }, { diagonal = "never" })
+    check_error("bad argument #1 to 'smoothPath' (point 3 (2, 2) is not walkable)",
       grid.smoothPath, grid, { { x = 1, y = 1 }, { x = 1, y = 2 }, { x = 2, y = 2 } }, { diagonal = "always" })
-    check_error("bad argument #1 to 'smoothPath' (path[2] (0, 1) is off the grid)",
+    check_error("bad argument #1 to 'smoothPath' (point 2 (0, 1) is outside the 4x3 grid)",
       grid.smoothPath, grid, { { x = 1, y = 1 }, { x = 0, y = 1 } })
-    check_error("bad argument #1 to 'smoothPath' (path[2] (1, 3) is not a move from path[1] (1, 1))",
+    check_error("bad argument #1 to 'smoothPath' (point 2 (1, 3) is not a move from point 1 (1, 1))",
       grid.smoothPath, grid, { { x = 1, y = 1 }, { x = 1, y = 3 } })
   end)
 end)

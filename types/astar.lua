@@ -34,6 +34,13 @@
 ---what `love.graphics.line` takes and a `love.thread` channel carries.
 ---@alias astar.FlatPath integer[]
 
+---How a path comes back: its corners, string pulling, or an any-angle search
+---(docs/paths.md).
+---@alias astar.Smoothing
+---| "corners"
+---| "sight"
+---| "theta"
+
 ---@alias astar.DiagonalMode
 ---| "never"        # 4 directions only
 ---| "always"       # diagonal steps even between two walls

@@ -193,8 +193,8 @@ static double handed_step(const SegmentModel *m, uint32_t a, uint32_t b)
 {
     const AstarGrid *g = m->grid;
     long dq, dr;
-    if (!step_direction(g->hex, (long)(a % g->stride), (long)(a / g->stride),
-                        (long)(b % g->stride), (long)(b / g->stride), &dq, &dr))
+    if (!step_direction(g->hex, (long)(a % g->stride) - 1, (long)(a / g->stride) - 1,
+                        (long)(b % g->stride) - 1, (long)(b / g->stride) - 1, &dq, &dr))
         return INFINITY;
     if (!g->hex)
         return segment_cost(m, a, b);

@@ -77,6 +77,7 @@ function DistanceMap:encode() end
 
 ---The options of `map:pathFrom`.
 ---@class astar.PathFromOptions
+---@field smooth? "corners"|false the walk's corners (a snapshot keeps no grid: `grid:smoothPath` pulls it)
 ---@field flat? boolean the path as one flat array `{x1, y1, x2, y2, ...}`
 ---@field into? table a table to fill and return instead of a new path
 ---@field maxCost? number stop before the step that would make the walk cost more

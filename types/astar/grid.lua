@@ -144,6 +144,23 @@ function Grid:cellCentre(x, y, size) end
 ---@return integer? y
 function Grid:cellAt(px, py, size) end
 
+---Smooths any walk (a path table or a flat array) over the grid's walls and
+---costs as they are: `"sight"` (the default on a square board) or `"corners"`
+---(the default on hex). Returns the points, in the form the walk came in unless
+---`opts.flat` says, and their cost under the segment model (docs/paths.md).
+---@param path astar.Path|astar.FlatPath
+---@param opts? astar.SmoothPathOptions
+---@return astar.Path|astar.FlatPath path
+---@return number cost
+function Grid:smoothPath(path, opts) end
+
+---The options of `grid:smoothPath`.
+---@class astar.SmoothPathOptions
+---@field smooth? "sight"|"corners"|false false: the walk's corners
+---@field diagonal? astar.DiagonalMode the mode the walk's steps follow (default the grid's)
+---@field flat? boolean the path as one flat array
+---@field into? table a table to fill and return instead of a new path
+
 ---The moves that leave (x, y) under the grid's walls, costs, diagonal mode (or
 ---`opts.diagonal`), move overrides and links: direction order, then links by
 ---target; `cost` is what a findPath step pays.
@@ -226,6 +243,7 @@ function Grid:encode() end
 ---@field move? astar.MoveRule its own price of each move
 ---@field near? integer end at the cheapest-to-reach cell within distance `near` of the goal
 ---@field maxCost? number never go beyond this cost (>= 0)
+---@field smooth? astar.Smoothing|false the path as corners, string-pulled ("sight") or any-angle ("theta")
 
 ---The options of `grid:findPath`: those of `newSearch`, and `into`.
 ---@class astar.FindPathOptions: astar.NewSearchOptions

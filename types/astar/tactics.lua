@@ -240,6 +240,7 @@ function DangerZone:size() end
 
 ---The options of `range:pathTo`.
 ---@class astar.PathToOptions
+---@field smooth? "corners"|false the walk's corners (a snapshot keeps no grid: `grid:smoothPath` pulls it)
 ---@field flat? boolean the path as one flat array `{x1, y1, x2, y2, ...}`
 ---@field into? table a table to fill and return instead of a new path
 
