@@ -133,6 +133,21 @@ typedef struct {
      * none). The heuristic is then off: no bound on what it answers. */
     AstarMoveRule move_rule;
     void *move_user;
+    /* Nonzero: an any-angle search (Theta*, docs/paths.md "theta"; theta.c)
+     * where it applies: a square grid, a one-cell unit (size 0 or 1), a
+     * diagonal mode other than NEVER, and no moves (no overrides or links on
+     * the grid, no move_rule); elsewhere it is ignored. A cell may then also
+     * be reached by a straight segment from its predecessor's parent (the
+     * segment model: legal, priced at its length times the highest entry
+     * cost among the cells it passes through, its first excepted); the
+     * estimate is Euclidean (times weight and the lowest cost) whatever
+     * heuristic says (partial results still rank cells by heuristic). The
+     * path read back (astar_search_length, astar_search_parent,
+     * astar_path_back) is the waypoints, start to end, each joined to the
+     * next by a legal segment, and astar_search_cost is the sum of their
+     * costs added from the start. Any change of the grid starts a stepped
+     * query again (its segments read cells it never touched). */
+    int any_angle;
 } AstarOptions;
 
 typedef enum {
@@ -300,7 +315,8 @@ AstarStatus astar_search_run(AstarSearch *search, const AstarGrid *grid,
 AstarStatus astar_search_status(const AstarSearch *search);
 
 /* After ASTAR_FOUND or ASTAR_PARTIAL: the path's last cell, its cost and its
- * number of cells (start and end included). Walk it backwards with
+ * number of cells (start and end included; of waypoints for an any_angle
+ * query). Walk it backwards with
  * astar_search_parent from astar_search_end until astar_search_start. Cells
  * are identified by astar_cell(), decoded by astar_cell_x / astar_cell_y. */
 uint32_t astar_search_end(const AstarSearch *search);

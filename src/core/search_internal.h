@@ -103,6 +103,14 @@ struct AstarSearch {
     double h_links;
     uint64_t link_edits;
 
+    /* Any-angle search (AstarOptions.any_angle where it applies: theta.c):
+     * whether the query runs it, and parent[c], the waypoint before c on its
+     * path (start excepted), written with every g it improves. Allocated by
+     * the first such query, grown with the capacity. */
+    int theta;
+    uint32_t *parent;
+    size_t parent_capacity;
+
     /* the current query */
     const AstarGrid *grid;
     uint64_t grid_version;   /* the grid's version it was last checked against */
