@@ -82,6 +82,16 @@ ASTAR_INLINE int theta_ends_on(const AstarSearch *s, uint32_t c, unsigned gen)
     return s->target[c] == gen && !theta_no_stop(s, c);
 }
 
+/* Has v a g from p this query? Then g[v] is g[p] + the segment p -> v's
+ * cost already (p is closed, its g final; a grid step from p costs what its
+ * segment does), and the rule was asked about the segment's cells: looking
+ * at it again could change nothing, so step 7e is skipped (a saving only,
+ * nothing a caller can see). */
+ASTAR_INLINE int theta_has_parent(const AstarSearch *s, unsigned gen, uint32_t v, uint32_t p)
+{
+    return (s->stamp[v] & STAMP_GEN_MASK) == gen && s->parent[v] == p;
+}
+
 /* Step 7 c-h for the neighbour v of c in direction d, whose entry cost is
  * entry (finite): ASTAR_OK, ASTAR_EABORTED or ASTAR_ENOMEM. */
 static AstarError theta_relax(AstarSearch *s, const SegmentModel *line, uint32_t c, uint32_t p,
@@ -96,7 +106,7 @@ static AstarError theta_relax(AstarSearch *s, const SegmentModel *line, uint32_t
     if (search_closed(s->stamp, gen, v))
         return ASTAR_OK;
     ng = s->g[c] + board_step(BOARD_SQUARE8, d, fabs(entry));
-    if (c != s->start) {
+    if (c != s->start && !theta_has_parent(s, gen, v, p)) {
         const double seg = segment_cost(line, p, v);
         if (seg != seg)
             return ASTAR_EABORTED;
