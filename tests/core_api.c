@@ -1440,6 +1440,24 @@ static void test_theta_open(void)
     /* the start is the goal: one waypoint, cost 0 */
     CHECK(astar_search_run(search, grid, 4, 4, 4, 4, &options, &error) == ASTAR_FOUND);
     CHECK(astar_search_length(search) == 1 && astar_search_cost(search) == 0.0);
+    /* a goal list: the nearer goal, (0, 9) at 9 against sqrt(90); near 2 of
+     * (9, 3) (columns 7-9, rows 1-5): its nearest cell, (7, 1) */
+    {
+        static const uint32_t GOALS[4] = {9, 3, 0, 9};
+        options.goals = GOALS;
+        options.goal_count = 2;
+        CHECK(astar_search_run(search, grid, 0, 0, 0, 0, &options, &error) == ASTAR_FOUND);
+        CHECK(astar_search_length(search) == 2 && theta_waypoint_at(search, 1, 0, 9)
+              && astar_search_cost(search) == 9.0);
+        options.goal_count = 1;
+        options.near = 2;
+        CHECK(astar_search_run(search, grid, 0, 0, 0, 0, &options, &error) == ASTAR_FOUND);
+        CHECK(astar_search_length(search) == 2 && theta_waypoint_at(search, 1, 7, 1)
+              && astar_search_cost(search) == sqrt(50.0));
+        options.goals = NULL;
+        options.goal_count = 0;
+        options.near = 0;
+    }
     /* 4 directions: no any-angle moves, the grid path (9 + 3 steps) */
     set_theta(&options, ASTAR_DIAGONAL_NEVER);
     CHECK(astar_search_run(search, grid, 0, 0, 9, 3, &options, &error) == ASTAR_FOUND);
@@ -1531,6 +1549,7 @@ static void test_theta_wall(void)
 typedef struct {
     const AstarGrid *grid;
     unsigned asked[12 * 8];
+    int stop;                 /* NAN for (9, 6) */
 } ThetaRule;
 
 static double theta_rule_value(uint32_t x, uint32_t y, double grid_cost)
@@ -1544,6 +1563,8 @@ static double theta_rule(void *user, uint32_t x, uint32_t y, double grid_cost, u
 {
     ThetaRule *r = (ThetaRule *)user;
     r->asked[y * 12 + x]++;
+    if (r->stop && x == 9 && y == 6)
+        return NAN;
     if (x == 2 && y == 2)
         *flags |= ASTAR_RANGE_NO_STOP;
     return theta_rule_value(x, y, grid_cost);
@@ -1591,6 +1612,10 @@ static void test_theta_rule(void)
     CHECK(astar_search_cost(search) >= 11.0 + 2.0 * 5.0);
     /* (2, 2) may be crossed, not ended on */
     CHECK(astar_search_run(search, grid, 0, 0, 2, 2, &options, &error) == ASTAR_GOAL_BLOCKED);
+    /* a rule that stops the query when asked about (9, 6), on the way */
+    rule.stop = 1;
+    CHECK(astar_search_run(search, grid, 0, 6, 11, 6, &options, &error) == ASTAR_NO_PATH
+          && error == ASTAR_EABORTED);
     astar_search_free(search);
     astar_grid_free(grid);
 }

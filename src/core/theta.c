@@ -37,7 +37,9 @@
  *        e. when c is not the start: the segment p -> v (segment_cost,
  *           asking the rule about the cells it meets in its order); when it
  *           is legal and g[p] + its cost <= ng, that is ng, parent p (the
- *           line wins a tie);
+ *           line wins a tie). Skipped when v already holds a g from p this
+ *           query (theta_has_parent): a saving that changes nothing seen,
+ *           so a mirror may do it or not;
  *        f. a bound (max_cost): skip when ng > bound;
  *        g. skip unless ng improves on v's g this query (search_improves);
  *        h. g[v] = ng, parent[v] = the parent chosen, stamp v with d, and
