@@ -50,6 +50,11 @@ enum {
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_DIAGONAL) | OPT(OPT_MAXCOST) | OPT(OPT_SIZE) | \
      OPT(OPT_MOVE))
 
+/* DistanceMap:pathFrom (issue 21): the walk's limits, read on the map's
+ * shape (a LuaGrid whose width, height and hex alone are set). */
+#define OPTS_WALK                                                                          \
+    (OPT(OPT_BLOCKED) | OPT(OPT_MAXCOST) | OPT(OPT_NEAR) | OPT(OPT_FLAT) | OPT(OPT_INTO))
+
 /* The values read. The caller sets each field to its default first; the
  * reader overwrites the ones given. */
 typedef struct {

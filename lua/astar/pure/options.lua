@@ -44,6 +44,8 @@ M.PATH = accepting { "blocked", "cost", "occupied", "diagonal", "maxCost", "size
   "weight", "partial", "flat", "into", "algorithm", "near", "move" }
 M.RANGE = accepting { "blocked", "cost", "occupied", "zoc", "diagonal", "size", "move" }
 M.MAP = accepting { "blocked", "cost", "diagonal", "maxCost", "size", "move" }
+-- DistanceMap:pathFrom's walk (issue 21), read on the map's shape (_w, _h, _hex)
+M.WALK = accepting { "blocked", "maxCost", "near", "flat", "into" }
 
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 
@@ -111,7 +113,7 @@ local function check_value(grid, fname, num, id, v, o)
     o.flat = check_boolean(v, true, num, fname, "opts.flat: ")
   elseif id == INTO then
     -- a stepped search returns its path frames later: no table to hold
-    if fname ~= "findPath" then
+    if fname == "newSearch" then
       arg_error(num, fname, nil, "opts.into: only findPath fills a table")
     end
     if type(v) ~= "table" then type_error(num, fname, "opts.into: ", "table", v, true) end
