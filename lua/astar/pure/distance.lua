@@ -487,7 +487,7 @@ end
 local function enters_closed(m, walk, i, u)
   local blocked = walk and walk.blocked
   if not blocked then return false end
-  local stride, k, w = m._stride, m._size, m._w
+  local k, w = m._size, m._w
   local ix, iy = cell_xy(m, i)
   local ux, uy = cell_xy(m, u)
   for y = uy, uy + k - 1 do
