@@ -449,11 +449,8 @@ entry("map:pathFrom, into", "pathFrom", function(w) return w.map:pathFrom(7, 8, 
   { needs = MAP_INTO })
 entry("map:pathFrom, flat", "pathFrom", function(w) return w.map:pathFrom(30, 29, { flat = true }) end,
   { needs = MAP })
-entry("map:pathFrom, maxCost, near and a blocked list", "pathFrom", function(w)
-  return w.map:pathFrom(7, 8, { maxCost = 6, near = 1, blocked = w.L.walk })
-end, { needs = MAP })
-entry("map:pathFrom, a blocked list, into, flat", "pathFrom", function(w)
-  return w.map:pathFrom(8, 7, { blocked = w.L.walk, into = w.into, flat = true })
+entry("map:pathFrom, maxCost, near, a blocked list, into", "pathFrom", function(w)
+  return w.map:pathFrom(8, 7, { maxCost = 6, near = 1, blocked = w.L.walk, into = w.into, flat = true })
 end, { needs = MAP_INTO })
 entry("map:nearest", "nearest", function(w) return w.map:nearest(8, 2) end, { needs = MAP })
 entry("map:size", "size", function(w) return w.map:size() end, { needs = MAP })
