@@ -582,7 +582,8 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
     }
     e = map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost,
                   aborted);
-    if (e == ASTAR_OK && !*aborted && starts(m, max_cost, move_rule, move_user) < 0) {
+    /* start cells come from the rule alone: without one, no pass over the cells */
+    if (e == ASTAR_OK && !*aborted && rule && starts(m, max_cost, move_rule, move_user) < 0) {
         empty(m);
         *aborted = 1;
     }

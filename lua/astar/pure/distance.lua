@@ -447,7 +447,7 @@ local function run(m, grid, r)
     m._start, m._sdist = {}, {}
     return false
   end
-  if not starts(m, r.move and r) then
+  if next(m._start) ~= nil and not starts(m, r.move and r) then
     m._dist, m._step, m._reached = {}, {}, 0
     m._start, m._sdist = {}, {}
     return false
