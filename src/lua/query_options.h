@@ -1,6 +1,7 @@
 /*
  * One reader for the options table of every query: findPath, newSearch,
- * movementRange (and dangerZone through it) and distanceMap.
+ * movementRange (and dangerZone through it), distanceMap and the walk of a
+ * map's pathFrom (on the map's shape).
  *
  * It follows the binding's rule for reading arguments (docs/robustness.md):
  * options are read into C memory and stack slots from the grid's shape (the

@@ -1,6 +1,7 @@
 -- The one reader of query options of the pure-Lua backend, a port of
 -- src/lua/query_options.c: findPath and newSearch (methods.lua), movementRange
--- and dangerZone through it (range.lua) and distanceMap (distance.lua).
+-- and dangerZone through it (range.lua), distanceMap and a map's pathFrom
+-- (distance.lua).
 --
 -- One walk of the table with next checks each name against what the entry
 -- point takes and parks each value. Then the values are checked in a fixed
