@@ -163,7 +163,7 @@ local function lists(n)
   if LISTS[n] then return LISTS[n] end
   local r = stream(n)
   local L = { n = n, block = {}, cost = {}, occupied = {}, zoc = {}, goals = {}, sources = {},
-    cells = {}, enemies = {}, into = {}, units = {} }
+    cells = {}, enemies = {}, into = {}, units = {}, walk = {} }
   -- a few blocked cells around the start, then a sparse field far from it
   for _, p in ipairs({ { 4, 1 }, { 4, 2 }, { 4, 3 }, { 3, 4 }, { 2, 4 }, { 1, 4 } }) do
     L.block[#L.block + 1] = { x = p[1], y = p[2] }
@@ -175,6 +175,7 @@ local function lists(n)
     end
   end
   for i = 1, n do
+    L.walk[i] = { x = r(8), y = r(8) }   -- cells a map's walk may not enter (on the small grid)
     L.cost[i] = { x = r(W), y = r(H), cost = 1 + i % 4 }
     L.occupied[i] = { x = r(W), y = r(H) }
     L.cells[i] = { x = r(W), y = r(H) }
@@ -503,6 +504,9 @@ entry("map:pathFrom, into", "pathFrom", function(w) return w.map:pathFrom(7, 8, 
   { needs = MAP_INTO })
 entry("map:pathFrom, flat", "pathFrom", function(w) return w.map:pathFrom(30, 29, { flat = true }) end,
   { needs = MAP })
+entry("map:pathFrom, maxCost, near, a blocked list, into", "pathFrom", function(w)
+  return w.map:pathFrom(8, 7, { maxCost = 6, near = 1, blocked = w.L.walk, into = w.into, flat = true })
+end, { needs = MAP_INTO })
 entry("map:nearest", "nearest", function(w) return w.map:nearest(8, 2) end, { needs = MAP })
 entry("map:size", "size", function(w) return w.map:size() end, { needs = MAP })
 entry("map:cells, into", "cells", function(w) return w.map:cells(w.into) end, { needs = MAP_INTO })

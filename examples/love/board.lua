@@ -185,37 +185,30 @@ function Board:toggleDanger() self.showDanger = not self.showDanger end
 
 -- ---- the enemy turn ------------------------------------------------------------
 
--- Each red unit in turn walks toward the nearest blue unit, with findPath and the
--- units as rules (rulesFor: blue units block, red allies may be crossed but not
--- stopped on; no walls toggled). The first query takes every blue unit as a goal
--- and `near` = the weapon's reach (the path ends where the unit can hit, on a cell
--- it may stop on): its third result is the index of the nearest target by path
--- cost. The second walks toward that target as far as `move` allows (maxCost with
--- partial: the reached cell closest to it; the third result is false when the
--- target is still out of reach). findPath knows no zone of control, so the enemy
--- ignores it; near = maxRange may stop an archer closer than its minRange.
+-- The red team's turn on one distance map toward the blue units (README, A team's
+-- turn on one map). The red units are `blocked` on the map: their cells are start
+-- cells, closed to the others' walks. Each red unit in turn walks down the map with
+-- pathFrom: at most `move` (maxCost), until its weapon reaches a blue unit (near =
+-- maxRange), never onto a cell a unit holds now (blocked = every unit, where they
+-- stand as the turn goes on). Its target is the blue unit the map leads it to
+-- (nearest). The map knows no zone of control; near = maxRange may stop an archer
+-- closer than its minRange.
 function Board:enemyTurn()
   self:select(nil)
   self.enemyMoves = {}
+  local reds, blues = {}, {}
   for _, u in ipairs(self.units) do
-    if u.team == "red" then
-      local targets = {}
-      for _, v in ipairs(self.units) do
-        if v.team ~= u.team then targets[#targets + 1] = v end
-      end
-      local rules = self:rulesFor(u)
-      local opts = { diagonal = "never", cost = rules.cost, blocked = rules.blocked,
-        occupied = rules.occupied, near = u.maxRange }
-      local _, _, index = self.grid:findPath(u.x, u.y, targets, opts)
-      if index then
-        local target = targets[index]
-        opts.maxCost, opts.partial = u.move, true
-        local path, cost, inReach = self.grid:findPath(u.x, u.y, target.x, target.y, opts)
-        local last = path[#path]
-        u.x, u.y = last.x, last.y
-        self.enemyMoves[#self.enemyMoves + 1] = { unit = u, target = target, path = path,
-          cost = cost, inReach = inReach }
-      end
+    if u.team == "red" then reds[#reds + 1] = u else blues[#blues + 1] = u end
+  end
+  local map = self.grid:distanceMap(blues, { diagonal = "never", cost = self.walkCost, blocked = reds })
+  for _, u in ipairs(reds) do
+    local path, cost = map:pathFrom(u.x, u.y, { maxCost = u.move, near = u.maxRange, blocked = self.units })
+    if path then
+      local target = blues[map:nearest(u.x, u.y)]
+      local last = path[#path]
+      u.x, u.y = last.x, last.y
+      self.enemyMoves[#self.enemyMoves + 1] = { unit = u, target = target, path = path, cost = cost,
+        inReach = math.abs(u.x - target.x) + math.abs(u.y - target.y) <= u.maxRange }
     end
   end
   self:refresh()

@@ -192,7 +192,7 @@ function M.decode(input)
     return bad[v % #bad + 1]
   end
 
-  local gen_action, gen_rules, gen_query_opts
+  local gen_action, gen_rules, gen_query_opts, gen_walk_opts
 
   local function path_opts(k, into_ok)
     local flags = b()
@@ -317,6 +317,21 @@ function M.decode(input)
       if f & 128 ~= 0 then o.partial = true end
       if b() % 4 == 0 then o.flat = true end
     end
+    return o
+  end
+
+  -- map:pathFrom's walk limits (issue 21), now and then a bad value
+  function gen_walk_opts(w, h)
+    local o = {}
+    local f = b()
+    if f & 1 ~= 0 then o.maxCost = ({ 0, 2.5, 5, 1, -1 })[b() % 5 + 1] end
+    if f & 2 ~= 0 then o.near = ({ 0, 1, 2, 1.5 })[b() % 4 + 1] end
+    if f & 4 ~= 0 then
+      local list = {}
+      for i = 1, b() % 5 do list[i] = { x = coord(w), y = coord(h) } end
+      o.blocked = b() % 8 == 0 and "bad" or list
+    end
+    if f & 8 ~= 0 then o.flat = true end
     return o
   end
 
@@ -504,7 +519,8 @@ function M.decode(input)
       if m == "get" or m == "nextStep" or m == "nearest" then args = ", " .. lit(coord(w)) .. ", " .. lit(coord(h)) end
       if m == "pathFrom" then
         args = ", " .. lit(coord(w)) .. ", " .. lit(coord(h)) .. ", "
-          .. ({ "nil", "{flat = true}", "{into = V[" .. v .. "]}", "{into = {}, flat = true}" })[b() % 4 + 1]
+          .. ({ "nil", "{flat = true}", "{into = V[" .. v .. "]}", "{into = {}, flat = true}",
+            lit(gen_walk_opts(w, h)) })[b() % 5 + 1]
       end
       if m == "cells" and b() % 2 == 0 then args = ", V[" .. v .. "]" end
       return format("V[%d] = H.mapCall(D[%d], %q%s)", v, dslot(), m, args)

@@ -80,6 +80,37 @@ function M.distance(b, mode, sources, maxCost)
   return { dist = dist, own = own, start = start }
 end
 
+-- Start cells (issue 21): a cell of the grid (no wall) that the query's
+-- rules close is never entered, but a walk may start on it. Its value is the
+-- least over its legal steps into a cell of the map of that cell's value plus
+-- the step's cost (at most maxCost), as if a unit stood there; its first step
+-- is the first such step in nextStep's order. Adds them to ref.dist
+-- (ref.starts[cell] = true, ref.first[cell] = {dx, dy}); returns ref.
+function M.add_starts(b, mode, ref, maxCost)
+  local w, limit = b.w, maxCost or INF
+  local dist, found = ref.dist, {}
+  ref.starts, ref.first = {}, {}
+  for y = 1, b.h do
+    for x = 1, w do
+      if b.grid_walk(x, y) and b.entry(x, y) == INF then
+        local best, first = INF, nil
+        for k, d in ipairs(M.DIRS) do
+          local u = inside(b, x + d[1], y + d[2]) and dist[cell(w, x + d[1], y + d[2])]
+          if (k <= 4 or mode ~= "never") and u and M.step_ok(b, mode, x, y, d[1], d[2]) then
+            local v = u + M.step_cost(b, x, y, d[1], d[2])
+            if v < best then best, first = v, d end
+          end
+        end
+        if first and best <= limit then found[cell(w, x, y)] = { best, first } end
+      end
+    end
+  end
+  for i, f in pairs(found) do
+    dist[i], ref.starts[i], ref.first[i] = f[1], true, f[2]
+  end
+  return ref
+end
+
 -- Rescan by relaxation to a fixpoint: result(v) = min over cells u of the
 -- domain of start(u) + the cheapest walk v -> u through cells of the domain.
 function M.rescan(b, mode, start)

@@ -511,6 +511,31 @@ function M.distance(b, q, sources, maxCost)
   return dist, g
 end
 
+-- Start cells (issue 21) of a distance map of one-cell units (dist, graph g
+-- of M.distance): a cell of the grid that the query's rules close is never
+-- entered, but a walk may start there. Its value is the least over its
+-- moves (the graph's edges, the move rule applied) into a cell of the map of
+-- that cell's value plus the move's cost, kept when at most maxCost. Adds
+-- them to dist; returns the set of start cells.
+function M.add_starts(g, dist, maxCost)
+  local starts, found = {}, {}
+  if g.k ~= 1 then return starts end
+  for i = 1, g.w * g.h do
+    if g.b.open[i] and not g.enterable(i) then
+      local best
+      for _, e in ipairs(g.out[i] or {}) do
+        local d = dist[e.to]
+        if d ~= nil and (best == nil or d + e.cost < best) then best = d + e.cost end
+      end
+      if best and best <= (maxCost or INF) then found[i] = best end
+    end
+  end
+  for i, v in pairs(found) do
+    dist[i], starts[i] = v, true
+  end
+  return starts
+end
+
 -- The cheapest edge from a to b (coordinates), or nil.
 function M.step_cost(g, ax, ay, bx, by)
   local best

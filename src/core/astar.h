@@ -618,6 +618,11 @@ typedef struct {
 #define ASTAR_STEP_MASK 15u
 #define ASTAR_STEP_MEMBER 32u /* step[]: in the map (set with a direction or END) */
 #define ASTAR_STEP_LINK 9u    /* step[]: the first step is a link, to via[cell] (issue 19) */
+#define ASTAR_STEP_START 64u  /* step[]: a start cell (issue 21): closed by the run's rule
+                                 (INFINITY), no wall, not in the map, in a map of one-cell
+                                 units; with a direction or a link its walk starts there
+                                 (dist: the best over its moves into the map of value plus
+                                 step price), with ASTAR_STEP_NONE it has none */
 
 struct AstarMoves;            /* a grid's move overrides and links (moves.h) */
 
@@ -711,10 +716,37 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m);
  * lower than dist(v); otherwise the walk ends at v. */
 void astar_distance_descend(AstarDistanceMap *m);
 /* 1 and the neighbour's (or the link target's) 0-based coordinates when
- * the map holds a step from (x, y); 0 at the end of a walk or outside the
- * map. */
+ * the map holds a step from (x, y) (a cell of the map or a start cell); 0
+ * at the end of a walk or outside the map. */
 int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint32_t *nx,
                         uint32_t *ny);
+
+/* A walk down the map under the walker's own limits (issue 21: pathFrom's
+ * maxCost, near and blocked). closed (may be NULL) says which cells the
+ * walk may not enter now (0-based; nonzero: closed); it must not change
+ * the map. */
+typedef struct {
+    double max_cost;             /* the walk's budget; INFINITY: none */
+    int has_near;                /* stop within `near` of a source */
+    uint32_t near;
+    const AstarDistanceSource *sources;   /* for near */
+    size_t nsources;
+    int (*closed)(void *user, uint32_t x, uint32_t y);
+    void *user;
+} AstarDistanceWalk;
+
+/* The walk's next cell from (x, y) (0-based, a cell of the map or a start
+ * cell) after `spent` so far: the map's step when the cells it enters are
+ * open, else the first move (in nextStep's order) to a cell of the map of
+ * lower value whose entered cells are open, minimising value + price. Moves
+ * are priced by the map's entry costs and moves (board_step, overrides,
+ * links' costs); for a map of large units a step enters the cells it newly
+ * covers. Returns 1 with *nx, *ny and the step's *price; 0 when the walk
+ * ends at (x, y): within w->near of a source, no open step, or spent + the
+ * price above w->max_cost. */
+int astar_distance_walk_next(const AstarDistanceMap *m, const AstarDistanceWalk *w, uint32_t x,
+                             uint32_t y, double spent, uint32_t *nx, uint32_t *ny,
+                             double *price);
 
 /* Encoding a map as bytes (distance.c; format in distance.c): flags bit 0 =
  * made by flee or blend, bit 1 = made with rules (kept by the binding). */

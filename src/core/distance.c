@@ -27,9 +27,20 @@
 
 #include "dijkstra.h"   /* board.h and the open lists; the loop is included below */
 #include "grid_layout.h"
+#include "hex_geometry.h"
 #include "range_internal.h"
 
 #define ST_CLOSED 16u                  /* settled by the current flood */
+
+static int starts(AstarDistanceMap *m, double max_cost, AstarMoveRule rule, void *user);
+
+/* Does step byte st give a cell a value: a cell of the map, or a start cell
+ * with a step? */
+static int has_value(unsigned st)
+{
+    return (st & ASTAR_STEP_MEMBER)
+           || ((st & ASTAR_STEP_START) && (st & ASTAR_STEP_MASK) != ASTAR_STEP_NONE);
+}
 
 #define CELL_BYTES (2 * sizeof(double) + sizeof(uint32_t) + sizeof(uint8_t))
 
@@ -103,6 +114,8 @@ static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
     if (c != c)
         return c;
     m->cost[i] = c;
+    if (c == INFINITY && m->size == 1)
+        m->step[i] |= ASTAR_STEP_START;    /* closed by the rule: a walk may start here */
     return c;
 }
 
@@ -519,6 +532,7 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
     const AstarGrid *fit = NULL;
     OpenList open;
     OpenKind kind;
+    AstarError e;
     size_t i;
     double lo = INFINITY, hi = 0;
 
@@ -566,8 +580,14 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
         if (open_push(&open, kind, v, (uint32_t)c) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    return map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost,
-                     aborted);
+    e = map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost,
+                  aborted);
+    /* start cells come from the rule alone: without one, no pass over the cells */
+    if (e == ASTAR_OK && !*aborted && rule && starts(m, max_cost, move_rule, move_user) < 0) {
+        empty(m);
+        *aborted = 1;
+    }
+    return e;
 }
 
 AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
@@ -611,42 +631,95 @@ size_t astar_distance_via_bytes(const AstarDistanceMap *m)
 }
 
 
-/* One member's step on board kind `kind`: the neighbour it walks to, the
- * member through which its value is least (the first in E W S N SE SW NE NW
- * order on a tie; none when it is a source, or the least itself). A step is
- * priced by the cells it enters: the neighbour's entry cost, or for a large
- * unit the highest among the cells the step newly covers. The corner rule
- * reads the known costs (a cell never asked counts as one that can be
- * entered). */
-static inline unsigned descend_step(AstarDistanceMap *m, const Board *b,
-                                    const BoardKind kind, size_t i)
+/* Does the move from cell (position) i to u enter a cell w closes? The
+ * cells of u's footprint that i's does not cover (u alone for one cell). */
+static int enters_closed(const AstarDistanceMap *m, const AstarDistanceWalk *w, size_t i,
+                         size_t u)
+{
+    const long stride = (long)m->stride, k = (long)m->size;
+    const long ix = (long)i % stride, iy = (long)i / stride;
+    const long ux = (long)u % stride, uy = (long)u / stride;
+    long x, y;
+
+    if (!w || !w->closed)
+        return 0;
+    for (y = uy; y < uy + k; y++)
+        for (x = ux; x < ux + k; x++)
+            if (!(x >= ix && x < ix + k && y >= iy && y < iy + k)
+                && w->closed(w->user, (uint32_t)(x - 1), (uint32_t)(y - 1)))
+                return 1;
+    return 0;
+}
+
+/* A move out of cell (position) i chosen by choose_move. */
+typedef struct {
+    double best;       /* value of the cell entered + the move's price */
+    double price;
+    size_t to;         /* the cell (position) entered */
+    AstarMoveRule rule;   /* asked about each move (walking direction), or NULL */
+    void *user;
+    int aborted;       /* the rule answered NAN */
+} MoveChoice;
+
+/* The move i -> u priced *price by the grid, as the rule of c prices it: 0
+ * when it is not taken (INFINITY, or NAN: c->aborted). */
+static int ask_move(const AstarDistanceMap *m, MoveChoice *c, size_t i, size_t u, double *price)
+{
+    if (!c->rule)
+        return 1;
+    *price = c->rule(c->user, (uint32_t)(i % m->stride - 1), (uint32_t)(i / m->stride - 1),
+                     (uint32_t)(u % m->stride - 1), (uint32_t)(u / m->stride - 1), *price);
+    if (*price != *price)
+        c->aborted = 1;
+    return *price < INFINITY;
+}
+
+/* Among the moves out of cell (position) i on board kind `kind` to members
+ * u with dist(u) < below whose cells w lets the walk enter (w NULL: all),
+ * the first (E W S N SE SW NE NW, then links by target cell) minimising
+ * dist(u) + price when that is below c->best (set by the caller, with
+ * c->rule): its code (a direction or ASTAR_STEP_LINK), c filled;
+ * ASTAR_STEP_END when none is, or when the rule stopped (c->aborted).
+ * A step is priced by the cells it enters: the neighbour's entry cost, or
+ * for a large unit the highest among the cells the step newly covers, then
+ * m->moves' override. The corner rule reads the known costs (a cell never
+ * asked counts as one that can be entered). */
+static inline unsigned choose_move(const AstarDistanceMap *m, const Board *b,
+                                   const BoardKind kind, size_t i, double below,
+                                   const AstarDistanceWalk *w, MoveChoice *c)
 {
     const unsigned *dirs = NULL;
     const int n = board_moves(b, kind, i, &dirs);
     int side[4] = {1, 1, 1, 1}, k;
     unsigned bs = ASTAR_STEP_END;
-    double best = m->dist[i];
 
     if (board_has_corners(b, kind))
         for (k = 0; k < 4; k++)
             side[k] = kind == BOARD_LARGE
-                          ? sized_open(m, NULL, NULL, i, k, NULL, NULL)
+                          ? sized_open((AstarDistanceMap *)m, NULL, NULL, i, k, NULL, NULL)
                           : m->cost[(long)i + b->off[k]] != INFINITY;
     for (k = 0; k < n; k++) {
         unsigned d = kind == BOARD_HEX ? dirs[k] : (unsigned)k;
         size_t u = (size_t)((long)i + b->off[d]);
         double ng, step;
 
-        if (!(m->step[u] & ASTAR_STEP_MEMBER))
+        if (!(m->step[u] & ASTAR_STEP_MEMBER) || !(m->dist[u] < below))
             continue;
         if (d >= 4 && board_has_corners(b, kind) && !board_corner_ok(b, (int)d, side))
             continue;
         step = board_step(kind, d, kind == BOARD_LARGE ? sized_price(m, i, (int)d) : m->cost[u]);
         if (!board_move_price(b, kind, m->moves, i, d, &step))   /* the walk's move: i's own */
             continue;
+        if (!ask_move(m, c, i, u, &step)) {
+            if (c->aborted)
+                return ASTAR_STEP_END;
+            continue;
+        }
         ng = m->dist[u] + step;
-        if (ng < best) {
-            best = ng;
+        if (ng < c->best && !enters_closed(m, w, i, u)) {
+            c->best = ng;
+            c->price = step;
+            c->to = u;
             bs = d;
         }
     }
@@ -654,18 +727,96 @@ static inline unsigned descend_step(AstarDistanceMap *m, const Board *b,
         const MovesLink *link;
         size_t nl = astar_moves_links(m->moves, i, 0, &link), j;
         for (j = 0; j < nl; j++) {                   /* by target: the first on a tie */
-            double ng;
-            if (!(m->step[link[j].to] & ASTAR_STEP_MEMBER))
+            double ng, price = link[j].cost;
+            if (!(m->step[link[j].to] & ASTAR_STEP_MEMBER) || !(m->dist[link[j].to] < below))
                 continue;
-            ng = m->dist[link[j].to] + link[j].cost;
-            if (ng < best) {
-                best = ng;
+            if (!ask_move(m, c, i, link[j].to, &price)) {
+                if (c->aborted)
+                    return ASTAR_STEP_END;
+                continue;
+            }
+            ng = m->dist[link[j].to] + price;
+            if (ng < c->best && !enters_closed(m, w, i, link[j].to)) {
+                c->best = ng;
+                c->price = price;
+                c->to = link[j].to;
                 bs = ASTAR_STEP_LINK;
-                m->via[i] = link[j].to;
             }
         }
     }
     return bs;
+}
+
+/* One member's step: the neighbour it walks to, the member through which
+ * its value is least (none when it is a source, or the least itself). */
+static inline unsigned descend_step(AstarDistanceMap *m, const Board *b,
+                                    const BoardKind kind, size_t i)
+{
+    MoveChoice c;
+    unsigned bs;
+
+    c.best = m->dist[i];
+    c.rule = NULL;
+    bs = choose_move(m, b, kind, i, INFINITY, NULL, &c);
+    if (bs == ASTAR_STEP_LINK)
+        m->via[i] = (uint32_t)c.to;
+    return bs;
+}
+
+/* The start cells of a map of one-cell units (ASTAR_STEP_START): each
+ * takes the best move into the map (choose_move: least value + price, the
+ * first on a tie; rule asked about each) when that is at most max_cost, as
+ * if a unit stood there. -1 when the rule stopped. */
+static int starts_on(AstarDistanceMap *m, const BoardKind kind, double max_cost,
+                     AstarMoveRule rule, void *user)
+{
+    Board b;
+    size_t i;
+
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+    for (i = 0; i < m->cells; i++) {
+        MoveChoice c;
+        unsigned bs;
+
+        if (!(m->step[i] & ASTAR_STEP_START))
+            continue;
+        c.best = INFINITY;
+        c.rule = rule;
+        c.user = user;
+        c.aborted = 0;
+        bs = choose_move(m, &b, kind, i, INFINITY, NULL, &c);
+        if (c.aborted)
+            return -1;
+        if (bs == ASTAR_STEP_END || !(c.best <= max_cost)) {
+            m->step[i] = ASTAR_STEP_START | ASTAR_STEP_NONE;
+            m->dist[i] = INFINITY;
+            continue;
+        }
+        m->step[i] = (uint8_t)(ASTAR_STEP_START | bs);
+        m->dist[i] = c.best;
+        m->origin[i] = m->origin[c.to];
+        if (bs == ASTAR_STEP_LINK)
+            m->via[i] = (uint32_t)c.to;
+    }
+    return 0;
+}
+
+static BoardKind map_kind(const AstarDistanceMap *m)
+{
+    return m->hex ? BOARD_HEX : m->size > 1 ? BOARD_LARGE
+           : m->diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8;
+}
+
+static int starts(AstarDistanceMap *m, double max_cost, AstarMoveRule rule, void *user)
+{
+    BoardKind kind = map_kind(m);
+    if (m->size > 1)
+        return 0;
+    if (kind == BOARD_HEX)
+        return starts_on(m, BOARD_HEX, max_cost, rule, user);
+    if (kind == BOARD_SQUARE4)
+        return starts_on(m, BOARD_SQUARE4, max_cost, rule, user);
+    return starts_on(m, BOARD_SQUARE8, max_cost, rule, user);
 }
 
 /* Rebuilds every member's step and origin from the values (a decoded map, or
@@ -705,7 +856,7 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
     const size_t i = ((size_t)y + 1) * m->stride + x + 1;
     unsigned st = m->step[i], d = st & ASTAR_STEP_MASK;
 
-    if (!(st & ASTAR_STEP_MEMBER) || (d >= 8 && d != ASTAR_STEP_LINK))
+    if (!(st & (ASTAR_STEP_MEMBER | ASTAR_STEP_START)) || (d >= 8 && d != ASTAR_STEP_LINK))
         return 0;
     if (d == ASTAR_STEP_LINK) {
         *nx = m->via[i] % m->stride - 1;
@@ -714,6 +865,82 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
     }
     *nx = (uint32_t)((long)x + BOARD_DX[d]);
     *ny = (uint32_t)((long)y + BOARD_DY[d]);
+    return 1;
+}
+
+/* Is cell (position) (x, y) within w->near of a source: Manhattan in 4
+ * directions, Chebyshev in 8, hex steps on a hex map (findPath's near)? */
+static int near_source(const AstarDistanceMap *m, const AstarDistanceWalk *w, uint32_t x,
+                       uint32_t y)
+{
+    size_t k;
+
+    for (k = 0; k < w->nsources; k++) {
+        const AstarDistanceSource *s = &w->sources[k];
+        uint32_t dx = x > s->x ? x - s->x : s->x - x, dy = y > s->y ? y - s->y : s->y - y;
+        if (m->hex ? hex_distance((AstarHexLayout)(m->hex - 1), x, y, s->x, s->y) <= w->near
+                   : m->diagonal == ASTAR_DIAGONAL_NEVER ? (uint64_t)dx + dy <= w->near
+                                                         : dx <= w->near && dy <= w->near)
+            return 1;
+    }
+    return 0;
+}
+
+static unsigned walk_on(const AstarDistanceMap *m, const BoardKind kind,
+                        const AstarDistanceWalk *w, size_t i, MoveChoice *c)
+{
+    Board b;
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+    c->best = INFINITY;
+    c->rule = NULL;
+    return choose_move(m, &b, kind, i, m->dist[i], w, c);
+}
+
+int astar_distance_walk_next(const AstarDistanceMap *m, const AstarDistanceWalk *w, uint32_t x,
+                             uint32_t y, double spent, uint32_t *nx, uint32_t *ny,
+                             double *price)
+{
+    const size_t i = ((size_t)y + 1) * m->stride + x + 1;
+    BoardKind kind = map_kind(m);
+    unsigned d = m->step[i] & ASTAR_STEP_MASK;
+    MoveChoice c;
+
+    if (w->has_near && near_source(m, w, x, y))
+        return 0;
+    if (!(m->step[i] & (ASTAR_STEP_MEMBER | ASTAR_STEP_START)) || d == ASTAR_STEP_END
+        || d == ASTAR_STEP_NONE)
+        return 0;
+    /* the map's own step, priced as choose_move prices it */
+    c.best = INFINITY;
+    c.to = d == ASTAR_STEP_LINK ? m->via[i] : (size_t)((long)i + BOARD_DY[d] * (long)m->stride
+                                                       + BOARD_DX[d]);
+    if (enters_closed(m, w, i, c.to)) {
+        d = kind == BOARD_HEX      ? walk_on(m, BOARD_HEX, w, i, &c)
+            : kind == BOARD_LARGE  ? walk_on(m, BOARD_LARGE, w, i, &c)
+            : kind == BOARD_SQUARE4 ? walk_on(m, BOARD_SQUARE4, w, i, &c)
+                                    : walk_on(m, BOARD_SQUARE8, w, i, &c);
+        if (d == ASTAR_STEP_END)
+            return 0;
+    } else if (d == ASTAR_STEP_LINK) {
+        const MovesLink *link;
+        size_t nl = astar_moves_links(m->moves, i, 0, &link), j;
+        c.price = INFINITY;
+        for (j = 0; j < nl; j++)
+            if (link[j].to == c.to && link[j].cost < c.price)
+                c.price = link[j].cost;
+    } else {
+        Board b;
+        board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0),
+                   m->size);
+        c.price = board_step(kind, d, kind == BOARD_LARGE ? sized_price(m, i, (int)d)
+                                                         : m->cost[c.to]);
+        board_move_price(&b, kind, m->moves, i, d, &c.price);
+    }
+    if (!(spent + c.price <= w->max_cost))
+        return 0;
+    *nx = (uint32_t)(c.to % m->stride - 1);
+    *ny = (uint32_t)(c.to / m->stride - 1);
+    *price = c.price;
     return 1;
 }
 
@@ -736,8 +963,11 @@ int astar_distance_next(const AstarDistanceMap *m, uint32_t x, uint32_t y, uint3
  *       32  16 n  sources: x, y (4 bytes each, 0-based), value (binary64)
  *             C  step per cell (C = width * height, row by row): 0-7 the
  *                direction, 8 the walk ends here, 15 not in the map
- *           8 C  entry cost per cell (binary64; NaN: never asked)
- *          12 M  per cell in the map (M of them, row by row): value
+ *           8 C  entry cost per cell (binary64; NaN: never asked; -inf: a start
+ *                cell of a map of one-cell units, closed by the rules: issue 21,
+ *                whose step, when it has one, is the step byte, and its value
+ *                and origin are written with the members')
+ *          12 M  per cell in the map or start cell with a step (M of them, row by row): value
  *                (binary64), origin (4 bytes)
  *             4  FNV-1a 32 of every byte before it
  *
@@ -832,8 +1062,17 @@ static uint64_t link_steps(const AstarDistanceMap *m)
     uint64_t k = 0;
     size_t i;
     for (i = 0; i < m->cells; i++)
-        k += (m->step[i] & ASTAR_STEP_MEMBER)
-             && (m->step[i] & ASTAR_STEP_MASK) == ASTAR_STEP_LINK;
+        k += has_value(m->step[i]) && (m->step[i] & ASTAR_STEP_MASK) == ASTAR_STEP_LINK;
+    return k;
+}
+
+/* The start cells with a step: their values are written after the members'. */
+static uint64_t start_steps(const AstarDistanceMap *m)
+{
+    uint64_t k = 0;
+    size_t i;
+    for (i = 0; i < m->cells; i++)
+        k += !(m->step[i] & ASTAR_STEP_MEMBER) && has_value(m->step[i]);
     return k;
 }
 
@@ -849,7 +1088,7 @@ static uint64_t moves_size(const AstarDistanceMap *m)
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources)
 {
     uint64_t cells = (uint64_t)m->width * m->height;
-    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)m->reached
+    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)(m->reached + start_steps(m))
                      + (m->size > 1 ? 4 : 0) + moves_size(m);
     return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
 }
@@ -894,8 +1133,7 @@ static unsigned char *encode_moves(const AstarDistanceMap *m, unsigned char *p)
     for (y = 0; y < m->height; y++)
         for (x = 0; x < m->width; x++) {
             size_t i = ((size_t)y + 1) * m->stride + x + 1;
-            if ((m->step[i] & ASTAR_STEP_MEMBER)
-                && (m->step[i] & ASTAR_STEP_MASK) == ASTAR_STEP_LINK) {
+            if (has_value(m->step[i]) && (m->step[i] & ASTAR_STEP_MASK) == ASTAR_STEP_LINK) {
                 put_u32(p, cell_number(m, m->via[i]));
                 p += 4;
             }
@@ -936,16 +1174,17 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
     for (y = 0; y < m->height; y++)
         for (x = 0; x < m->width; x++) {
             uint8_t st = m->step[((size_t)y + 1) * m->stride + x + 1];
-            *p++ = (unsigned char)((st & ASTAR_STEP_MEMBER) ? (st & ASTAR_STEP_MASK)
-                                                            : ASTAR_STEP_NONE);
+            *p++ = (unsigned char)(has_value(st) ? (st & ASTAR_STEP_MASK) : ASTAR_STEP_NONE);
         }
     for (y = 0; y < m->height; y++)
-        for (x = 0; x < m->width; x++, p += 8)
-            put_f64(p, m->cost[((size_t)y + 1) * m->stride + x + 1]);
+        for (x = 0; x < m->width; x++, p += 8) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1;
+            put_f64(p, (m->step[i] & ASTAR_STEP_START) ? -INFINITY : m->cost[i]);
+        }
     for (y = 0; y < m->height; y++)
         for (x = 0; x < m->width; x++) {
             size_t i = ((size_t)y + 1) * m->stride + x + 1;
-            if (!(m->step[i] & ASTAR_STEP_MEMBER))
+            if (!has_value(m->step[i]))
                 continue;
             put_f64(p, m->dist[i]);
             put_u32(p + 8, m->origin[i]);
@@ -1235,13 +1474,19 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
             unsigned st = steps[c];
             double cost = get_f64(costs + 8 * c);
 
-            if (!(cost > 0) && cost == cost)
+            int start = cost == -INFINITY && hd.size == 1;   /* a start cell */
+
+            if (!(cost > 0) && cost == cost && !start)
                 return parse_error(message, message_size, "bad cost");
-            m->cost[i] = cost;
+            m->cost[i] = start ? INFINITY : cost;
+            if (start)
+                m->step[i] = ASTAR_STEP_START | ASTAR_STEP_NONE;
             if (st == ASTAR_STEP_NONE)
                 continue;
-            if (!(cost > 0 && cost < HUGE_VAL))
+            if (!(cost > 0 && cost < HUGE_VAL) && !start)
                 return parse_error(message, message_size, "bad cost");
+            if (st == ASTAR_STEP_END && start)
+                return parse_error(message, message_size, "bad step");
             if (st == ASTAR_STEP_LINK) {
                 uint64_t t = get_u32(targets);
                 targets += 4;
@@ -1260,14 +1505,14 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
                         return parse_error(message, message_size, "bad step");
                 }
             }
-            m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | st);
+            m->step[i] = (uint8_t)((start ? ASTAR_STEP_START : ASTAR_STEP_MEMBER) | st);
             m->dist[i] = get_f64(values);
             m->origin[i] = get_u32(values + 8);
             values += 12;
             if (!(m->dist[i] > -HUGE_VAL && m->dist[i] < HUGE_VAL)
                 || m->origin[i] >= ((hd.flags & ASTAR_DISTANCE_DERIVED) ? cells : hd.nsources))
                 return parse_error(message, message_size, "bad value");
-            m->reached++;
+            m->reached += !start;
         }
     return ASTAR_OK;
 }

@@ -156,7 +156,10 @@ static size_t find_cell(lua_State *L, const MapHeader *h, const char *fname)
         || y != floor(y))
         return 0;
     i = ((size_t)y + 1) * h->m.stride + (size_t)x + 1;
-    return (h->m.step[i] & ASTAR_STEP_MEMBER) ? i : 0;
+    if (h->m.step[i] & ASTAR_STEP_MEMBER)
+        return i;
+    /* a start cell (closed by the rules) with a step into the map */
+    return (h->m.step[i] & ASTAR_STEP_START) && h->m.dist[i] < INFINITY ? i : 0;
 }
 
 static uint32_t cell_x(const MapHeader *h, size_t i) { return (uint32_t)(i % h->m.stride); }
@@ -272,83 +275,195 @@ static int map_moved(lua_State *L, const MapHeader *h, unsigned fills, int *rest
     return 1;
 }
 
-/* The number of cells of the walk of nextStep from bordered cell i. */
-static size_t walk_length(const MapHeader *h, size_t i)
+/* pathFrom's walk (issue 21): the options that limit it, and the table
+ * of opts.blocked (by cell number) it reads raw, so no Lua code runs. */
+typedef struct {
+    AstarDistanceWalk w;
+    lua_State *L;
+    int blocked;               /* stack slot of the table; 0: none */
+    uint32_t width;
+} MapWalk;
+
+static int walk_closed(void *user, uint32_t x, uint32_t y)
 {
-    uint32_t x = cell_x(h, i) - 1, y = cell_y(h, i) - 1, nx, ny;
+    MapWalk *mw = (MapWalk *)user;
+    int on;
+    lua_rawgeti(mw->L, mw->blocked, (int)((lua_Integer)y * mw->width + x + 1));
+    on = lua_toboolean(mw->L, -1);
+    lua_pop(mw->L, 1);
+    return on;
+}
+
+/* The next cell of the walk from 0-based (*x, *y), moved there, the walk's
+ * cost in *spent: 0 at its end. Without limits it is nextStep. */
+static int walk_next(const MapHeader *h, const MapWalk *mw, uint32_t *x, uint32_t *y,
+                     double *spent)
+{
+    uint32_t nx, ny;
+    double price;
+
+    if (!mw)
+        return astar_distance_next(&h->m, *x, *y, x, y);
+    if (!astar_distance_walk_next(&h->m, &mw->w, *x, *y, *spent, &nx, &ny, &price))
+        return 0;
+    *x = nx;
+    *y = ny;
+    *spent += price;
+    return 1;
+}
+
+/* The number of cells of the walk from bordered cell i, and its cost. A
+ * walk goes downhill, so it is at most every cell of the map and the start;
+ * the bound also stops a decoded map's loop. */
+static size_t walk_length(const MapHeader *h, const MapWalk *mw, size_t i, double *spent)
+{
+    uint32_t x = cell_x(h, i) - 1, y = cell_y(h, i) - 1;
     size_t len = 1;
 
-    while (len <= h->m.reached && astar_distance_next(&h->m, x, y, &nx, &ny)) {
-        x = nx;
-        y = ny;
+    *spent = 0;
+    while (len <= h->m.reached && walk_next(h, mw, &x, &y, spent))
         len++;
-    }
     return len;
 }
 
-/* Writes the walk of len cells from bordered cell i into the table at t,
- * as pathFrom returns it; stops early when the map moves (the caller then
- * starts again). */
-static void copy_walk(lua_State *L, const MapHeader *h, size_t i, size_t len, int t, int flat,
-                      int reuse)
+/* Point k of a path into the table at t (flat or {x =, y =}). */
+static void put_point(lua_State *L, int t, size_t k, uint32_t x, uint32_t y, int flat, int reuse)
 {
-    uint32_t x = cell_x(h, i) - 1, y = cell_y(h, i) - 1, nx, ny;
-    unsigned fills = h->fills;
-    size_t k;
+    if (flat) {
+        lua_pushinteger(L, (lua_Integer)x + 1);
+        lua_rawseti(L, t, (int)(2 * k - 1));
+        lua_pushinteger(L, (lua_Integer)y + 1);
+        lua_rawseti(L, t, (int)(2 * k));
+    } else {
+        set_point(L, t, (int)k, x + 1, y + 1, 0.0, 0, reuse);
+    }
+}
 
+/* The points pathFrom returns of the walk of len cells from bordered cell
+ * i: all of them, or with corners those "corners" keeps (docs/paths.md).
+ * Counts them (L NULL) or writes them into the table at t; stops early
+ * when the map moves (the caller then starts again). */
+static size_t walk_points(lua_State *L, const MapHeader *h, const MapWalk *mw, size_t i,
+                          size_t len, int corners, int t, int flat, int reuse)
+{
+    uint32_t p[3][2];          /* the walk's last three points, the newest last */
+    unsigned fills = h->fills;
+    double spent = 0;
+    size_t k, kept = 0;
+
+    p[2][0] = cell_x(h, i) - 1;
+    p[2][1] = cell_y(h, i) - 1;
     for (k = 1; k <= len; k++) {
-        if (flat) {
-            lua_pushinteger(L, (lua_Integer)x + 1);
-            lua_rawseti(L, t, (int)(2 * k - 1));
-            lua_pushinteger(L, (lua_Integer)y + 1);
-            lua_rawseti(L, t, (int)(2 * k));
-        } else {
-            set_point(L, t, (int)k, x + 1, y + 1, 0.0, 0, reuse);
-            if (h->fills != fills)
-                return;
+        if (k > 1) {
+            memcpy(p[0], p[1], sizeof p[0]);
+            memcpy(p[1], p[2], sizeof p[1]);
+            walk_next(h, mw, &p[2][0], &p[2][1], &spent);
         }
-        if (astar_distance_next(&h->m, x, y, &nx, &ny)) {
-            x = nx;
-            y = ny;
+        /* the point before the newest is kept once the newest says it turns */
+        if (corners && k > 2 && astar_path_turns(h->m.hex, p[0], p[1], p[2])) {
+            if (L)
+                put_point(L, t, kept + 1, p[1][0], p[1][1], flat, reuse);
+            kept++;
         }
+        if (!corners || k == 1 || k == len) {
+            if (L)
+                put_point(L, t, kept + 1, p[2][0], p[2][1], flat, reuse);
+            kept++;
+        }
+        if (L && h->fills != fills)
+            break;
+    }
+    return kept;
+}
+
+/* pathFrom's options: flat, into, and the walk's limits maxCost, near and
+ * blocked, read by the queries' reader on the map's shape. *limited: some
+ * limit was given (mw is then filled; opts.blocked's table in a slot). */
+static void read_walk_options(lua_State *L, MapHeader *h, int *flat, int *into, int *corners,
+                              MapWalk *mw, int *limited)
+{
+    Arg a = method_arg("pathFrom", 3);
+    LuaGrid shape;                     /* the reader reads a grid's shape alone */
+    QueryOptions o;
+    QueryRules rule;
+
+    memset(&shape, 0, sizeof shape);
+    shape.width = h->m.width;
+    shape.height = h->m.height;
+    shape.hex = h->m.hex;
+    shape.closed = 1;
+    memset(&o, 0, sizeof o);
+    o.max_cost = INFINITY;
+    query_rules_init(L, &rule, "pathFrom", 3);
+    read_query_options(L, a, OPTS_WALK, &shape, &o, &rule);
+    if (o.given & OPT(OPT_NEAR) && h->derived)
+        arg_error(L, 3, "pathFrom", NULL, "opts.near: a map made by flee or blend has no sources");
+    if (rule.index[QR_BLOCKED] > 0 && lua_type(L, rule.index[QR_BLOCKED]) != LUA_TTABLE)
+        arg_error(L, 3, "pathFrom", NULL,
+                  "opts.blocked: a list of points or a table by cell number expected, got %s",
+                  luaL_typename(L, rule.index[QR_BLOCKED]));
+    *flat = o.flat;
+    *into = o.into;
+    *corners = o.smooth == ASTAR_SMOOTH_CORNERS;
+    *limited = (o.given & (OPT(OPT_MAXCOST) | OPT(OPT_NEAR) | OPT(OPT_BLOCKED))) != 0;
+    memset(mw, 0, sizeof *mw);
+    mw->w.max_cost = o.max_cost;
+    mw->w.has_near = (o.given & OPT(OPT_NEAR)) != 0;
+    mw->w.near = o.near;
+    mw->L = L;
+    mw->width = h->m.width;
+    mw->blocked = rule.index[QR_BLOCKED] > 0 ? rule.index[QR_BLOCKED] : 0;
+    if (mw->blocked) {
+        mw->w.closed = walk_closed;
+        mw->w.user = mw;
     }
 }
 
 /* pathFrom(x, y [, opts]) -> path, cost: the walk of nextStep down to the
- * end, (x, y) first; nil where the map has no value. */
+ * end, (x, y) first, and the start's value; nil where the map has no value.
+ * With a limit (maxCost, near, blocked) the walk astar_distance_walk_next
+ * takes, and its cost. */
 static int map_path_from(lua_State *L)
 {
     MapHeader *h = check_self(L, "pathFrom");
-    int flat, into, corners, t, base, restarts = 0;
+    int flat, into, corners, t, base, restarts = 0, limited;
+    MapWalk mw;
 
     find_cell(L, h, "pathFrom");       /* x and y are checked before the options */
     lua_settop(L, 4);
-    read_path_options(L, method_arg("pathFrom", 3), &flat, &into, &corners);
+    read_walk_options(L, h, &flat, &into, &corners, &mw, &limited);
     base = lua_gettop(L);
     for (;;) {
-        unsigned fills = h->fills;
-        size_t i, len;
-        double cost;
+        unsigned fills;
+        size_t i, len, n;
+        double cost, spent;
 
         lua_settop(L, base);
+        h = check_self(L, "pathFrom");   /* reading may have run finalizers */
+        fills = h->fills;
         i = find_cell(L, h, "pathFrom");
         if (!i) {
             lua_pushnil(L);
             return 1;
         }
+        mw.w.sources = map_sources(h);
+        mw.w.nsources = h->nsources;
         cost = h->m.dist[i];
-        len = walk_length(h, i);
+        len = walk_length(h, limited ? &mw : NULL, i, &spent);
+        if (limited)
+            cost = spent;
+        n = corners ? walk_points(NULL, h, limited ? &mw : NULL, i, len, 1, 0, flat, 0) : len;
         if (into)
             lua_pushvalue(L, into);
         else
-            lua_createtable(L, (int)(flat ? 2 * len : len), 0);
+            lua_createtable(L, (int)(flat ? 2 * n : n), 0);
         t = lua_gettop(L);
         if (h->fills == fills)
-            copy_walk(L, h, i, len, t, flat, into != 0);
+            walk_points(L, h, limited ? &mw : NULL, i, len, corners, t, flat, into != 0);
         if (map_moved(L, h, fills, &restarts, "pathFrom"))
             continue;
         if (into)
-            clear_tail(L, t, flat ? 2 * len + 1 : len + 1);
+            clear_tail(L, t, flat ? 2 * n + 1 : n + 1);
         lua_pushnumber(L, (lua_Number)cost);
         return 2;
     }

@@ -20,11 +20,23 @@ typedef struct {
     int flat_given;        /* else the path comes back in the form it came in */
 } SmoothOptions;
 
+/* The value of option `name` of table t, pushed (raw: nothing runs). */
+static int option_value(lua_State *L, int t, const char *name)
+{
+    lua_pushstring(L, name);
+    lua_rawget(L, t);
+    return lua_gettop(L);
+}
+
+/* smoothPath's options (argument a): a bad name first (the same one
+ * whatever order the table is walked in), then the values in the order
+ * diagonal, flat, into, smooth, as the pure backend reads them. */
 static void read_smooth_options(lua_State *L, Arg a, const LuaGrid *g, SmoothOptions *o)
 {
-    int slot;
+    int worst, hex = grid_is_hex(g);
+    Arg v = a;
 
-    o->smooth = grid_is_hex(g) ? ASTAR_SMOOTH_CORNERS : ASTAR_SMOOTH_SIGHT;
+    o->smooth = hex ? ASTAR_SMOOTH_CORNERS : ASTAR_SMOOTH_SIGHT;
     o->diagonal = g->diagonal;
     o->flat_given = 0;
     memset(&o->out, 0, sizeof o->out);
@@ -33,36 +45,39 @@ static void read_smooth_options(lua_State *L, Arg a, const LuaGrid *g, SmoothOpt
     if (!lua_istable(L, a.index))
         type_error(L, a, NULL, "table");
     lua_pushnil(L);
-    slot = lua_gettop(L);              /* opts.into, when given */
+    worst = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, a.index)) {
-        Arg v = a;
-        v.index = lua_gettop(L);
-        switch (check_option_name(L, a, v.index - 1, SMOOTH_PATH_OPTIONS)) {
-        case 0:
-            o->smooth = check_smooth(L, v);
-            if (o->smooth == ASTAR_SMOOTH_THETA)
-                smooth_cannot(L, a, o->smooth, "needs a search (findPath or newSearch)");
-            if (o->smooth == ASTAR_SMOOTH_SIGHT && grid_is_hex(g))
-                smooth_cannot(L, a, o->smooth, "needs a square board");
-            if (o->smooth == ASTAR_SMOOTH_NONE)
-                o->smooth = ASTAR_SMOOTH_CORNERS;   /* false: the walk, as a walk */
-            break;
-        case 1:
-            o->diagonal = check_diagonal(L, v, "opts.diagonal: ", grid_is_hex(g));
-            break;
-        case 2:
-            o->out.flat = check_boolean(L, v, "opts.flat: ");
-            o->flat_given = 1;
-            break;
-        default:
-            if (!lua_istable(L, v.index))
-                type_error(L, v, "opts.into: ", "table");
-            lua_pushvalue(L, v.index);
-            lua_replace(L, slot);
-            o->out.into = slot;
-        }
         lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING
+            && find_name(L, lua_gettop(L), SMOOTH_PATH_OPTIONS) >= 0)
+            continue;
+        if (option_key_worse(L, lua_gettop(L), lua_isnil(L, worst) ? 0 : worst)) {
+            lua_pushvalue(L, -1);
+            lua_replace(L, worst);
+        }
+    }
+    if (!lua_isnil(L, worst))
+        option_key_error(L, a, worst);
+    if (!lua_isnil(L, v.index = option_value(L, a.index, "diagonal")))
+        o->diagonal = check_diagonal(L, v, "opts.diagonal: ", hex);
+    if (!lua_isnil(L, v.index = option_value(L, a.index, "flat"))) {
+        o->out.flat = check_boolean(L, v, "opts.flat: ");
+        o->flat_given = 1;
+    }
+    if (!lua_isnil(L, v.index = option_value(L, a.index, "into"))) {
+        if (!lua_istable(L, v.index))
+            type_error(L, v, "opts.into: ", "table");
+        o->out.into = v.index;      /* the slot stays pushed */
+    }
+    if (!lua_isnil(L, v.index = option_value(L, a.index, "smooth"))) {
+        o->smooth = check_smooth(L, v);
+        if (o->smooth == ASTAR_SMOOTH_THETA)
+            smooth_cannot(L, a, o->smooth, "needs a search (findPath or newSearch)");
+        if (o->smooth == ASTAR_SMOOTH_SIGHT && hex)
+            smooth_cannot(L, a, o->smooth, "needs a square board");
+        if (o->smooth == ASTAR_SMOOTH_NONE)
+            o->smooth = ASTAR_SMOOTH_CORNERS;   /* false: the walk's corners */
     }
 }
 

@@ -56,7 +56,7 @@ static int option_of(lua_State *L, int key)
  * string before one that is, then the least type name or the least string,
  * so the message does not depend on the order next visits the keys in (two
  * equal tables can be walked in two orders). */
-static int worse_key(lua_State *L, int key, int worst)
+int option_key_worse(lua_State *L, int key, int worst)
 {
     int ks = lua_type(L, key) == LUA_TSTRING, ws;
     size_t kl, wl;
@@ -77,7 +77,7 @@ static int worse_key(lua_State *L, int key, int worst)
 }
 
 /* Raises the error for option name key (not accepted). */
-static int bad_key(lua_State *L, Arg a, int key)
+int option_key_error(lua_State *L, Arg a, int key)
 {
     char buf[48];
     size_t len;
@@ -143,7 +143,7 @@ static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOpti
         break;
     case OPT_INTO:
         /* a stepped search returns its path frames later: no table to hold */
-        if (strcmp(v.fname, "findPath") != 0)
+        if (strcmp(v.fname, "newSearch") == 0)
             arg_error(L, v.number, v.fname, NULL, "opts.into: only findPath fills a table");
         if (!lua_istable(L, v.index))
             type_error(L, v, "opts.into: ", "table");
@@ -157,6 +157,8 @@ static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOpti
         o->smooth = check_smooth(L, v);
         if (o->smooth < ASTAR_SMOOTH_SIGHT)
             break;
+        if (strcmp(v.fname, "pathFrom") == 0)    /* a map keeps no grid */
+            smooth_needs_grid(L, v, o->smooth);
         if (grid_is_hex(g))
             smooth_cannot(L, v, o->smooth, "needs a square board");
         if (o->size > 1)
@@ -193,7 +195,7 @@ void read_query_options(lua_State *L, Arg a, unsigned accepted, const LuaGrid *g
     while (lua_next(L, a.index)) {
         id = option_of(L, -2);
         if (id < 0 || !(accepted & OPT(id))) {
-            if (worse_key(L, lua_gettop(L) - 1, lua_isnil(L, worst) ? 0 : worst)) {
+            if (option_key_worse(L, lua_gettop(L) - 1, lua_isnil(L, worst) ? 0 : worst)) {
                 lua_pushvalue(L, -2);
                 lua_replace(L, worst);
             }
@@ -207,7 +209,7 @@ void read_query_options(lua_State *L, Arg a, unsigned accepted, const LuaGrid *g
             lua_pop(L, 1);
     }
     if (!lua_isnil(L, worst))
-        bad_key(L, a, worst);
+        option_key_error(L, a, worst);
     /* the other options in OPT_* order, each as it is now (pushing its name
      * allocates nothing: the string is a key of the table) */
     for (id = QR_COUNT; id < OPT_COUNT; id++) {

@@ -1,6 +1,7 @@
 /*
  * One reader for the options table of every query: findPath, newSearch,
- * movementRange (and dangerZone through it) and distanceMap.
+ * movementRange (and dangerZone through it), distanceMap and the walk of a
+ * map's pathFrom (on the map's shape).
  *
  * It follows the binding's rule for reading arguments (docs/robustness.md):
  * options are read into C memory and stack slots from the grid's shape (the
@@ -51,6 +52,12 @@ enum {
     (OPT(OPT_BLOCKED) | OPT(OPT_COST) | OPT(OPT_DIAGONAL) | OPT(OPT_MAXCOST) | OPT(OPT_SIZE) | \
      OPT(OPT_MOVE))
 
+/* DistanceMap:pathFrom (issue 21): the walk's limits, read on the map's
+ * shape (a LuaGrid whose width, height and hex alone are set). */
+#define OPTS_WALK                                                                          \
+    (OPT(OPT_BLOCKED) | OPT(OPT_MAXCOST) | OPT(OPT_NEAR) | OPT(OPT_FLAT) | OPT(OPT_INTO) |  \
+     OPT(OPT_SMOOTH))
+
 /* The values read. The caller sets each field to its default first; the
  * reader overwrites the ones given. */
 typedef struct {
@@ -67,6 +74,13 @@ typedef struct {
     uint32_t size;
     AstarSmooth smooth;
 } QueryOptions;
+
+/* Option names (query_options.c's rules, for small readers of their own):
+ * whether the key at stack index key is the one to report rather than the
+ * one at worst (0: none), so that the message does not depend on the order
+ * lua_next walks a table in; and the error "unknown option 'x'". */
+int option_key_worse(lua_State *L, int key, int worst);
+int option_key_error(lua_State *L, Arg a, int key);
 
 /* opts.smooth of a query that returns a path (docs/paths.md): false or nil
  * (none), "corners", "sight" or "theta". */

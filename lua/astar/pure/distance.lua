@@ -61,6 +61,9 @@ local function empty_map(w, h, diagonal, hex, size)
   return setmetatable({ _w = w, _h = h, _stride = stride, _cells = stride * (h + 2),
     _diagonal = diagonal, _hex = hex, _size = size or 1, _dist = {}, _cost = {}, _origin = {}, _step = {},
     _via = {}, _moves = nil,    -- the link steps' targets; the grid's moves as the map was made
+    -- start cells (issue 21): closed by the rules, a walk may start there (true, or
+    -- its step code once found), with their values
+    _start = {}, _sdist = {},
     _reached = 0,
     _sources = {}, _max = huge, _derived = false, _busy = false }, MAP)
 end
@@ -75,7 +78,7 @@ local function find_cell(fname, nargs, self, x, y)
     return nil
   end
   local i = toint(y * self._stride + x + 1)
-  if self._step[i] == nil then return nil end
+  if self._step[i] == nil and self._sdist[i] == nil then return nil end
   return i
 end
 
@@ -87,21 +90,23 @@ end
 function Map.get(...)
   local self, x, y = ...
   local i = find_cell("get", select("#", ...), self, x, y)
-  if i then return self._dist[i] end
+  if i then return self._dist[i] or self._sdist[i] end
   return nil
 end
 
 -- The index a step leads to from i in steps step of a map of stride stride
 -- (a neighbour, or a link's target in via), or nil at the end of a walk.
-local function step_from(step, stride, i, via)
+-- start: the start cells' codes (a walk's first cell may be one).
+local function step_from(step, stride, i, via, start)
   local d = step[i]
-  if d == nil or d == END then return nil end
+  if d == nil and start then d = start[i] end
+  if not d or d == END or d == true then return nil end
   if d == LINK then return via[i] end
   return i + DY[d + 1] * stride + DX[d + 1]
 end
 
 local function next_index(self, i)
-  return step_from(self._step, self._stride, i, self._via)
+  return step_from(self._step, self._stride, i, self._via, self._start)
 end
 
 function Map.nextStep(...)
@@ -132,37 +137,77 @@ end
 
 local set_point, clear_tail = P.set_point, P.clear_tail
 
+-- pathFrom's options (lua_distance.c read_walk_options): flat, into and the
+-- walk's limits, read by the queries' reader on the map's shape. Returns
+-- flat, into and the walk (nil: no limit given).
+local function read_walk_options(self, opts)
+  local o = { max_cost = huge }
+  local shape = { _w = self._w, _h = self._h, _hex = self._hex }
+  local r = O.read(shape, "pathFrom", 3, opts, true, O.WALK, o, Q.init("pathFrom", 3))
+  local given = type(opts) == "table"
+  local near = given and rawget(opts, "near") ~= nil
+  if near and self._derived then
+    arg_error(3, "pathFrom", nil, "opts.near: a map made by flee or blend has no sources")
+  end
+  local blocked = r.index[Q.BLOCKED]
+  if blocked ~= nil and type(blocked) ~= "table" then
+    arg_error(3, "pathFrom", nil,
+      "opts.blocked: a list of points or a table by cell number expected, got " .. type(blocked))
+  end
+  local corners = o.smooth == 1
+  if not (given and (rawget(opts, "maxCost") ~= nil or near or blocked ~= nil)) then
+    return o.flat, o.into, nil, corners
+  end
+  return o.flat, o.into, { max_cost = o.max_cost, near = near and o.near or nil, blocked = blocked },
+    corners
+end
+
 function Map.pathFrom(...)
   local self, x, y, opts = ...
   local nargs = select("#", ...)
   local i = find_cell("pathFrom", nargs, self, x, y)
-  local flat, into, smooth = P.read_path_options(opts, nargs > 3, "pathFrom")
+  local flat, into, walk, corners
+  if opts ~= nil or nargs > 3 then flat, into, walk, corners = read_walk_options(self, opts) end
   if not i then return nil end
   -- the map as it is now: an update (a finalizer's, as tables are made
   -- below) puts new tables in the map and leaves these whole
   local step, stride, reached, value = self._step, self._stride, self._reached, self._dist[i]
-  local via = self._via
-  local t = not smooth and (into or {})
-  local wx, wy = {}, {}   -- "corners" (smooth.lua): the walk's points first
-  local k, c = 0, i
-  while c and k <= reached do   -- bounded as in C (a decoded map may loop)
-    local cx, cy = cell_xy(self, c)
-    k = k + 1
-    if smooth then
-      wx[k], wy[k] = cx, cy
-    elseif flat then
+  local via, start = self._via, self._start
+  value = value or self._sdist[i]
+  local cells = { i }
+  local c, spent = i, 0.0
+  while #cells <= reached do   -- bounded as in C (a decoded map may loop)
+    if walk then
+      local price
+      c, price = M.walk_next(self, walk, c, spent)
+      if c then spent = spent + price end
+    else
+      c = step_from(step, stride, c, via, #cells == 1 and start or nil)
+    end
+    if not c then break end
+    cells[#cells + 1] = c
+  end
+  if corners then   -- "corners" (smooth.lua) of the walk's points
+    local xs, ys = {}, {}
+    for k = 1, #cells do xs[k], ys[k] = cell_xy(self, cells[k]) end
+    local path = require("astar.pure.smooth").walk_corners(xs, ys, #cells, self._hex, nil, into,
+      flat)
+    if walk then return path, spent end
+    return path, value
+  end
+  local t = into or {}
+  for k = 1, #cells do
+    local cx, cy = cell_xy(self, cells[k])
+    if flat then
       rawset(t, 2 * k - 1, cx)
       rawset(t, 2 * k, cy)
     else
       set_point(t, k, cx, cy, nil, into ~= nil)
     end
-    c = step_from(step, stride, c, via)
   end
-  if smooth then
-    return require("astar.pure.smooth").walk_corners(wx, wy, k, self._hex, self._diagonal, into,
-      flat), value
-  end
+  local k = #cells
   if into then clear_tail(t, flat and 2 * k + 1 or k + 1) end
+  if walk then return t, spent end
   return t, value
 end
 
@@ -246,6 +291,7 @@ local function source_fit(m, grid, c, r)
         e = Q.cell(r, x, y, grid_costs and grid_costs[i] or 1.0)
         if e == nil then return -1 end
         cost[i] = e
+        if e == huge and k == 1 then m._start[i] = true end   -- a start cell
       end
       if e == huge then return 0 end
     end
@@ -265,6 +311,7 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
   reversed = true,   -- the flood walks moves backwards: overrides and links into u
   prepare = [=[
     local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
+    local start = m._start
     --@if moves
     local moves, via, size = m._moves, m._via, m._size
     local move_rule = grid and r.move and r
@@ -309,6 +356,7 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
           ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
           if ev == nil then return false end
           cost[v] = ev
+          if ev == huge then start[v] = true end   -- closed by the rules: a start cell
         end
         pass = ev < huge
       else
@@ -366,6 +414,8 @@ local function flood(m, hf, hc, n, grid, r, max_cost)
   return K.loop(FLOOD, kind, moved)(m, hf, hc, n, grid, r, max_cost)
 end
 
+local starts   -- the start cells' steps (below)
+
 -- astar_distance_run: one flood of m on grid; false when a rule stopped it.
 local function run(m, grid, r)
   local open, costs = grid._open, grid._cost
@@ -383,6 +433,7 @@ local function run(m, grid, r)
     end
   end
   m._cost, m._dist, m._step, m._origin, m._reached = cost, {}, {}, {}, 0
+  m._start, m._sdist = {}, {}
   m._via, m._moves = {}, MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
   local hf, hc, n = {}, {}, 0
@@ -392,6 +443,7 @@ local function run(m, grid, r)
     local fit = source_fit(m, grid, c, r)
     if fit < 0 then
       m._dist, m._step, m._reached = {}, {}, 0
+      m._start, m._sdist = {}, {}
       return false
     end
     local v = s.value
@@ -402,6 +454,12 @@ local function run(m, grid, r)
   end
   if not flood(m, hf, hc, n, grid, r, m._max) then
     m._dist, m._step, m._reached = {}, {}, 0
+    m._start, m._sdist = {}, {}
+    return false
+  end
+  if next(m._start) ~= nil and not starts(m, r.move and r) then
+    m._dist, m._step, m._reached = {}, {}, 0
+    m._start, m._sdist = {}, {}
     return false
   end
   return true
@@ -433,76 +491,187 @@ local function moved_step(m, moves, i, d, step)
   return step
 end
 
--- descend's links: the step code of cell i, given the board's best (value
--- best, code bs), after the links leaving it (to a cell of the map); via[i]
--- the target when a link is best.
-local function link_step(m, moves, i, best, bs, via)
-  local list = moves.out[i]
-  if not list then return bs end
-  local dist, step = m._dist, m._step
-  for k = 1, #list, 2 do
-    local t = list[k]
-    if step[t] ~= nil and dist[t] + list[k + 1] < best then
-      best, bs = dist[t] + list[k + 1], LINK
-      via[i] = t
+-- Does the move from cell (position) i to u enter a cell the walk's blocked
+-- table closes? The cells of u's footprint that i's does not cover
+-- (distance.c enters_closed).
+local function enters_closed(m, walk, i, u)
+  local blocked = walk and walk.blocked
+  if not blocked then return false end
+  local k, w = m._size, m._w
+  local ix, iy = cell_xy(m, i)
+  local ux, uy = cell_xy(m, u)
+  for y = uy, uy + k - 1 do
+    for x = ux, ux + k - 1 do
+      if not (x >= ix and x < ix + k and y >= iy and y < iy + k)
+        and rawget(blocked, (y - 1) * w + x) then
+        return true
+      end
     end
   end
-  return bs
+  return false
+end
+
+-- distance.c choose_move: among the moves out of cell (position) i to
+-- members u with dist(u) < below whose cells the walk may enter (walk nil:
+-- all), the first (E W S N SE SW NE NW, then links by target) minimising
+-- dist(u) + price when that is below best. Returns its code (0-7, LINK;
+-- END when none), the value through it, its price and u.
+local SQUARE_DIRS = { 1, 2, 3, 4, 5, 6, 7, 8 }
+-- ask: the rules whose move rule is asked about each move (nil: none); a
+-- stop returns nil.
+local function choose_move(m, i, below, walk, best, scratch, ask)
+  local step, dist, cost = m._step, m._dist, m._cost
+  local stride, mode, layout, large = m._stride, m._diagonal, m._hex, m._size > 1
+  local ndir = layout and 6 or mode == NEVER and 4 or 8
+  local cornered = not layout and mode ~= ALWAYS
+  local offset = scratch.offset
+  local side, cells = scratch.side, scratch.cells
+  local moves = m._moves
+  local bs, bprice, bto = END, nil, nil
+  local dirs = layout and B.hex_dirs(layout, stride, i) or SQUARE_DIRS
+  if large then
+    for d = 1, 4 do side[d] = sized_open(m, nil, i, d, nil, cells) == 1 end
+  end
+  for k = 1, ndir do
+    local d = dirs[k]
+    local u = i + offset[d]
+    local pass = step[u] ~= nil and dist[u] < below
+    if pass and d > 4 and cornered then
+      local walls
+      if large then
+        walls = (side[CX[d]] and 0 or 1) + (side[CY[d]] and 0 or 1)
+      else
+        walls = (cost[i + offset[CX[d]]] == huge and 1 or 0)
+          + (cost[i + offset[CY[d]]] == huge and 1 or 0)
+      end
+      pass = B.corner_ok(mode, walls)
+    end
+    if pass then
+      local price = large and sized_price(m, i, DX[d], DY[d], cells) or cost[u]
+      price = d > 4 and not layout and SQRT2 * price or price
+      if moves then price = moved_step(m, moves, i, d, price) end
+      if price and ask then
+        price = Q.move_step(ask, i, u, price, stride)
+        if price == nil then return nil end
+      end
+      if price and dist[u] + price < best and not enters_closed(m, walk, i, u) then
+        best, bs, bprice, bto = dist[u] + price, d - 1, price, u
+      end
+    end
+  end
+  local list = moves and moves.out[i]
+  if list then
+    for k = 1, #list, 2 do
+      local t, price = list[k], list[k + 1]
+      if step[t] ~= nil and dist[t] < below then
+        if ask then
+          price = Q.move_step(ask, i, t, price, stride)
+          if price == nil then return nil end
+        end
+        if price and dist[t] + price < best and not enters_closed(m, walk, i, t) then
+          best, bs, bprice, bto = dist[t] + price, LINK, price, t
+        end
+      end
+    end
+  end
+  return bs, best, bprice, bto
+end
+
+local function move_scratch(m)
+  return { offset = B.offsets(m._stride), side = {}, cells = {} }
 end
 
 -- astar_distance_descend: steps from values alone, on any board (distance.c
 -- descend): each cell steps to the neighbour it is cheapest through.
-local SQUARE_DIRS = { 1, 2, 3, 4, 5, 6, 7, 8 }
 local function descend(m)
-  local step, dist, cost, origin = m._step, m._dist, m._cost, m._origin
-  local stride, mode, w, layout, large = m._stride, m._diagonal, m._w, m._hex, m._size > 1
-  local ndir = layout and 6 or mode == NEVER and 4 or 8
-  local cornered = not layout and mode ~= ALWAYS
-  local offset = B.offsets(stride)
+  local step, origin = m._step, m._origin
+  local w = m._w
   local reached = 0
-  local new, side, cells = {}, {}, {}
-  local moves, via = m._moves, {}
+  local new, via = {}, {}
+  local scratch = move_scratch(m)
+  local dist = m._dist
   for i = 1, m._cells do
     if step[i] ~= nil then
       reached = reached + 1
-      local best, bs = dist[i], END
-      local dirs = layout and B.hex_dirs(layout, stride, i) or SQUARE_DIRS
-      if large then
-        for d = 1, 4 do side[d] = sized_open(m, nil, i, d, nil, cells) == 1 end
-      end
-      for k = 1, ndir do
-        local d = dirs[k]
-        local u = i + offset[d]
-        local pass = step[u] ~= nil
-        if pass and d > 4 and cornered then
-          local walls
-          if large then
-            walls = (side[CX[d]] and 0 or 1) + (side[CY[d]] and 0 or 1)
-          else
-            walls = (cost[i + offset[CX[d]]] == huge and 1 or 0)
-              + (cost[i + offset[CY[d]]] == huge and 1 or 0)
-          end
-          pass = B.corner_ok(mode, walls)
-        end
-        if pass then
-          local price = large and sized_price(m, i, DX[d], DY[d], cells) or cost[u]
-          if moves then
-            local ng = moved_step(m, moves, i, d, d > 4 and not layout and SQRT2 * price or price)
-            if ng then ng = dist[u] + ng end
-            if ng and ng < best then best, bs = ng, d - 1 end
-          else
-            local ng = d > 4 and not layout and dist[u] + SQRT2 * price or dist[u] + price
-            if ng < best then best, bs = ng, d - 1 end
-          end
-        end
-      end
-      if moves then bs = link_step(m, moves, i, best, bs, via) end
+      local bs, _, _, to = choose_move(m, i, huge, nil, dist[i], scratch)
+      if bs == LINK then via[i] = to end
       new[i] = bs
       local x, y = cell_xy(m, i)
       origin[i] = (y - 1) * w + x - 1
     end
   end
   m._step, m._via, m._reached = new, via, reached
+end
+
+-- distance.c starts: each start cell of a map of one-cell units takes its
+-- best move into the map (ask: the rules whose move rule is asked) when its
+-- value is at most the map's maxCost. False when the rule stopped.
+function starts(m, ask)
+  local start, sdist, origin, via = m._start, m._sdist, m._origin, m._via
+  local scratch = move_scratch(m)
+  for i = 1, m._cells do
+    if start[i] ~= nil then
+      local bs, best, _, to = choose_move(m, i, huge, nil, huge, scratch, ask)
+      if bs == nil then return false end
+      if bs == END or not (best <= m._max) then
+        start[i], sdist[i] = false, nil
+      else
+        start[i], sdist[i], origin[i] = bs, best, origin[to]
+        if bs == LINK then via[i] = to end
+      end
+    end
+  end
+  return true
+end
+
+-- Is cell (position) i within walk.near of a source (distance.c near_source)?
+local function near_source(m, walk, i)
+  local x, y = cell_xy(m, i)
+  local n = walk.near
+  for _, src in ipairs(m._sources) do
+    local dx, dy = x - src.x, y - src.y
+    if dx < 0 then dx = -dx end
+    if dy < 0 then dy = -dy end
+    local within
+    if m._hex then
+      within = require("astar.pure.hex").distance(m._hex, x - 1, y - 1, src.x - 1, src.y - 1) <= n
+    elseif m._diagonal == NEVER then
+      within = dx + dy <= n
+    else
+      within = dx <= n and dy <= n
+    end
+    if within then return true end
+  end
+  return false
+end
+
+--- walk_next(m, walk, i, spent) -> the next cell of pathFrom's walk and the
+-- step's price, or nil (distance.c astar_distance_walk_next).
+function M.walk_next(m, walk, i, spent)
+  if walk.near and near_source(m, walk, i) then return nil end
+  local d = m._step[i]
+  if d == nil then d = m._start[i] end
+  if not d or d == END or d == true then return nil end
+  local to, price
+  if d == LINK then to = m._via[i] else to = i + DY[d + 1] * m._stride + DX[d + 1] end
+  if enters_closed(m, walk, i, to) then
+    local bs, _
+    bs, _, price, to = choose_move(m, i, m._dist[i] or m._sdist[i], walk, huge, move_scratch(m))
+    if bs == END then return nil end
+  elseif d == LINK then
+    price = huge
+    local list = m._moves.out[i]
+    for k = 1, #list, 2 do
+      if list[k] == to and list[k + 1] < price then price = list[k + 1] end
+    end
+  else
+    local scratch = move_scratch(m)
+    price = m._size > 1 and sized_price(m, i, DX[d + 1], DY[d + 1], scratch.cells) or m._cost[to]
+    price = d >= 4 and not m._hex and SQRT2 * price or price
+    if m._moves then price = moved_step(m, m._moves, i, d + 1, price) end
+  end
+  if not (spent + price <= walk.max_cost) then return nil end
+  return to, price
 end
 
 -- Fills m on grid with rules r until it completes (lua_distance.c fill).
@@ -755,11 +924,11 @@ local DIAGONAL_CODE = { [1] = 0, [2] = 1, [3] = 2, [4] = 3 }   -- index -> Astar
 -- The targets of the map's link steps, in cell order (u32 cell numbers).
 local function link_steps(self)
   local out = {}
-  local stride, w, step, via = self._stride, self._w, self._step, self._via
+  local stride, w, step, via, start = self._stride, self._w, self._step, self._via, self._start
   for y = 1, self._h do
     for x = 1, w do
       local i = y * stride + x + 1
-      if step[i] == LINK then
+      if step[i] == LINK or start[i] == LINK then
         local t = via[i]
         local tx = (t - 1) % stride
         out[#out + 1] = le(((t - 1 - tx) / stride - 1) * w + tx - 1, 4)
@@ -790,10 +959,11 @@ function Map.encode(...)
   for y = 1, self._h do
     for x = 1, self._w do
       local i = y * stride + x + 1
-      local st = step[i]
+      local st, sv = step[i], self._start[i]
+      if st == nil and sv then st = sv end   -- a start cell with a step (issue 21)
       steps[#steps + 1] = char(st or 15)
-      costs[#costs + 1] = f64_any(cost[i] or 0 / 0)
-      if st then values[#values + 1] = f64_any(dist[i]) .. le(origin[i], 4) end
+      costs[#costs + 1] = f64_any(sv ~= nil and -huge or cost[i] or 0 / 0)   -- a start cell: -inf
+      if st then values[#values + 1] = f64_any(dist[i] or self._sdist[i]) .. le(origin[i], 4) end
     end
   end
   out[#out + 1] = concat(steps)
@@ -914,10 +1084,16 @@ function M.decode_map(...)
       local c = y * w + x
       local st = byte(s, steps + c)
       local cc = get_f64(s, costs + 8 * c)
+      local start = cc == -huge and size == 1   -- a start cell (issue 21)
+      if start then
+        cc = huge
+        m._start[i] = false
+      end
       if not (cc > 0) and cc == cc then bad_map("bad cost") end
       cost[i] = cc == cc and cc or nil
       if st ~= 15 then
-        if not (cc > 0 and cc < huge) then bad_map("bad cost") end
+        if not (cc > 0 and cc < huge) and not start then bad_map("bad cost") end
+        if start and st == END then bad_map("bad step") end
         if st == LINK then                  -- to a cell of the map a link leads to
           local t = u32(s, via_at)
           via_at = via_at + 4
@@ -937,14 +1113,18 @@ function M.decode_map(...)
             if st + 1 ~= dirs[5] and st + 1 ~= dirs[6] then bad_map("bad step") end
           end
         end
-        step[i] = st
-        dist[i], origin[i] = get_f64(s, values), u32(s, values + 8)
+        local v
+        v, origin[i] = get_f64(s, values), u32(s, values + 8)
         values = values + 12
-        if not (dist[i] > -huge and dist[i] < huge)
-          or origin[i] >= (flags % 2 == 1 and cells or n) then
+        if not (v > -huge and v < huge) or origin[i] >= (flags % 2 == 1 and cells or n) then
           bad_map("bad value")
         end
-        reached = reached + 1
+        if start then
+          m._start[i], m._sdist[i] = st, v
+        else
+          step[i], dist[i] = st, v
+          reached = reached + 1
+        end
       end
     end
   end

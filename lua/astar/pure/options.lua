@@ -1,6 +1,7 @@
 -- The one reader of query options of the pure-Lua backend, a port of
 -- src/lua/query_options.c: findPath and newSearch (methods.lua), movementRange
--- and dangerZone through it (range.lua) and distanceMap (distance.lua).
+-- and dangerZone through it (range.lua), distanceMap and a map's pathFrom
+-- (distance.lua).
 --
 -- One walk of the table with next checks each name against what the entry
 -- point takes and parks each value. Then the values are checked in a fixed
@@ -49,6 +50,8 @@ M.PATH = accepting { "blocked", "cost", "occupied", "diagonal", "maxCost", "size
   "weight", "partial", "flat", "into", "algorithm", "near", "move", "smooth" }
 M.RANGE = accepting { "blocked", "cost", "occupied", "zoc", "diagonal", "size", "move" }
 M.MAP = accepting { "blocked", "cost", "diagonal", "maxCost", "size", "move" }
+-- DistanceMap:pathFrom's walk (issue 21), read on the map's shape (_w, _h, _hex)
+M.WALK = accepting { "blocked", "maxCost", "near", "flat", "into", "smooth" }
 
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 -- opts.smooth (docs/paths.md): the smoothings by number (smooth.lua's).
@@ -61,6 +64,16 @@ function M.read_smooth(v, num, fname)
   if v == false then return false end
   return A.check_name(v, true, num, fname, "opts.smooth: ", "smoothing", M.SMOOTH_INDEX,
     "corners, sight or theta")
+end
+
+--- smooth_needs_grid(mode, num, fname): raises for "sight" and "theta" where
+-- no grid or search is at hand (pathTo, pathFrom; query_options.c).
+function M.smooth_needs_grid(mode, num, fname)
+  if mode == 3 then
+    A.arg_error(num, fname, nil, "opts.smooth: 'theta' needs a search (findPath or newSearch)")
+  elseif mode == 2 then
+    A.arg_error(num, fname, nil, "opts.smooth: 'sight' needs the grid: use grid:smoothPath")
+  end
 end
 
 -- Whether key (a name not accepted) is to be reported rather than worst
@@ -126,7 +139,7 @@ local function check_value(grid, fname, num, id, v, o)
     o.flat = check_boolean(v, true, num, fname, "opts.flat: ")
   elseif id == INTO then
     -- a stepped search returns its path frames later: no table to hold
-    if fname ~= "findPath" then
+    if fname == "newSearch" then
       arg_error(num, fname, nil, "opts.into: only findPath fills a table")
     end
     if type(v) ~= "table" then type_error(num, fname, "opts.into: ", "table", v, true) end
@@ -139,6 +152,7 @@ local function check_value(grid, fname, num, id, v, o)
     o.near = check_near(v, num, fname, grid._w + grid._h)
   else
     o.smooth = M.read_smooth(v, num, fname)   -- where it applies: methods.lua read_options
+    if fname == "pathFrom" then M.smooth_needs_grid(o.smooth, num, fname) end   -- no grid
   end
 end
 

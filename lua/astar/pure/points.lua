@@ -32,16 +32,12 @@ function M.clear_tail(t, first)
 end
 
 -- What keeps the walks of each path method, for opts.smooth's message.
-local KEEPER = { pathTo = "a range", pathFrom = "a distance map" }
 
 -- opts.smooth of path method fname: false or "corners" (1, options.lua's
 -- number); "sight" and "theta" need the grid, which the walk's keeper has not.
 local function read_smooth(v, fname)
   local mode = O.read_smooth(v, 3, fname)
-  if mode and mode ~= 1 then
-    A.arg_error(3, fname, nil, "opts.smooth: " .. KEEPER[fname]
-      .. " keeps no grid; expected corners (use grid:smoothPath for sight)")
-  end
+  O.smooth_needs_grid(mode, 3, fname)
   return mode
 end
 

@@ -69,7 +69,6 @@ local function direction(hex, diagonal, x0, y0, x1, y1)
     if ds < -1 or ds > 1 then return nil end
   else
     dx, dy = x1 - x0, y1 - y0
-    if dx ~= 0 and dy ~= 0 and diagonal == NEVER then return nil end
   end
   if dx < -1 or dx > 1 or dy < -1 or dy > 1 or (dx == 0 and dy == 0) then return nil end
   return dx, dy
@@ -272,7 +271,8 @@ local PATH_OPTIONS = { smooth = 4, diagonal = 1, flat = 2, into = 3 }   -- the c
 -- A bad name first (one that is not a string, then the least), then the
 -- values in the order diagonal, flat, into, smooth.
 local function read_path_options(grid, opts, present)
-  local o = { smooth = SIGHT, diagonal = grid._diagonal, flat = false, into = nil }
+  local hex = grid._hex ~= nil
+  local o = { smooth = hex and CORNERS or SIGHT, diagonal = grid._diagonal, flat = nil, into = nil }
   if opts == nil then return o end
   if type(opts) ~= "table" then A.type_error(2, SMOOTH_PATH, nil, "table", opts, present) end
   local worst, has_worst, given = nil, false, {}
@@ -286,7 +286,7 @@ local function read_path_options(grid, opts, present)
   end
   if has_worst then O.bad_key(SMOOTH_PATH, 2, worst) end
   if given[1] ~= nil then
-    o.diagonal = A.check_diagonal(given[1], true, 2, SMOOTH_PATH, "opts.diagonal: ", grid._hex ~= nil)
+    o.diagonal = A.check_diagonal(given[1], true, 2, SMOOTH_PATH, "opts.diagonal: ", hex)
   end
   if given[2] ~= nil then o.flat = A.check_boolean(given[2], true, 2, SMOOTH_PATH, "opts.flat: ") end
   if given[3] ~= nil then
@@ -295,18 +295,15 @@ local function read_path_options(grid, opts, present)
     end
     o.into = given[3]
   end
-  if given[4] ~= nil then o.smooth = O.read_smooth(given[4], 2, SMOOTH_PATH) or SIGHT end
-  return o
-end
-
--- Where smoothPath applies: "theta" is a search; a square board, no moves.
-local function check_applies(grid, mode)
-  local function refuse(why)
-    arg_error(2, SMOOTH_PATH, nil, format("opts.smooth: '%s' %s", NAMES[mode], why))
+  if given[4] ~= nil then
+    local function refuse(why)
+      arg_error(2, SMOOTH_PATH, nil, format("opts.smooth: '%s' %s", NAMES[o.smooth], why))
+    end
+    o.smooth = O.read_smooth(given[4], 2, SMOOTH_PATH) or CORNERS   -- false: the corners
+    if o.smooth == THETA then refuse("needs a search (findPath or newSearch)") end
+    if o.smooth == SIGHT and hex then refuse("needs a square board") end
   end
-  if mode == THETA then refuse("is a search; expected corners or sight") end
-  if grid._hex then refuse("needs a square board") end
-  if grid._moves then refuse("does not follow moves (the grid has move overrides or links)") end
+  return o
 end
 
 local function bad_path(message)
@@ -375,40 +372,51 @@ local function read_walk(path)
   error("path changed during " .. SMOOTH_PATH, 0)
 end
 
--- The walk's cells (bordered) and its points as whole numbers: every point
--- on the grid, walkable (the first excepted), each step a board move of the
--- diagonal mode (a legal segment of one step), else the error naming it.
-local function check_walk(grid, px, py, n, diagonal)
+-- The walk's cells (bordered) and its points as whole numbers, every point
+-- on the grid and walkable (the first excepted), else the error naming it;
+-- then (check_steps) each step a board move of the diagonal mode.
+local function check_walk(grid, px, py, n)
   local w, h, stride, open = grid._w, grid._h, grid._stride, grid._open
-  local price = SEG.grid_price(grid)
   local cells, xs, ys = {}, {}, {}
   for k = 1, n do
     local x, y = px[k], py[k]
-    local function bad(why)
-      bad_path(format("point %d (%s, %s) %s", k, number_text(x), number_text(y), why))
-    end
     if not (x >= 1 and x <= w and y >= 1 and y <= h) or x ~= floor(x) or y ~= floor(y) then
-      bad(format("is outside the %dx%d grid", w, h))
+      bad_path(format("point %d (%s, %s) is outside the %dx%d grid", k, number_text(x),
+        number_text(y), w, h))
     end
     x, y = toint(x), toint(y)
     local cell = y * stride + x + 1
-    if k > 1 then
-      if not open[cell] then bad("is not walkable") end
-      local dx, dy = x - xs[k - 1], y - ys[k - 1]
-      if dx < -1 or dx > 1 or dy < -1 or dy > 1 or (dx == 0 and dy == 0)
-        or SEG.cost(stride, diagonal, price, cells[k - 1], cell) == huge then
-        bad(format("is not a move from point %d (%d, %d)", k - 1, xs[k - 1], ys[k - 1]))
-      end
+    if k > 1 and not open[cell] then
+      bad_path(format("point %d (%d, %d) is not walkable", k, x, y))
     end
     cells[k], xs[k], ys[k] = cell, x, y
   end
   return cells, xs, ys
 end
 
--- The walk's cost: its steps' costs added in order.
-local function walk_cost(grid, cells, n, diagonal)
-  local price, stride, total = SEG.grid_price(grid), grid._stride, 0.0
-  for k = 2, n do total = total + SEG.cost(stride, diagonal, price, cells[k - 1], cells[k]) end
+-- The cost of step k of a walk (smooth.c handed_step): the segment model's on
+-- a square board, the entered cell's on a hex one; huge when it is not a
+-- board move the mode allows.
+local function step_cost(grid, cells, xs, ys, k, diagonal, price)
+  if not direction(grid._hex, diagonal, xs[k - 1], ys[k - 1], xs[k], ys[k]) then return huge end
+  if not grid._hex then return SEG.cost(grid._stride, diagonal, price, cells[k - 1], cells[k]) end
+  local c = cells[k]
+  if not grid._open[c] then return huge end
+  return grid._cost and grid._cost[c] or 1.0
+end
+
+-- The walk's cost, its steps' costs added in order, or the error naming the
+-- first step that is not a move.
+local function check_steps(grid, cells, xs, ys, n, diagonal)
+  local price, total = SEG.grid_price(grid), 0.0
+  for k = 2, n do
+    local c = step_cost(grid, cells, xs, ys, k, diagonal, price)
+    if c == huge then
+      bad_path(format("point %d (%d, %d) is not a move from point %d (%d, %d)", k, xs[k], ys[k],
+        k - 1, xs[k - 1], ys[k - 1]))
+    end
+    total = total + c
+  end
   return total
 end
 
@@ -420,26 +428,31 @@ function M.smoothPath(...)
   G.check_grid(SMOOTH_PATH, nargs, self)
   if type(path) ~= "table" then A.type_error(1, SMOOTH_PATH, nil, "table", path, nargs > 1) end
   local o = read_path_options(self, opts, nargs > 2)
-  check_applies(self, o.smooth)
   local mode = o.smooth
   if o.diagonal == NEVER then mode = CORNERS end
   local px, py, n = read_walk(path)
+  local flat = o.flat
+  if flat == nil then flat = type(rawget(path, 1)) == "number" end   -- the form it came in
   for _ = 0, G.MAX_RESTARTS do
     if not self._open then error("grid closed during " .. SMOOTH_PATH, 0) end
     local version = self._version
-    local cells, xs, ys = check_walk(self, px, py, n, o.diagonal)
-    local keep, m, cost
+    local cells, xs, ys = check_walk(self, px, py, n)
+    if o.smooth == SIGHT and self._moves then
+      arg_error(2, SMOOTH_PATH, nil,
+        "opts.smooth: 'sight' needs a grid without move overrides or links")
+    end
+    local cost = check_steps(self, cells, xs, ys, n, o.diagonal)
+    local keep, m
     if mode == SIGHT then
       keep, m, cost = M.sight(cells, n, self._stride, o.diagonal, SEG.grid_price(self))
     else
-      keep, m = M.corners(xs, ys, n, nil, o.diagonal)
-      cost = walk_cost(self, cells, n, o.diagonal)
+      keep, m = M.corners(xs, ys, n, self._hex, o.diagonal)
     end
     -- a finalizer run by the tables made may have changed or closed the grid
     if not self._open then error("grid closed during " .. SMOOTH_PATH, 0) end
     if self._version == version then
       local kx, ky = pick(xs, ys, keep, m)
-      return M.emit(kx, ky, m, o.into, o.flat), cost
+      return M.emit(kx, ky, m, o.into, flat), cost
     end
   end
   error("grid changed during " .. SMOOTH_PATH, 0)
