@@ -16,6 +16,7 @@
 #include "astar_geometry.h"
 #include "clearance.h"      /* large units: the layers, compared word for word */
 #include "grid_layout.h"
+#include "segment.h"       /* any-angle paths: each segment checked with the model */
 
 static int failures;
 static long checks;
@@ -1043,6 +1044,18 @@ static double large_rule(void *user, uint32_t x, uint32_t y, double grid_cost, u
     return r->cost[i];
 }
 
+/* ASTAR_RANGE_NO_STOP when any cell of the k x k square at (x, y) may not
+ * be stopped on (an ally under a large unit: issue 21), else 0. */
+static unsigned square_no_stop(const LargeRule *r, uint32_t k, uint32_t x, uint32_t y)
+{
+    uint32_t i, j;
+    for (j = 0; j < k; j++)
+        for (i = 0; i < k; i++)
+            if (r->flags[(y + j) * r->w + x + i] & ASTAR_RANGE_NO_STOP)
+                return ASTAR_RANGE_NO_STOP;
+    return 0;
+}
+
 /* The value of cell (x, y) for the reference (INFINITY: impassable). */
 static double large_value(const AstarGrid *grid, const LargeRule *rule, long x, long y)
 {
@@ -1165,8 +1178,7 @@ static void test_large_ranges(void)
                     AstarRangeCell c;
                     unsigned want;
                     astar_range_get(range, j, &c);
-                    want = j == 0 || !ruled ? 0u
-                           : rule.flags[c.y * w + c.x] & ASTAR_RANGE_NO_STOP;
+                    want = j == 0 || !ruled ? 0u : square_no_stop(&rule, k, c.x, c.y);
                     if (!close_to(c.cost, dist[c.y * w + c.x])
                         || (c.flags & ASTAR_RANGE_NO_STOP) != want
                         || (j == 0) != (c.x == sx && c.y == sy))
@@ -1380,6 +1392,397 @@ static void test_geometry(void)
     }
 }
 
+/* ---- any-angle search (AstarOptions.smooth THETA, theta.c) ------------------ */
+
+#define THETA_MAX 64   /* waypoints of the longest any-angle path checked */
+
+static void set_theta(AstarOptions *o, AstarDiagonal mode)
+{
+    set_options(o, mode, ASTAR_ALGORITHM_AUTO);
+    o->smooth = ASTAR_SMOOTH_THETA;
+}
+
+/* The waypoints of a search's path, start first, read with the cursor (which
+ * must agree with astar_search_parent): how many, 0 past max. */
+static size_t theta_waypoints(const AstarSearch *search, uint32_t *cells, size_t max)
+{
+    AstarPathCursor at;
+    size_t n = astar_search_length(search), k;
+
+    if (n == 0 || n > max)
+        return 0;
+    astar_path_end(search, &at);
+    for (k = n; k-- > 0;) {
+        cells[k] = at.cell;
+        CHECK(at.x == astar_cell_x(search, at.cell) && at.y == astar_cell_y(search, at.cell));
+        if (k > 0) {
+            uint32_t parent = astar_search_parent(search, at.cell);
+            astar_path_back(search, &at);
+            CHECK(at.cell == parent);
+        }
+    }
+    return n;
+}
+
+/* Every two consecutive waypoints (distinct) joined by a legal segment of
+ * the model, starting at the start, and the polyline's cost, added from
+ * the start in order, equal to the search's cost bit for bit. */
+static int theta_polyline_ok(const AstarSearch *search, const SegmentModel *model)
+{
+    uint32_t cells[THETA_MAX];
+    size_t n = theta_waypoints(search, cells, THETA_MAX), k;
+    double sum = 0.0;
+
+    if (n == 0 || cells[0] != astar_search_start(search)
+        || cells[n - 1] != astar_search_end(search))
+        return 0;
+    for (k = 1; k < n; k++) {
+        double c = segment_cost(model, cells[k - 1], cells[k]);
+        if (cells[k - 1] == cells[k] || !(c < INFINITY))
+            return 0;
+        sum += c;
+    }
+    return sum == astar_search_cost(search);
+}
+
+/* Is waypoint k of the search's path at (x, y)? */
+static int theta_waypoint_at(const AstarSearch *search, size_t k, uint32_t x, uint32_t y)
+{
+    uint32_t cells[THETA_MAX];
+    size_t n = theta_waypoints(search, cells, THETA_MAX);
+    return k < n && astar_cell_x(search, cells[k]) == x && astar_cell_y(search, cells[k]) == y;
+}
+
+/* An open board: the straight line, priced sqrt(81 + 9), in every mode with
+ * diagonals, run whole or a cell at a time; NEVER gives the corners. */
+static void test_theta_open(void)
+{
+    static const AstarDiagonal MODES[3] = {ASTAR_DIAGONAL_ALWAYS, ASTAR_DIAGONAL_ONE_OBSTACLE,
+                                           ASTAR_DIAGONAL_NO_OBSTACLES};
+    AstarGrid *grid;
+    AstarSearch *search;
+    AstarOptions options;
+    AstarError error;
+    AstarStatus status;
+    size_t memory, n;
+    int m;
+
+    if (!setup(&grid, 10, 10, &search))
+        return;
+    for (m = 0; m < 3; m++) {
+        set_theta(&options, MODES[m]);
+        CHECK(astar_search_run(search, grid, 0, 0, 9, 3, &options, &error) == ASTAR_FOUND);
+        CHECK(error == ASTAR_OK && astar_search_length(search) == 2);
+        CHECK(astar_search_cost(search) == sqrt(90.0));
+        CHECK(theta_waypoint_at(search, 0, 0, 0) && theta_waypoint_at(search, 1, 9, 3));
+        CHECK(astar_search_begin(search, grid, 0, 0, 9, 3, &options) == ASTAR_OK);
+        while ((status = astar_search_step(search, 1, &error)) == ASTAR_SEARCHING)
+            ;
+        CHECK(status == ASTAR_FOUND && astar_search_length(search) == 2
+              && astar_search_cost(search) == sqrt(90.0));
+    }
+    /* the parents were allocated by the first query: later ones add nothing */
+    memory = astar_search_memory(search);
+    CHECK(astar_search_run(search, grid, 9, 9, 0, 2, &options, &error) == ASTAR_FOUND);
+    CHECK(astar_search_memory(search) == memory && astar_search_length(search) == 2
+          && astar_search_cost(search) == sqrt(130.0));
+    /* the start is the goal: one waypoint, cost 0 */
+    CHECK(astar_search_run(search, grid, 4, 4, 4, 4, &options, &error) == ASTAR_FOUND);
+    CHECK(astar_search_length(search) == 1 && astar_search_cost(search) == 0.0);
+    /* a goal list: the nearer goal, (0, 9) at 9 against sqrt(90); near 2 of
+     * (9, 3) (columns 7-9, rows 1-5): its nearest cell, (7, 1) */
+    {
+        static const uint32_t GOALS[4] = {9, 3, 0, 9};
+        options.goals = GOALS;
+        options.goal_count = 2;
+        CHECK(astar_search_run(search, grid, 0, 0, 0, 0, &options, &error) == ASTAR_FOUND);
+        CHECK(astar_search_length(search) == 2 && theta_waypoint_at(search, 1, 0, 9)
+              && astar_search_cost(search) == 9.0);
+        options.goal_count = 1;
+        options.near = 2;
+        CHECK(astar_search_run(search, grid, 0, 0, 0, 0, &options, &error) == ASTAR_FOUND);
+        CHECK(astar_search_length(search) == 2 && theta_waypoint_at(search, 1, 7, 1)
+              && astar_search_cost(search) == sqrt(50.0));
+        options.goals = NULL;
+        options.goal_count = 0;
+        options.near = 0;
+    }
+    /* 4 directions: no any-angle moves, the corners of the grid path (cost 9 + 3) */
+    set_theta(&options, ASTAR_DIAGONAL_NEVER);
+    CHECK(astar_search_run(search, grid, 0, 0, 9, 3, &options, &error) == ASTAR_FOUND);
+    n = astar_search_length(search);
+    CHECK(astar_search_cost(search) == 12.0);
+    options.smooth = ASTAR_SMOOTH_CORNERS;
+    CHECK(astar_search_run(search, grid, 0, 0, 9, 3, &options, &error) == ASTAR_FOUND);
+    CHECK(astar_search_length(search) == n && astar_search_cost(search) == 12.0);
+    /* a bound: sqrt(90) is within max_cost = sqrt(90), not within 9.48 */
+    set_theta(&options, ASTAR_DIAGONAL_NO_OBSTACLES);
+    options.bounded = 1;
+    options.max_cost = sqrt(90.0);
+    CHECK(astar_search_run(search, grid, 0, 0, 9, 3, &options, &error) == ASTAR_FOUND);
+    options.max_cost = 9.48;
+    CHECK(astar_search_run(search, grid, 0, 0, 9, 3, &options, &error) == ASTAR_NO_PATH);
+    /* a link on the grid (moves): THETA gives the corners */
+    CHECK(astar_grid_link(grid, 9, 9, 8, 8, 1.0) == ASTAR_OK);
+    set_theta(&options, ASTAR_DIAGONAL_NO_OBSTACLES);
+    CHECK(astar_search_run(search, grid, 0, 0, 9, 3, &options, &error) == ASTAR_FOUND);
+    n = astar_search_length(search);
+    CHECK(close_to(astar_search_cost(search), 6.0 + 3.0 * 1.41421356237309504880));
+    options.smooth = ASTAR_SMOOTH_CORNERS;
+    CHECK(astar_search_run(search, grid, 0, 0, 9, 3, &options, &error) == ASTAR_FOUND);
+    CHECK(astar_search_length(search) == n && n < 10);
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
+
+/* A wall along row 3 of a 10 x 8 board, columns 0-5, between (0, 0) and
+ * (0, 6): the line to the cell right of the wall's end, (6, 3), enters the
+ * wall at (5, 3) (it meets row 3 at x = 5.5), so the path turns the wall's
+ * corner (the point (6, 3)). With no obstacles beside a corner the path may
+ * not pass that point: it bends at the two cells diagonal to the wall's
+ * end, (6, 2) and (6, 4) (the segments of offsets (6, 2) meet the grid
+ * corners (2, 1) and (5, 2), all four cells there open). With one obstacle
+ * it may: (5, 2), (6, 3), (5, 4), the middle segments passing the point. */
+static void test_theta_wall(void)
+{
+    AstarGrid *grid;
+    AstarSearch *search;
+    AstarOptions options;
+    AstarError error;
+    SegmentModel model;
+    uint32_t x;
+
+    if (!setup(&grid, 10, 8, &search))
+        return;
+    for (x = 0; x < 6; x++)
+        astar_grid_set_walkable(grid, x, 3, 0);
+    model.grid = grid;
+    model.price = NULL;
+    model.user = NULL;
+    set_theta(&options, ASTAR_DIAGONAL_NO_OBSTACLES);
+    model.diagonal = ASTAR_DIAGONAL_NO_OBSTACLES;
+    CHECK(astar_search_run(search, grid, 0, 0, 0, 6, &options, &error) == ASTAR_FOUND);
+    CHECK(astar_search_length(search) == 4 && theta_waypoint_at(search, 1, 6, 2)
+          && theta_waypoint_at(search, 2, 6, 4) && theta_waypoint_at(search, 3, 0, 6));
+    CHECK(astar_search_cost(search) == (sqrt(40.0) + 2.0) + sqrt(40.0));
+    CHECK(theta_polyline_ok(search, &model));
+    set_theta(&options, ASTAR_DIAGONAL_ONE_OBSTACLE);
+    model.diagonal = ASTAR_DIAGONAL_ONE_OBSTACLE;
+    CHECK(astar_search_run(search, grid, 0, 0, 0, 6, &options, &error) == ASTAR_FOUND);
+    CHECK(astar_search_length(search) == 5 && theta_waypoint_at(search, 1, 5, 2)
+          && theta_waypoint_at(search, 2, 6, 3) && theta_waypoint_at(search, 3, 5, 4));
+    CHECK(astar_search_cost(search) == ((sqrt(29.0) + sqrt(2.0)) + sqrt(2.0)) + sqrt(29.0));
+    CHECK(theta_polyline_ok(search, &model));
+    /* the wall's end as one of the query's own walls: the same path */
+    astar_grid_set_walkable(grid, 5, 3, 1);
+    {
+        static const uint32_t WALL[2] = {5, 3};
+        set_theta(&options, ASTAR_DIAGONAL_NO_OBSTACLES);
+        options.walls = WALL;
+        options.wall_count = 1;
+        CHECK(astar_search_run(search, grid, 0, 0, 0, 6, &options, &error) == ASTAR_FOUND);
+        CHECK(astar_search_length(search) == 4 && theta_waypoint_at(search, 1, 6, 2)
+              && theta_waypoint_at(search, 2, 6, 4));
+        CHECK(astar_search_cost(search) == (sqrt(40.0) + 2.0) + sqrt(40.0));
+        CHECK(astar_grid_walkable(grid, 5, 3));   /* written back */
+    }
+    /* the whole row closed: no path, or the closest cell, (0, 2), straight down */
+    for (x = 5; x < 10; x++)
+        astar_grid_set_walkable(grid, x, 3, 0);
+    set_theta(&options, ASTAR_DIAGONAL_NO_OBSTACLES);
+    CHECK(astar_search_run(search, grid, 0, 0, 0, 6, &options, &error) == ASTAR_NO_PATH);
+    options.partial = 1;
+    CHECK(astar_search_run(search, grid, 0, 0, 0, 6, &options, &error) == ASTAR_PARTIAL);
+    CHECK(astar_search_length(search) == 2 && theta_waypoint_at(search, 1, 0, 2)
+          && astar_search_cost(search) == 2.0);
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
+
+/* A rule that prices the cells of columns 5-7 at 5 (a swamp), forbids
+ * (6, 1), says the path may not end on (2, 2), and counts how often it is
+ * asked about each cell; the segment model reads the same prices. */
+typedef struct {
+    const AstarGrid *grid;
+    unsigned asked[12 * 8];
+    int stop;                 /* NAN for (9, 6) */
+} ThetaRule;
+
+static double theta_rule_value(uint32_t x, uint32_t y, double grid_cost)
+{
+    if (x == 6 && y == 1)
+        return INFINITY;
+    return x >= 5 && x <= 7 ? 5.0 : grid_cost;
+}
+
+static double theta_rule(void *user, uint32_t x, uint32_t y, double grid_cost, unsigned *flags)
+{
+    ThetaRule *r = (ThetaRule *)user;
+    r->asked[y * 12 + x]++;
+    if (r->stop && x == 9 && y == 6)
+        return NAN;
+    if (x == 2 && y == 2)
+        *flags |= ASTAR_RANGE_NO_STOP;
+    return theta_rule_value(x, y, grid_cost);
+}
+
+static double theta_rule_price(void *user, uint32_t cell)
+{
+    const ThetaRule *r = (const ThetaRule *)user;
+    uint32_t stride = r->grid->stride, x = cell % stride - 1, y = cell / stride - 1;
+    if (!astar_grid_walkable(r->grid, x, y))
+        return INFINITY;
+    return theta_rule_value(x, y, astar_grid_cost(r->grid, x, y));
+}
+
+static void test_theta_rule(void)
+{
+    AstarGrid *grid;
+    AstarSearch *search;
+    AstarOptions options;
+    AstarError error;
+    SegmentModel model;
+    ThetaRule rule;
+    size_t k;
+    int most = 0;
+
+    if (!setup(&grid, 12, 8, &search))
+        return;
+    memset(&rule, 0, sizeof rule);
+    rule.grid = grid;
+    astar_grid_set_walkable(grid, 3, 4, 0);
+    set_theta(&options, ASTAR_DIAGONAL_ONE_OBSTACLE);
+    options.rule = theta_rule;
+    options.rule_user = &rule;
+    options.rule_min_cost = 1.0;
+    CHECK(astar_search_run(search, grid, 0, 6, 11, 1, &options, &error) == ASTAR_FOUND);
+    model.grid = grid;
+    model.diagonal = ASTAR_DIAGONAL_ONE_OBSTACLE;
+    model.price = theta_rule_price;
+    model.user = &rule;
+    CHECK(theta_polyline_ok(search, &model));
+    for (k = 0; k < 12 * 8; k++)
+        most = rule.asked[k] > (unsigned)most ? (int)rule.asked[k] : most;
+    CHECK(most == 1 && rule.asked[6 * 12 + 0] == 0);   /* once per cell, never the start */
+    /* the swamp is crossed, priced as swamp: 3 columns at 5 at least */
+    CHECK(astar_search_cost(search) >= 11.0 + 2.0 * 5.0);
+    /* (2, 2) may be crossed, not ended on */
+    CHECK(astar_search_run(search, grid, 0, 0, 2, 2, &options, &error) == ASTAR_GOAL_BLOCKED);
+    /* a rule that stops the query when asked about (9, 6), on the way */
+    rule.stop = 1;
+    CHECK(astar_search_run(search, grid, 0, 6, 11, 6, &options, &error) == ASTAR_NO_PATH
+          && error == ASTAR_EABORTED);
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
+
+/* Random boards with walls and costs, in the three modes with diagonals:
+ * any-angle search finds a path exactly when the grid has one (an
+ * independent Dijkstra), never dearer than A*'s or the reference's, each
+ * segment legal under the model, the polyline's cost the cost returned bit
+ * for bit; stepped (2 cells a step) it gives the same path. */
+static void test_theta_random(void)
+{
+    static const double COSTS[8] = {1.0, 1.0, 1.0, 1.0, 1.5, 2.0, 4.0, 0.75};
+    static const AstarDiagonal MODES[3] = {ASTAR_DIAGONAL_ALWAYS, ASTAR_DIAGONAL_ONE_OBSTACLE,
+                                           ASTAR_DIAGONAL_NO_OBSTACLES};
+    const uint32_t w = 14, h = 12;
+    AstarGrid *grid;
+    AstarSearch *search, *grid_search;
+    AstarOptions options, plain;
+    AstarError error;
+    SegmentModel model;
+    uint64_t seed = 4242;
+    int round, found = 0, cheaper = 0, bent = 0;
+
+    if (!setup(&grid, w, h, &search))
+        return;
+    astar_grid_free(grid);
+    grid_search = astar_search_new();
+    CHECK(grid_search != NULL);
+    for (round = 0; grid_search && round < 90; round++) {
+        AstarDiagonal mode = MODES[round % 3];
+        uint32_t x, y, sx, sy, gx, gy;
+        AstarStatus status;
+        double want;
+
+        if (!setup(&grid, w, h, NULL))
+            break;
+        for (y = 0; y < h; y++)
+            for (x = 0; x < w; x++) {
+                if (next_random(&seed) % 100 < 22)
+                    astar_grid_set_walkable(grid, x, y, 0);
+                else if (round % 2)
+                    CHECK(astar_grid_set_cost(grid, x, y, COSTS[next_random(&seed) % 8])
+                          == ASTAR_OK);
+            }
+        sx = next_random(&seed) % w;
+        sy = next_random(&seed) % h;
+        gx = next_random(&seed) % w;
+        gy = next_random(&seed) % h;
+        astar_grid_set_walkable(grid, sx, sy, 1);
+        astar_grid_set_walkable(grid, gx, gy, 1);
+        astar_grid_prepare(grid);
+        set_theta(&options, mode);
+        set_options(&plain, mode, ASTAR_ALGORITHM_ASTAR);
+        want = dijkstra(grid, mode, sx, sy, gx, gy);
+        status = astar_search_run(search, grid, sx, sy, gx, gy, &options, &error);
+        CHECK(error == ASTAR_OK && (status == ASTAR_FOUND) == (want >= 0.0));
+        CHECK(astar_search_run(grid_search, grid, sx, sy, gx, gy, &plain, &error) == status);
+        if (status == ASTAR_FOUND) {
+            double cost = astar_search_cost(search);
+            model.grid = grid;
+            model.diagonal = mode;
+            model.price = NULL;
+            model.user = NULL;
+            found++;
+            cheaper += cost < astar_search_cost(grid_search);
+            bent += astar_search_length(search) > 2;
+            CHECK(cost <= astar_search_cost(grid_search) && cost <= want);
+            CHECK(theta_polyline_ok(search, &model));
+            CHECK(astar_search_begin(grid_search, grid, sx, sy, gx, gy, &options) == ASTAR_OK);
+            while ((status = astar_search_step(grid_search, 2, &error)) == ASTAR_SEARCHING)
+                ;
+            CHECK(status == ASTAR_FOUND && same_path(search, grid_search));
+        }
+        astar_grid_free(grid);
+    }
+    CHECK(found > 40 && cheaper > 20 && bent > 10);
+    astar_search_free(grid_search);
+    astar_search_free(search);
+}
+
+/* A stepped any-angle query starts again after any change (its segments
+ * read cells it never touched), and answers as a new query would. */
+static void test_theta_restarts(void)
+{
+    AstarGrid *grid;
+    AstarSearch *search, *fresh;
+    AstarOptions options;
+    AstarError error;
+    AstarStatus status;
+
+    if (!setup(&grid, 16, 16, &search))
+        return;
+    fresh = astar_search_new();
+    CHECK(fresh != NULL);
+    set_theta(&options, ASTAR_DIAGONAL_NO_OBSTACLES);
+    CHECK(astar_search_begin(search, grid, 0, 0, 15, 5, &options) == ASTAR_OK);
+    CHECK(astar_search_step(search, 2, &error) == ASTAR_SEARCHING);
+    astar_grid_set_walkable(grid, 8, 3, 0);     /* on the line, never touched yet */
+    while ((status = astar_search_step(search, 2, &error)) == ASTAR_SEARCHING)
+        ;
+    CHECK(status == ASTAR_FOUND && astar_search_restarts(search) == 1);
+    CHECK(astar_search_length(search) == 3);    /* the line is blocked: a bend */
+    if (fresh) {
+        CHECK(astar_search_run(fresh, grid, 0, 0, 15, 5, &options, &error) == ASTAR_FOUND);
+        CHECK(same_path(search, fresh));
+    }
+    astar_search_free(fresh);
+    astar_search_free(search);
+    astar_grid_free(grid);
+}
+
 int main(void)
 {
     char message[128];
@@ -1512,6 +1915,11 @@ int main(void)
     test_hex();
     test_geometry();
     test_large_ranges();
+    test_theta_open();
+    test_theta_wall();
+    test_theta_rule();
+    test_theta_random();
+    test_theta_restarts();
 
     if (failures) {
         fprintf(stderr, "core_api: %d of %ld checks failed\n", failures, checks);

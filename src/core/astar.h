@@ -147,8 +147,18 @@ typedef struct {
     /* What the path comes back as (issue 20, docs/paths.md): the walk
      * (NONE), or smoothed when the search ends (astar_search_length, the
      * path cursor and astar_search_cost then read the smoothed points).
-     * SIGHT and THETA need a square board, a one-cell unit and no moves;
-     * elsewhere, and in 4 directions, they give CORNERS. */
+     * SIGHT and THETA need a square board, a one-cell unit, a diagonal mode
+     * other than NEVER and no moves (no overrides or links on the grid, no
+     * move_rule); elsewhere they give CORNERS. THETA is an any-angle search
+     * (Theta*, theta.c): a cell may also be reached by a straight segment
+     * from its predecessor's parent (legal, priced at its length times the
+     * highest entry cost among the cells it passes through, its first
+     * excepted); the estimate is Euclidean (times weight and the lowest
+     * cost) whatever heuristic says (partial results still rank cells by
+     * heuristic); the path is the waypoints, each joined to the next by a
+     * legal segment, astar_search_cost their costs added from the start.
+     * Any change of the grid starts a stepped THETA query again (its
+     * segments read cells it never touched). */
     AstarSmooth smooth;
 } AstarOptions;
 
@@ -317,7 +327,9 @@ AstarStatus astar_search_run(AstarSearch *search, const AstarGrid *grid,
 AstarStatus astar_search_status(const AstarSearch *search);
 
 /* After ASTAR_FOUND or ASTAR_PARTIAL: the path's last cell, its cost and its
- * number of cells (start and end included). Walk it backwards with
+ * number of cells (start and end included; of waypoints for a THETA
+ * query; of points for a smoothed one, which the path cursor below reads).
+ * Walk a walk backwards with
  * astar_search_parent from astar_search_end until astar_search_start. Cells
  * are identified by astar_cell(), decoded by astar_cell_x / astar_cell_y. */
 uint32_t astar_search_end(const AstarSearch *search);

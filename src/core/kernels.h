@@ -20,6 +20,8 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
 AstarStatus astar_run_hex(AstarSearch *s, size_t max_expansions, AstarError *error);
 /* A large unit's query with costs or a rule (large.c). */
 AstarStatus astar_run_large(AstarSearch *s, size_t max_expansions, AstarError *error);
+/* Any-angle search (theta.c): a query with s->theta. */
+AstarStatus astar_run_theta(AstarSearch *s, size_t max_expansions, AstarError *error);
 
 /* Is bordered (x, y) within hex distance `near` of goal i (0-based goal)? (hex.c) */
 int astar_hex_in_region(const AstarSearch *s, size_t i, long x, long y);

@@ -38,6 +38,7 @@ void astar_search_free(AstarSearch *search)
     free(search->rule_stamp);
     free(search->target);
     free(search->via);
+    free(search->parent);
     free(search->goal_list);
     free(search->wall_list);
     free(search->walls_closed);
@@ -108,6 +109,26 @@ static AstarError reserve_via(AstarSearch *search)
     search->via = malloc(search->capacity * sizeof *search->via);
     search->via_capacity = search->via ? search->capacity : 0;
     return search->via ? ASTAR_OK : ASTAR_ENOMEM;
+}
+
+/* An any-angle query: parent[] for every cell (search_internal.h). */
+static AstarError reserve_parent(AstarSearch *search)
+{
+    if (search->parent_capacity >= search->capacity)
+        return ASTAR_OK;
+    free(search->parent);
+    search->parent = malloc(search->capacity * sizeof *search->parent);
+    search->parent_capacity = search->parent ? search->capacity : 0;
+    return search->parent ? ASTAR_OK : ASTAR_ENOMEM;
+}
+
+/* Does the query run any-angle search (AstarOptions.smooth THETA)? Only where
+ * straight lines between cell centres are its moves: a square board, one
+ * cell, diagonal moves, no overrides, links or move rule (s->moved). */
+static int runs_theta(const AstarSearch *s, const AstarOptions *o)
+{
+    return o->smooth == ASTAR_SMOOTH_THETA && !s->grid->hex && s->size == 1 && !s->moved
+           && o->diagonal != ASTAR_DIAGONAL_NEVER;
 }
 
 /* Copies the query's goals (at least one) into the search. */
@@ -396,6 +417,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
 
     s->status = ASTAR_NO_PATH;
     s->smoothed = 0;                /* an earlier query's points are not this one's */
+    s->theta = 0;                              /* until its scratch is there */
     s->expanded = s->touched = 0;
     s->restarts = 0;
     s->earlier_expanded = s->earlier_touched = 0;
@@ -431,12 +453,15 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
         s->options.near = grid->width + grid->height;   /* as far as any cell is */
     s->general = options->rule || options->goal_count || options->near || options->bounded
                  || s->large
-                 || grid->hex;                 /* hex boards: hex A* (hex.c) */
+                 || grid->hex                  /* hex boards: hex A* (hex.c) */
+                 || runs_theta(s, options);    /* one loop, the general goal test */
     if (keep_goals(s, options, gx, gy) != ASTAR_OK || keep_walls(s, options) != ASTAR_OK
         || (s->general && reserve_general(s) != ASTAR_OK)
         || (s->moved && reserve_via(s) != ASTAR_OK)
+        || (runs_theta(s, options) && reserve_parent(s) != ASTAR_OK)
         || (s->size > 1 && astar_large_reserve_walls(s) != ASTAR_OK))
         return ASTAR_ENOMEM;
+    s->theta = runs_theta(s, options);
     s->options.goals = s->goal_list;          /* copied: the caller's may go */
     s->options.walls = s->wall_list;
     if (options->goal_count) {
@@ -451,8 +476,8 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->goal_y = (int)gy + 1;
     s->h_scale = heuristic_scale(s->base, options);
     s->inv_stride = 1.0 / (double)grid->stride;
-    /* jump point search knows no overrides or links: A* */
-    s->ran = s->large || s->moved ? ASTAR_ALGORITHM_ASTAR : choose(grid, &s->options);
+    /* jump point search knows no overrides, links or segments: A* */
+    s->ran = s->large || s->moved || s->theta ? ASTAR_ALGORITHM_ASTAR : choose(grid, &s->options);
     s->end = s->start;
     s->length = 1;
     s->touched = 1;                            /* the start */
@@ -500,7 +525,8 @@ static AstarStatus fail(AstarSearch *s, AstarError reason, AstarError *error)
  * search reads whole lines without touching the cells: any change. The start
  * of a query with one goal cell also read that cell (check_goal), and kept
  * its rule's answer: a change there, however far. When more changes happened
- * than the grid remembers, they cannot be checked. O(changes), 9 stamps per
+ * than the grid remembers, they cannot be checked. An any-angle query's
+ * segments read cells it never touched: any change. O(changes), 9 stamps per
  * change, at most ASTAR_CHANGE_LOG changes. */
 static int disturbed(const AstarSearch *s)
 {
@@ -509,7 +535,7 @@ static int disturbed(const AstarSearch *s)
     unsigned gen = search_gen(s);
     long w = (long)grid->stride, dy, dx;
 
-    if (s->size > 1)
+    if (s->size > 1 || s->theta)
         return 1;   /* a large unit: its layer and its costs are read cell by cell */
     if (s->ran == ASTAR_ALGORITHM_JPS || now - s->grid_version > ASTAR_CHANGE_LOG
         || heuristic_scale(grid, &s->options) != s->h_scale)
@@ -669,6 +695,7 @@ static AstarStatus expand(AstarSearch *s, size_t max_expansions, AstarError *err
     for (;;) {
         status = s->ran == ASTAR_ALGORITHM_JPS ? astar_run_jps(s, max_expansions, &e)
                  : s->large                    ? astar_run_large(s, max_expansions, &e)
+                 : s->theta                    ? astar_run_theta(s, max_expansions, &e)
                                                : astar_run_astar(s, max_expansions, &e);
         if (e != ASTAR_OK || status != ASTAR_NO_PATH)
             break;
@@ -768,5 +795,6 @@ size_t astar_search_memory(const AstarSearch *s)
            + heap_bytes(&s->open) + s->ties_capacity * sizeof *s->ties
            + s->recorded_capacity * sizeof *s->recorded
            + s->walls_capacity * 3 * sizeof *s->wall_list
-           + s->walk_capacity * (sizeof *s->walk + sizeof *s->walk_w);
+           + s->walk_capacity * (sizeof *s->walk + sizeof *s->walk_w)
+           + s->parent_capacity * sizeof *s->parent;
 }

@@ -112,6 +112,13 @@ struct AstarSearch {
     double *walk_w;
     size_t walk_capacity, walk_n;
     double walk_cost;
+    /* Any-angle search (AstarOptions.smooth THETA where it applies: theta.c):
+     * whether the query runs it, and parent[c], the waypoint before c on its
+     * path (start excepted), written with every g it improves. Allocated by
+     * the first such query, grown with the capacity. */
+    int theta;
+    uint32_t *parent;
+    size_t parent_capacity;
 
     /* the current query */
     const AstarGrid *grid;

@@ -214,6 +214,8 @@ AstarError astar_search_record_grow(AstarSearch *s, uint32_t cell)
 uint32_t astar_search_parent(const AstarSearch *s, uint32_t cell)
 {
     uint32_t dir = s->stamp[cell] & STAMP_DIR_MASK;
+    if (s->theta)
+        return s->parent[cell];              /* any-angle: the waypoint before */
     if (s->moved && s->via[cell] != MOVES_NO_VIA)
         return s->via[cell];                 /* entered by a link */
     return (uint32_t)((long)cell - s->offset[dir]);
@@ -252,8 +254,8 @@ void astar_path_back(const AstarSearch *s, AstarPathCursor *at)
         at->y = astar_cell_y(s, at->cell);
         return;
     }
-    if (s->moved && s->via[at->cell] != MOVES_NO_VIA) {
-        at->cell = s->via[at->cell];         /* entered by a link */
+    if (s->theta || (s->moved && s->via[at->cell] != MOVES_NO_VIA)) {
+        at->cell = astar_search_parent(s, at->cell);   /* a waypoint, or entered by a link */
         at->x = astar_cell_x(s, at->cell);
         at->y = astar_cell_y(s, at->cell);
         return;
