@@ -30,15 +30,14 @@ LOVE_DEMO_PROBES_floors = "floor unit" "path dot" "link step" "stairs" "open doo
                           "ledge arrow" "hall tile" "upstairs tile" "ledge tile" "beyond tile"
 # the real-time scene (R) after 3 s in each path mode: the lit badge of its mode, a
 # unit, each terrain, and "own line not M": a point on this mode's lines that mode M
-# does not draw (the --apart run checks M's shot there); the grid walk has one against
-# each smoothed mode, and they have one against it
+# does not draw (the --apart run checks M's shot there), one against each other mode
 LOVE_DEMO_REALTIME_MODES = grid sight theta
 LOVE_DEMO_REALTIME = $(foreach m,$(LOVE_DEMO_REALTIME_MODES),$(LOVE_DEMO_SHOTS)/realtime-$(m).png)
 $(foreach m,$(LOVE_DEMO_REALTIME_MODES),$(eval LOVE_DEMO_PROBES_realtime-$(m) = "mode $(m)" "mode off" \
     "rt unit" "grass tile" "forest tile" "swamp tile"))
 LOVE_DEMO_PROBES_realtime-grid += "own line not sight" "own line not theta"
-LOVE_DEMO_PROBES_realtime-sight += "own line not grid"
-LOVE_DEMO_PROBES_realtime-theta += "own line not grid"
+LOVE_DEMO_PROBES_realtime-sight += "own line not grid" "own line not theta"
+LOVE_DEMO_PROBES_realtime-theta += "own line not grid" "own line not sight"
 
 .PHONY: love-demo love-screenshot-test love-screenshot
 
