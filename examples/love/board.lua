@@ -6,6 +6,7 @@ local astar = require "astar"
 local tactics = require "astar.tactics"
 local HexBoard = require "hexboard"
 local FloorBoard = require "floorboard"
+local RealtimeBoard = require "realtimeboard"
 
 local Board = {}
 Board.__index = Board
@@ -88,7 +89,7 @@ function Board.new()
     self.units[i] = copy
   end
   self.showDanger = false
-  self.mode = "tactics"           -- or "astar4", "astar8", "crowd", "hex", "floors"
+  self.mode = "tactics"           -- or "astar4", "astar8", "crowd", "hex", "floors", "realtime"
   self:refresh()
   return self
 end
@@ -277,7 +278,11 @@ function Board:crowdStep()
   end
 end
 
--- ---- the hex board (hexboard.lua): H and back; the building (floorboard.lua): G --
+-- ---- the hex board (hexboard.lua): H and back; the building (floorboard.lua): G;
+-- ---- the real-time scene (realtimeboard.lua): R ----------------------------------
+
+-- the modes that are scenes of their own, not the square board's
+local SCENES = { hex = true, floors = true, realtime = true }
 
 -- Into a scene of its own, or back to the square board's mode from it.
 function Board:toggleScene(mode)
@@ -285,7 +290,7 @@ function Board:toggleScene(mode)
     self.mode = self.squareMode
     return
   end
-  if self.mode ~= "hex" and self.mode ~= "floors" then self.squareMode = self.mode end
+  if not SCENES[self.mode] then self.squareMode = self.mode end
   self.mode = mode
 end
 
@@ -297,6 +302,12 @@ end
 function Board:toggleFloors()
   self:toggleScene("floors")
   self.floors = self.floors or FloorBoard.new()
+end
+
+-- size: the pixel width of a cell as drawn (the units walk in those pixels)
+function Board:toggleRealtime(size)
+  self:toggleScene("realtime")
+  self.realtime = self.realtime or RealtimeBoard.new(size)
 end
 
 -- ---- free A*: any start, any goal, on walkGrid (water is a wall) -----------
@@ -347,8 +358,9 @@ function Board:setAstarGoal(x, y, force)
   end
 end
 
-function Board:update()
-  if self.mode == "hex" or self.mode == "floors" then return end   -- the square board waits
+function Board:update(dt)
+  if self.mode == "realtime" then return self.realtime:update(dt) end
+  if SCENES[self.mode] then return end   -- the square board waits
   if self.mode == "crowd" then
     self.crowdClock = (self.crowdClock or 0) + 1
     if not self.crowdPaused and self.crowdClock % Board.CROWD_TICK == 0 then self:crowdStep() end

@@ -463,6 +463,7 @@ local function sidebar(board, hover, info)
       "O, or click the door: open / shut it",
       "+ / -: movement points",
       "G: back to the square board",
+      "H: a hex board / R: real time",
     },
   })
 end

@@ -4,11 +4,14 @@
 -- then a crowd that flows to (or, with F, flees from) a clicked tile on one distance map;
 -- H for a hex board with a unit's range and a path to a clicked tile (L: its layout),
 -- G for a building with two floors, stairs (links), thin walls with a door (O opens and
--- shuts it) and a one-way ledge: a unit's range through them, the hovered tile's path.
+-- shuts it) and a one-way ledge: a unit's range through them, the hovered tile's path;
+-- R for units walking in real time along paths on a map with costs, M cycling the
+-- path mode: the grid walk, "sight" or "theta".
 --
 --   make love-demo                 (builds the module for LuaJIT, then runs this)
 --   love examples/love             (after make LUA=luajit, from the checkout)
---   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex|floors]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex|floors|
+--                                           realtime-grid|realtime-sight|realtime-theta]
 --                                  (draws a scripted frame, saves it, quits)
 -- luacheck: globals love
 
@@ -45,6 +48,7 @@ local Board = require "board"
 local View = require "view"
 local HexView = require "hexview"
 local FloorView = require "floorview"
+local RealtimeView = require "realtimeview"
 
 local board, hover, script
 
@@ -70,11 +74,12 @@ end
 local function tiles()
   if board.mode == "hex" then return board.hex end
   if board.mode == "floors" then return board.floors end
+  if board.mode == "realtime" then return board.realtime end
   return board
 end
 
-function love.update()
-  board:update()
+function love.update(dt)
+  board:update(script and 0 or dt)   -- a scripted frame is set up, not played
   if not script then
     local x, y = tileAt(love.mouse.getPosition())
     if x and tiles():inside(x, y) then
@@ -92,6 +97,8 @@ function love.draw()
     path = HexView.draw(board, hover)
   elseif board.mode == "floors" then
     path = FloorView.draw(board, hover)
+  elseif board.mode == "realtime" then
+    path = RealtimeView.draw(board, hover)
   else
     path = View.draw(board, hover)
   end
@@ -101,7 +108,7 @@ end
 function love.mousepressed(px, py, button)
   if script then return end
   local x, y = tileAt(px, py)
-  if not x then return end
+  if not x or board.mode == "realtime" then return end   -- the units go on their own
   if board.mode == "hex" then
     if button == 1 then board.hex:setTarget(x, y) elseif button == 2 then board.hex:setUnit(x, y) end
   elseif board.mode == "floors" then
@@ -128,8 +135,17 @@ function love.keypressed(key)
   elseif key == "g" then
     board:toggleFloors()
     hover = nil
+  elseif key == "r" then
+    board:toggleRealtime(View.TILE)
+    hover = nil
   elseif key == "q" then
     love.event.quit()
+  elseif board.mode == "realtime" then
+    if key == "m" then
+      board.realtime:cycleMode()
+    elseif key == "p" then
+      board.realtime:togglePause()
+    end
   elseif board.mode == "hex" then
     if key == "l" then board.hex:cycleLayout() end
   elseif board.mode == "floors" then

@@ -1,5 +1,6 @@
 -- The scripted frame for the screenshot test:
---   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex|floors]
+--   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex|floors|
+--                                           realtime-grid|realtime-sight|realtime-theta]
 -- (or ASTAR_DEMO_SCREENSHOT=out.png). Sets up a scene (a unit selected, the
 -- mouse on a tile), draws a few frames, saves the frame as a PNG with
 -- love.graphics.captureScreenshot, writes out.png.probes (points whose colour
@@ -9,12 +10,30 @@
 local View = require "view"
 local HexView = require "hexview"
 local FloorView = require "floorview"
+local RealtimeView = require "realtimeview"
 
 local Script = {}
 Script.__index = Script
 
 -- Frames drawn before the capture (the first frames may still be settling).
 local WARMUP_FRAMES = 3
+
+-- The real-time scene's shots: this many fixed simulation steps (3 s at 60 a second)
+-- from the start (the frames drawn after it add no time: main.lua gives a scripted
+-- run dt 0), so the three modes are seen at the same moment.
+local REALTIME_STEPS = 180
+
+-- R, in one path mode, after REALTIME_STEPS steps: the dwarf has reached its first
+-- target and walks its second path, the others are on their first.
+local function realtime(mode)
+  return function(board)
+    board:toggleRealtime(View.TILE)
+    local rb = board.realtime
+    rb:setMode(mode)
+    rb:runSteps(REALTIME_STEPS)
+    return nil
+  end
+end
 
 local SCENES = {
   -- the blue knight selected, the mouse on a forest tile (cost 5 in 4 steps)
@@ -67,6 +86,9 @@ local SCENES = {
     if not board.floors.door.open then board.floors:toggleDoor() end
     return { x = 15, y = 11 }
   end,
+  ["realtime-grid"] = realtime("grid"),
+  ["realtime-sight"] = realtime("sight"),
+  ["realtime-theta"] = realtime("theta"),
   -- free A* with 8 directions around the walls
   astar = function(board)
     board:cycleMode()
@@ -140,7 +162,7 @@ function Script:frameDrawn(board, path, hover)
   local searching = board.astar and board.astar.status == "searching"
   if self.frames < WARMUP_FRAMES or searching then return end
   self.done = true
-  local views = { hex = HexView, floors = FloorView }
+  local views = { hex = HexView, floors = FloorView, realtime = RealtimeView }
   local probes = (views[board.mode] or View).probes(board, path, hover)
   local out = self.out
   love.graphics.captureScreenshot(function(image)

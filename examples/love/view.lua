@@ -19,6 +19,8 @@ local C = {
   peak = { 0.42, 0.36, 0.30 },
   snow = { 0.95, 0.95, 0.97 },
   water = { 0.23, 0.48, 0.80 },
+  swamp = { 0.42, 0.45, 0.30 },
+  reed = { 0.27, 0.31, 0.17 },
   wave = { 0.45, 0.68, 0.93 },
   wall = { 0.31, 0.31, 0.35 },
   brick = { 0.22, 0.22, 0.25 },
@@ -83,7 +85,8 @@ local function fillTile(x, y, c)
   love.graphics.rectangle("fill", px, py, View.TILE, View.TILE)
 end
 
--- Terrain with a little drawing on top (trees, a peak, waves, bricks).
+-- Terrain with a little drawing on top (trees, a peak, waves, reeds, bricks), the
+-- tile's centre left plain (the screenshot probes look there).
 local function drawTerrain(name, px, py)
   local t = View.TILE
   local g = love.graphics
@@ -107,6 +110,13 @@ local function drawTerrain(name, px, py)
       local y = py + dy * t
       g.line(px + 8, y, px + 14, y - 3, px + 20, y, px + 26, y - 3, px + 32, y)
     end
+  elseif name == "swamp" then
+    color(C.reed)
+    g.setLineWidth(2)
+    for _, o in ipairs { { 0.20, 0.30 }, { 0.72, 0.22 }, { 0.30, 0.78 }, { 0.78, 0.72 } } do
+      local x, y = px + o[1] * t, py + o[2] * t
+      g.line(x - 4, y - 5, x - 2, y + 4, x, y - 7, x + 2, y + 4, x + 4, y - 5)
+    end
   elseif name == "wall" then
     color(C.brick)
     g.setLineWidth(2)
@@ -123,6 +133,8 @@ local function drawTerrain(name, px, py)
     end
   end
 end
+
+View.drawTerrain = drawTerrain   -- the real-time scene's too
 
 -- The colour of a distance map value (v in lo..hi), drawn with HEAT_ALPHA.
 function View.heat(v, lo, hi)
@@ -190,6 +202,7 @@ local function drawGridLines(board)
     g.line(m, m + y * t + 0.5, m + board.width * t, m + y * t + 0.5)
   end
 end
+View.drawGridLines = drawGridLines
 
 -- The danger zone's border, and in each tile's corner how many enemies can
 -- hit it.
@@ -328,6 +341,7 @@ local MODE_TEXT = {
   crowd = "a crowd on one distance map",
   hex = "a hex board",
   floors = "a building: moves and links",
+  realtime = "real time: units on paths",
 }
 
 -- scene (the building's): { tiles =, legend = { { colour, text [, base] }, ... },
@@ -392,6 +406,7 @@ local function drawSidebar(board, hover, info, scene)
     "L: layout odd-r / even-r / odd-q / even-q",
     "H: back to the square board",
     "G: a building (moves and links)",
+    "R: real time, smoothed paths",
   } or board.mode == "crowd" and {
     "click: the crowd flows to that tile",
     "F: flee from it instead " .. (board.fleeing and "(on)" or "(off)"),
@@ -412,6 +427,7 @@ local function drawSidebar(board, hover, info, scene)
     help[#help + 1] = "D: enemy danger zone " .. (board.showDanger and "(on)" or "(off)")
     help[#help + 1] = "A: tactics / A* 4-dir / A* 8-dir / crowd"
     help[#help + 1] = "H: a hex board / G: a building, floors"
+    help[#help + 1] = "R: real time, smoothed paths"
   end
   help[#help + 1] = "Q: quit"
   for _, text in ipairs(help) do line(s, text, C.dim, fonts.small) end

@@ -7,6 +7,14 @@
 --   the selected unit, a path dot, a tile of the movement and attack ranges, as
 --   "x y r g b what") has that colour within 2/255, and each PROBE named on the
 --   command line ("path dot", ...) is among them.
+--   love spec/love_screenshot --apart X Y W H SHOT.png SHOT.png ...
+-- - shots of one scene in different modes (the real-time scene's path modes, taken
+--   at the same simulated time) are the same size and differ, each pair, in at
+--   least MIN_APART pixels of the rectangle X, Y, W, H (the board);
+-- - every "own line not MODE" probe of a shot (a point on a line of its mode that
+--   MODE does not draw) has its colour in that shot (checked by the first form) and
+--   is far from that colour in the shot with the "mode MODE" probe: MODE drew no
+--   line there. Each shot has at least one.
 -- Prints one result line; quits with status 1 on any failure.
 -- luacheck: globals love
 local failures, checks = {}, 0
@@ -86,16 +94,109 @@ local function run(args)
   return distinct, nprobes
 end
 
-function love.load(args)
-  local ok, distinct, nprobes = pcall(run, args or {})
-  if not ok then failures[#failures + 1] = tostring(distinct) end
+-- how many pixels two shots of different modes must differ in, at least
+local MIN_APART = 1000
+-- an "own line" probe's pixel in another shot: some channel further than this (of 255)
+local FAR = 40
+
+local function decode(path)
+  local png = readFile(path)
+  if not check(png ~= nil, "no file " .. path) then return nil end
+  return love.image.newImageData(love.filesystem.newFileData(png, "shot.png"))
+end
+
+local function differing(a, b, box)
+  local n = 0
+  for y = box.y, box.y + box.h - 1 do
+    for x = box.x, box.x + box.w - 1 do
+      local r1, g1, b1 = a:getPixel(x, y)
+      local r2, g2, b2 = b:getPixel(x, y)
+      if math.abs(r1 - r2) + math.abs(g1 - g2) + math.abs(b1 - b2) > 2 / 255 then n = n + 1 end
+    end
+  end
+  return n
+end
+
+-- A shot's mode (its "mode MODE" probe) and its "own line not MODE" probes.
+local function ownLines(path)
+  local list, mode = {}, nil
+  for line in (readFile(path .. ".probes") or ""):gmatch("[^\n]+") do
+    local x, y, r, g, b, what = line:match("^(%d+) (%d+) (%d+) (%d+) (%d+) (.*)$")
+    if what and what:match("^own line not ") then
+      list[#list + 1] = { x = tonumber(x), y = tonumber(y), rgb = { tonumber(r), tonumber(g), tonumber(b) },
+        other = what:sub(#"own line not " + 1) }
+    elseif what and what:match("^mode ") and what ~= "mode off" then
+      mode = what:sub(#"mode " + 1)
+    end
+  end
+  return list, mode
+end
+
+local function apart(args)
+  local box = { x = tonumber(args[1]), y = tonumber(args[2]), w = tonumber(args[3]), h = tonumber(args[4]) }
+  local paths = { select(5, unpack(args)) }
+  if not check(box.h and #paths >= 2,
+    "usage: love spec/love_screenshot --apart X Y W H SHOT.png SHOT.png ...") then return end
+  local images = {}
+  for i, path in ipairs(paths) do
+    images[i] = decode(path)
+    if not images[i] then return end
+  end
+  local w, h = images[1]:getDimensions()
+  local own, shotOf = {}, {}
+  for i, path in ipairs(paths) do
+    local iw, ih = images[i]:getDimensions()
+    if not check(iw == w and ih == h and box.x + box.w <= w and box.y + box.h <= h,
+      path .. ": not the size of " .. paths[1] .. ", or the box is outside it") then
+      return
+    end
+    local mode
+    own[i], mode = ownLines(path)
+    check(mode ~= nil, path .. ": no mode probe")
+    check(#own[i] > 0, path .. ": no own line probes")
+    if mode then shotOf[mode] = i end
+  end
+  local lines = 0
+  for i, a in ipairs(images) do
+    for j = i + 1, #images do
+      local n = differing(a, images[j], box)
+      check(n >= MIN_APART, ("%s and %s differ in %d pixels of the box, want %d or more"):format(paths[i],
+        paths[j], n, MIN_APART))
+    end
+    for _, p in ipairs(own[i]) do
+      lines = lines + 1
+      local j = shotOf[p.other]
+      if check(j ~= nil, ("%s: no shot of mode %s"):format(paths[i], p.other)) then
+        local pr, pg, pb = images[j]:getPixel(p.x, p.y)
+        local far = math.max(math.abs(pr * 255 - p.rgb[1]), math.abs(pg * 255 - p.rgb[2]),
+          math.abs(pb * 255 - p.rgb[3]))
+        check(far > FAR, ("%s's own line at %d,%d is drawn in %s too"):format(paths[i], p.x, p.y, paths[j]))
+      end
+    end
+  end
+  return #images, lines
+end
+
+-- One result line; status 1 on any failure (or an error: err).
+local function finish(err, summary)
+  if err then failures[#failures + 1] = tostring(err) end
   if #failures == 0 then
-    print(("love-screenshot-test: ok, %d checks (%d colours, %d probes)"):format(checks,
-      distinct or 0, nprobes or 0))
+    print(("love-screenshot-test: ok, %d checks (%s)"):format(checks, summary))
     love.event.quit(0)
   else
     for _, f in ipairs(failures) do io.stderr:write("love-screenshot-test: FAIL ", f, "\n") end
     print(("love-screenshot-test: %d of %d checks failed"):format(#failures, checks))
     love.event.quit(1)
   end
+end
+
+function love.load(args)
+  args = args or {}
+  if args[1] == "--apart" then
+    local ok, nshots, nlines = pcall(apart, { select(2, unpack(args)) })
+    return finish(not ok and nshots, ("%d shots apart, %d own lines"):format(ok and nshots or 0,
+      ok and nlines or 0))
+  end
+  local ok, distinct, nprobes = pcall(run, args)
+  finish(not ok and distinct, ("%d colours, %d probes"):format(ok and distinct or 0, ok and nprobes or 0))
 end
