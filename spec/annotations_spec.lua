@@ -16,14 +16,6 @@ local astar = require "astar"
 local tactics = require "astar.tactics"
 local public_api = require "helpers.public_api"
 
--- Names other branches of issue 21 add, annotated ahead of their merge: each
--- may still be missing here (remove it from this list once it is merged).
-local COMING = {
-  ["astar.PathFromOptions.maxCost"] = true,    -- item 2: map:pathFrom with a budget
-  ["astar.PathFromOptions.near"] = true,
-  ["astar.PathFromOptions.blocked"] = true,
-}
-
 -- The class that annotates each object of public_api.objects.
 local CLASS = {
   astar = "astar",
@@ -172,7 +164,7 @@ describe("the editor annotations in types/ (" .. astar.backend .. " backend)", f
         local full = cname .. f.sep .. fname
         if not kind then
           extra[#extra + 1] = f.where .. ": " .. full .. " (no such object)"
-        elseif type(objects[kind][fname]) ~= "function" and not COMING[full] then
+        elseif type(objects[kind][fname]) ~= "function" then
           extra[#extra + 1] = f.where .. ": " .. full
         end
       end
@@ -240,7 +232,7 @@ describe("the options classes in types/ (" .. astar.backend .. " backend)", func
       local annotated, wrong = fields_of(cname), {}
       for _, name in ipairs(sorted(universe)) do
         local taken = accepts(QUERIES[cname], name)
-        if annotated[name] and not taken and not COMING[cname .. "." .. name] then
+        if annotated[name] and not taken then
           wrong[#wrong + 1] = name .. " is annotated but not accepted"
         elseif taken and not annotated[name] then
           wrong[#wrong + 1] = name .. " is accepted but not annotated"
