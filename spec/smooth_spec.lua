@@ -559,8 +559,8 @@ describe("smoothing wherever paths come out", function()
         local opts = { diagonal = MODE, smooth = how, flat = flat }
         local path, cost = grid:findPath(sx, sy, gx, gy, opts)
         local search = grid:newSearch(sx, sy, gx, gy, opts)
-        local steps = 0
-        while search:step(3) == "searching" do steps = steps + 1 end
+        local steps = 0   -- one cell a step: theta's estimate leads it there in few
+        while search:step(1) == "searching" do steps = steps + 1 end
         assert(steps > 2, how .. ": the search ran in one step")
         local got, got_cost = search:result()
         assert.are.same(path, got, how)
