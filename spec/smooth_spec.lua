@@ -838,6 +838,12 @@ describe("opts.smooth errors", function()
           grid[fname], grid, 1, 1, 6, 6, { smooth = how, move = function(_, _, _, _, c) return c end })
       end
     end
+    -- in 4 directions they are the corners, yet where they cannot apply they say so
+    check_error(bad5("findPath", "opts.smooth: 'theta' needs a grid without move overrides or links"),
+      linked.findPath, linked, 1, 1, 6, 6, { smooth = "theta", diagonal = "never" })
+    check_error(bad5("newSearch", "opts.smooth: 'sight' needs a query without opts.move"),
+      grid.newSearch, grid, 1, 1, 6, 6,
+      { smooth = "sight", diagonal = "never", move = function(_, _, _, _, c) return c end })
     -- "corners" works on all of them
     assert.is_not_nil(hex:findPath(1, 1, 6, 6, { smooth = "corners" }))
     assert.is_not_nil(grid:findPath(1, 1, 6, 6, { smooth = "corners", size = 2 }))
