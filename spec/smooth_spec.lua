@@ -507,6 +507,124 @@ describe("opts.smooth = 'sight' and 'theta'", function()
   end)
 end)
 
+-- "theta" on the C module and on the pure-Lua fallback (the same order of operations,
+-- src/core/theta.c's header): the same answers bit for bit, the rules asked about the
+-- same cells in the same order, and stepped searches that expand, count and restart
+-- alike. A throwaway sweep of 1200 such queries agreed; these are a sample.
+describe("opts.smooth = 'theta' on both backends", function()
+  local pack = table.pack or function(...) return { n = select("#", ...), ... } end
+
+  -- The options of one query, with rules that write each cell they are asked about
+  -- into log (in that order) and price from the cell alone.
+  local function query_options(rng, mode, log)
+    local opts = { diagonal = mode, smooth = "theta" }
+    local salt = rng.int(0, 99)
+    if rng.next() < 0.5 then
+      opts.cost = function(x, y)
+        log[#log + 1] = ("c%d,%d"):format(x, y)
+        local k = (7 * x + 13 * y + salt) % 11
+        return k > 0 and k / 2 or nil
+      end
+    end
+    if rng.next() < 0.4 then
+      opts.occupied = function(x, y)
+        log[#log + 1] = ("o%d,%d"):format(x, y)
+        return (x + 2 * y + salt) % 5 == 0
+      end
+    end
+    if rng.next() < 0.3 then opts.near = rng.int(1, 2) end
+    if rng.next() < 0.3 then opts.maxCost = rng.int(4, 16) + 0.5 end
+    if rng.next() < 0.4 then opts.partial = true end
+    if rng.next() < 0.3 then opts.weight = 1.5 end
+    return opts
+  end
+
+  local function answer(...)
+    local t = pack(...)
+    if type(t[1]) == "table" then t[1] = text_of(t[1]) end
+    return t
+  end
+
+  it("findPath: the same waypoints, costs to the last bit, rules asked alike", function()
+    if astar.backend ~= "c" then return end   -- the fallback against itself
+    local pure = require "astar.pure"
+    local found = 0
+    for seed = 1, 24 do
+      local desc, rng = patched_board(7000 + seed, 24)
+      local mode = ANY_ANGLE_MODES[seed % 3 + 1]
+      local gc, gp = R.build_grid(astar, desc), R.build_grid(pure, desc)
+      for q = 1, 3 do
+        local sx, sy = random_open_cell(rng, desc)
+        local gx, gy = random_open_cell(rng, desc)
+        local goals
+        if q == 3 then
+          local hx, hy = random_open_cell(rng, desc)
+          goals = { { x = gx, y = gy }, { x = hx, y = hy } }
+        end
+        local lc, lp = {}, {}   -- the same options twice, each with its own log
+        local oc = query_options(R.rng(seed * 10 + q), mode, lc)
+        local op = query_options(R.rng(seed * 10 + q), mode, lp)
+        local a, b
+        if goals then
+          a, b = answer(gc:findPath(sx, sy, goals, oc)), answer(gp:findPath(sx, sy, goals, op))
+        else
+          a, b = answer(gc:findPath(sx, sy, gx, gy, oc)), answer(gp:findPath(sx, sy, gx, gy, op))
+        end
+        local what = ("seed %d query %d (%s)"):format(seed, q, mode)
+        assert.are.same(a, b, what)   -- numbers compared with ==: to the last bit
+        if a[1] ~= nil then
+          found = found + 1
+          -- (an unreachable goal: C's component labels may answer before any rule)
+          assert.are.same(lc, lp, what .. ": the rules' calls")
+        end
+      end
+    end
+    assert(found >= 40, "only " .. found .. " of 72 queries found a path")
+  end)
+
+  it("stepped: the same expansions, statistics and restarts through grid edits", function()
+    if astar.backend ~= "c" then return end
+    local pure = require "astar.pure"
+    local rng = R.rng(2020)
+    local restarts = 0
+    for round = 1, 9 do
+      local mode = ANY_ANGLE_MODES[round % 3 + 1]
+      local costs = { 1, 2, 3, 0.5 }
+      local desc = R.random_map(rng, 18, 12, 0.2, costs)
+      local sx, sy = random_open_cell(rng, desc)
+      local gx, gy = random_open_cell(rng, desc)
+      local gc, gp = R.build_grid(astar, desc), R.build_grid(pure, desc)
+      -- partial: C answers no unreachable goal unsearched (component labels)
+      local opts = { diagonal = mode, smooth = "theta", partial = true }
+      local a, b = gc:newSearch(sx, sy, gx, gy, opts), gp:newSearch(sx, sy, gx, gy, opts)
+      local sa, sb, steps = "searching", "searching", 0
+      while sa == "searching" or sb == "searching" do
+        local n = rng.int(1, 6)
+        sa, sb = a:step(n), b:step(n)
+        assert.are.equal(sa, sb)
+        assert.are.same(a:getExpanded(), b:getExpanded())
+        assert.are.same(a:getStats(), b:getStats())
+        steps = steps + 1
+        if steps < 12 and rng.next() < 0.5 then
+          local x, y = rng.int(1, desc.w), rng.int(1, desc.h)
+          if rng.next() < 0.5 then
+            local v = not gc:isWalkable(x, y)
+            gc:setWalkable(x, y, v)
+            gp:setWalkable(x, y, v)
+          else
+            local c = rng.pick(costs)
+            gc:setCost(x, y, c)
+            gp:setCost(x, y, c)
+          end
+        end
+      end
+      assert.are.same(answer(a:result()), answer(b:result()), "round " .. round)
+      restarts = restarts + a:getStats().restarts
+    end
+    assert(restarts >= 5, "only " .. restarts .. " restarts")
+  end)
+end)
+
 describe("smoothing wherever paths come out", function()
   local desc = patched_board(77, 20)
   local MODE = "one-obstacle"
@@ -560,7 +678,7 @@ describe("smoothing wherever paths come out", function()
         local opts = { diagonal = MODE, smooth = how, flat = flat, algorithm = "astar" }
         local path, cost = grid:findPath(sx, sy, gx, gy, opts)
         local search = grid:newSearch(sx, sy, gx, gy, opts)
-        local steps = 0
+        local steps = 0   -- one cell a step: theta's estimate leads it there in few
         while search:step(1) == "searching" do steps = steps + 1 end
         assert(steps > 2, how .. ": the search ran in one step")
         local got, got_cost = search:result()
@@ -721,6 +839,12 @@ describe("opts.smooth errors", function()
           grid[fname], grid, 1, 1, 6, 6, { smooth = how, move = function(_, _, _, _, c) return c end })
       end
     end
+    -- in 4 directions they are the corners, yet where they cannot apply they say so
+    check_error(bad5("findPath", "opts.smooth: 'theta' needs a grid without move overrides or links"),
+      linked.findPath, linked, 1, 1, 6, 6, { smooth = "theta", diagonal = "never" })
+    check_error(bad5("newSearch", "opts.smooth: 'sight' needs a query without opts.move"),
+      grid.newSearch, grid, 1, 1, 6, 6,
+      { smooth = "sight", diagonal = "never", move = function(_, _, _, _, c) return c end })
     -- "corners" works on all of them
     assert.is_not_nil(hex:findPath(1, 1, 6, 6, { smooth = "corners" }))
     assert.is_not_nil(grid:findPath(1, 1, 6, 6, { smooth = "corners", size = 2 }))

@@ -195,8 +195,10 @@ local function read_options(self, fname, num, opts, present)
   if o.smooth then   -- where "sight" and "theta" apply (smooth.lua)
     o.smooth = SM.applies(self, o.smooth, o.diagonal, o.size, o.rules and o.rules.move, num, fname)
   end
-  -- moves (the grid's overrides and links: moves.lua) run the general loops too
+  -- moves (the grid's overrides and links: moves.lua) run the general loops too,
+  -- and so does any-angle search (search.c: its goal test is the general one)
   o.fixed_general = o.near > 0 or o.bounded or o.rules ~= false or o.size > 1 or self._hex ~= nil
+    or o.smooth == SM.THETA
   o.general = o.fixed_general or self._moves ~= nil
   return o
 end

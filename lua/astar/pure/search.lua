@@ -17,6 +17,7 @@ local H = require "astar.pure.hex"
 local B = require "astar.pure.board"
 local K = require "astar.pure.kernel"
 local MV = require "astar.pure.moves"
+local TH = require "astar.pure.theta"
 
 local M = {}
 
@@ -33,6 +34,8 @@ local OCT = B.SQRT2 - 1
 local MANHATTAN, OCTILE, EUCLIDEAN, CHEBYSHEV = 1, 2, 3, 4
 -- Diagonal numbers: the positions in args.DIAGONAL_NAMES.
 local NEVER, ALWAYS, ONE_OBSTACLE = 1, 2, 3
+-- opts.smooth = "theta": its position in options.lua SMOOTH_NAMES (smooth.lua THETA).
+local THETA = 3
 
 M.SEARCHING, M.FOUND, M.PARTIAL, M.GOAL_BLOCKED, M.NO_PATH, M.GRID_CHANGED =
   "searching", "found", "partial", "goal is blocked", "no path", "grid changed"
@@ -127,7 +130,7 @@ local check_goal
 function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   local generation = s.generation + 1
   s.generation = generation
-  s.general = false
+  s.general, s.theta = false, false
   s.runner, s.hex = nil, nil
   s.size, s.goal_checked = 1, not partial
   s.grid, s.version = grid, grid._version
@@ -203,12 +206,13 @@ end
 -- and its 8 neighbours, a change of the heuristic's scale (the lowest cost
 -- times weight), a change of the goal of a query whose start checked it
 -- (check_goal), or more changes than the grid remembers; `jps` (a query the
--- C backend runs with jump point search): any change. O(changes).
+-- C backend runs with jump point search) and an any-angle query (its
+-- segments read cells it never touched): any change. O(changes).
 function M.disturbed(s, jps, weight)
   local grid = s.grid
   local now, v = grid._version, s.version
   local log = #grid._changes
-  if jps or now - v > log or (s.general and s.size > 1) then return true end
+  if jps or s.theta or now - v > log or (s.general and s.size > 1) then return true end
   if heuristic_scale(grid, weight, s.general and s.rule_min or huge, s.move_rule) ~= s.h_scale
     or (grid._moves ~= nil or s.move_rule ~= nil) ~= s.moved   -- moves came or went
     or grid._link_edits ~= s.link_edits then                    -- the links' bound
@@ -361,7 +365,8 @@ end
 
 -- Prepares a general query from cell index start to the goals gx, gy (lists
 -- of 1-based coordinates, at least one). o: diagonal, heuristic, weight,
--- partial, near (clamped), bounded, max_cost; rule: query_rules.lua's (nil
+-- partial, near (clamped), bounded, max_cost, smooth (smooth.lua's number:
+-- THETA runs the any-angle loop where it applies); rule: query_rules.lua's (nil
 -- without rules), asked through rule.cell. Returns the status, or M.STOPPED
 -- when the rule stopped the query (rule.stop says why).
 M.STOPPED = "stopped"
@@ -383,6 +388,10 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.h_links, s.link_edits = nil, grid._link_edits   -- the links' bound: at the first step
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
   s.size = not hex and o.size or 1   -- hex boards have no large units
+  -- any-angle search (theta.lua, search.c runs_theta): where straight lines
+  -- between cell centres are the moves
+  s.theta = o.smooth == THETA and not hex and s.size == 1 and not s.moved
+    and o.diagonal ~= NEVER
   local stride = grid._stride
   local ngoals = #gx
   s.gx, s.gy, s.ngoals = gx, gy, ngoals
@@ -566,10 +575,13 @@ local GENERAL = { name = "astar general", flags = { "general" },
   link_look = ENTER_LINK,
 }
 local general_loop = K.astar(GENERAL)
+local theta_loop   -- theta.lua's any-angle loop (search.c runs_theta)
 
 function run_general(s, grid, budget)
-  -- TODO(issue 20, theta): opts.smooth = "theta" (smooth.lua applies) runs
-  -- its any-angle loop here, a variant of GENERAL; until then it is refused.
+  if s.theta then
+    theta_loop = theta_loop or TH.loop(M)   -- compiled by the first theta query
+    return theta_loop(s, grid, budget)
+  end
   if s.size > 1 then return clearance().run_large(s, grid, budget) end
   if s.moved then return K.astar(GENERAL, "moves")(s, grid, budget) end
   return general_loop(s, grid, budget)

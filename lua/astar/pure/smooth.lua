@@ -32,34 +32,29 @@ local NAMES = O.SMOOTH_NAMES
 
 --- applies(grid, mode, diagonal, size, move_rule, num, fname) -> the
 -- smoothing a query of fname (options: argument num) runs: "sight" and
--- "theta" need a square board, a one-cell unit and no moves, else an error;
--- in 4-direction mode ("never") they are "corners" (docs/paths.md).
+-- "theta" need a square board, a one-cell unit and no moves, else an error
+-- (in query_options.c's order, then lua_astar.c check_query's moves); in
+-- 4-direction mode ("never") they are "corners" (docs/paths.md).
 function M.applies(grid, mode, diagonal, size, move_rule, num, fname)
   if mode == CORNERS then return mode end
   local function refuse(why)
     arg_error(num, fname, nil, format("opts.smooth: '%s' %s", NAMES[mode], why))
   end
   if grid._hex then refuse("needs a square board") end
-  if size > 1 then refuse("needs a one-cell unit (size 1)") end
+  if size > 1 then refuse("needs a one-cell unit") end
+  if move_rule then refuse("needs a query without opts.move") end
+  if grid._moves then refuse("needs a grid without move overrides or links") end
   if diagonal == NEVER then return CORNERS end
-  if grid._moves then refuse("does not follow moves (the grid has move overrides or links)") end
-  if move_rule then refuse("does not follow moves (opts.move)") end
-  if mode == THETA then
-    -- TODO(issue 20, theta): the any-angle search. search.lua run_general is
-    -- where it runs: a variant of the GENERAL loop whose relax also offers
-    -- the line from u's parent (SEG.cost, priced as the loop's entry prices),
-    -- the Euclidean estimate, the path from the parents as for A*.
-    refuse("is not in the pure-Lua backend yet")
-  end
-  return mode
+  return mode   -- "theta": search.lua runs theta.lua's loop
 end
 
 -- ---- "corners" ------------------------------------------------------------------
 
 -- The direction of the step from (x0, y0) to (x1, y1) (1-based) when it is
--- a board move: (dx, dy) on a square board (diagonal mode `diagonal`), the
--- axial step on a hex board of layout `hex`; nil for any other step (a link).
-local function direction(hex, diagonal, x0, y0, x1, y1)
+-- a board move: (dx, dy) on a square board (any diagonal mode: the second
+-- argument, unread), the axial step on a hex board of layout `hex`; nil for
+-- any other step (a link).
+local function direction(hex, _, x0, y0, x1, y1)
   local dx, dy
   if hex then
     local q0, r0 = HX.axial(hex, x0 - 1, y0 - 1)
@@ -234,7 +229,13 @@ function M.finish(s, mode)
     cell = parent[cell]
   end
   local keep, m, cost
-  if mode == SIGHT then
+  if mode ~= CORNERS and (s.hex or s.size > 1 or s.moved or s.diagonal == NEVER) then
+    mode = CORNERS   -- search.c smoothing: moves came since the query was read
+  end
+  if mode == THETA then   -- the any-angle search's path is its waypoints
+    keep, m, cost = {}, n, s.g[s.finish]
+    for k = 1, n do keep[k] = k end
+  elseif mode == SIGHT then
     keep, m, cost = M.sight(cells, n, stride, s.diagonal, search_price(s, grid))
     if not keep then
       s.n, s.tn, s.status = 0, 0, S.NO_PATH
