@@ -6,10 +6,11 @@
 #   make valgrind      the spec suite under memcheck (zero errors, zero
 #                      definitely-lost bytes), less the tests tagged #slow: the
 #                      long generated sweeps and long lists (they run in the C
-#                      suites of Lua 5.4 and LuaJIT and the pure one of 5.4; the
+#                      suites of Lua 5.4 and LuaJIT, and in make soak; the
 #                      code they drive is met by the smaller tests of the same files)
-#   make soak          the #slow tests that make test's sanitize and pure LuaJIT
+#   make soak          the #slow tests that make test's sanitize and pure-backend
 #                      runs leave out: under ASan, and on the pure backend on LuaJIT
+#                      and Lua 5.4
 #                      (sanitize and valgrind skip HARDEN_SKIP, see below)
 #   make fuzz          every libFuzzer target for FUZZ_SECONDS each (default 300)
 #   make fuzz-short    the same for FUZZ_SHORT_SECONDS each (default 30): CI
@@ -61,15 +62,18 @@ sanitize: $(SAN_MODULE)
 	    tools/run-specs --env "$(SAN_ENV)" lua$(HARDEN_LUA) -o spec/support/summary.lua \
 	    --exclude-tags=slow -- $(HARDEN_SPECS)
 
-# make test's sanitize and pure LuaJIT runs without their #slow tests: those alone
+# make test's sanitize and pure-backend runs without their #slow tests: those alone
 .PHONY: soak
 soak: $(SAN_MODULE)
 	ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/asan/?.so;;" \
 	    tools/run-specs --env "$(SAN_ENV)" lua$(HARDEN_LUA) -o spec/support/summary.lua \
 	    --tags=slow -- $(HARDEN_SPECS)
 	@$(MAKE) --no-print-directory LUA=luajit all
+	@$(MAKE) --no-print-directory LUA=5.4 all
 	ASTAR_BACKEND=lua LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/luajit/?.so;;" \
 	    tools/run-specs luajit -o spec/support/summary.lua --tags=slow
+	ASTAR_BACKEND=lua LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/5.4/?.so;;" \
+	    tools/run-specs lua5.4 -o spec/support/summary.lua --tags=slow
 
 # ---- valgrind memcheck --------------------------------------------------------
 # A plain -O1 -g build (no sanitizer) so memcheck sees the real allocations.
