@@ -378,9 +378,8 @@ end
 -- The walk's cells (bordered) and its points as whole numbers: every point
 -- on the grid, walkable (the first excepted), each step a board move of the
 -- diagonal mode (a legal segment of one step), else the error naming it.
-local function check_walk(grid, px, py, n, diagonal)
-  local w, h, stride, open = grid._w, grid._h, grid._stride, grid._open
-  local price = SEG.grid_price(grid)
+local function check_walk(grid, open, price, px, py, n, diagonal)
+  local w, h, stride = grid._w, grid._h, grid._stride
   local cells, xs, ys = {}, {}, {}
   for k = 1, n do
     local x, y = px[k], py[k]
@@ -406,8 +405,8 @@ local function check_walk(grid, px, py, n, diagonal)
 end
 
 -- The walk's cost: its steps' costs added in order.
-local function walk_cost(grid, cells, n, diagonal)
-  local price, stride, total = SEG.grid_price(grid), grid._stride, 0.0
+local function walk_cost(stride, price, cells, n, diagonal)
+  local total = 0.0
   for k = 2, n do total = total + SEG.cost(stride, diagonal, price, cells[k - 1], cells[k]) end
   return total
 end
@@ -425,15 +424,18 @@ function M.smoothPath(...)
   if o.diagonal == NEVER then mode = CORNERS end
   local px, py, n = read_walk(path)
   for _ = 0, G.MAX_RESTARTS do
-    if not self._open then error("grid closed during " .. SMOOTH_PATH, 0) end
-    local version = self._version
-    local cells, xs, ys = check_walk(self, px, py, n, o.diagonal)
+    -- the grid's cells as they are now: a finalizer run by a table made
+    -- below may close the grid, and this attempt ends on what it took
+    local open, cost_of, version = self._open, self._cost, self._version
+    if not open then error("grid closed during " .. SMOOTH_PATH, 0) end
+    local price = SEG.cells_price(open, cost_of)
+    local cells, xs, ys = check_walk(self, open, price, px, py, n, o.diagonal)
     local keep, m, cost
     if mode == SIGHT then
-      keep, m, cost = M.sight(cells, n, self._stride, o.diagonal, SEG.grid_price(self))
+      keep, m, cost = M.sight(cells, n, self._stride, o.diagonal, price)
     else
       keep, m = M.corners(xs, ys, n, nil, o.diagonal)
-      cost = walk_cost(self, cells, n, o.diagonal)
+      cost = walk_cost(self._stride, price, cells, n, o.diagonal)
     end
     -- a finalizer run by the tables made may have changed or closed the grid
     if not self._open then error("grid closed during " .. SMOOTH_PATH, 0) end
