@@ -935,9 +935,9 @@ describe("a cost rule asked only while 'sight' smooths", function()
   local AROUND = { { x = 1, y = 1 }, { x = 6, y = 1 }, { x = 7, y = 2 }, { x = 7, y = 4 }, { x = 6, y = 4 },
     { x = 6, y = 6 }, { x = 7, y = 7 } }
   -- the exact cost of a polyline on the board (its walls as the grid has them)
-  local function priced(grid, points)
-    local desc = { w = N, h = N, walkable = function(x, y) return grid:isWalkable(x, y) end, cost = dear }
-    local legal, cost, why = SEG.polyline(desc, grid:getDiagonal(), points)
+  local function priced(grid, line)
+    local board = { w = N, h = N, walkable = function(x, y) return grid:isWalkable(x, y) end, cost = dear }
+    local legal, cost, why = SEG.polyline(board, grid:getDiagonal(), line)
     assert(legal, why)
     return cost
   end
@@ -1040,14 +1040,14 @@ describe("a cost rule asked only while 'sight' smooths", function()
     assert.are.same({ false, "grid changed during step" }, { r[1], r[2] })
     assert.are.same({ false, "grid changed during search" }, { pcall(s.result, s) })
     assertPath(grid, PLAIN, grid:findPath(1, 1, N, N, { smooth = "sight", cost = dear }))
-    grid, s, r = searchWith(function(g) getmetatable(g).__close(g) end)
-    assert.are.same({ false, "grid closed during step" }, { r[1], r[2] })
-    assert.are.same({ false, "attempt to use a closed astar.Grid" }, { pcall(s.step, s, 1) })
-    grid, s, r = searchWith(function() error(MARKER) end)
-    assert.is_false(r[1])
-    assert(rawequal(MARKER, r[2]), tostring(r[2]))
-    assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(s.result, s) })
-    assertPath(grid, PLAIN, grid:findPath(1, 1, N, N, { smooth = "sight", cost = dear }))
+    local _, closedSearch, closed = searchWith(function(g) getmetatable(g).__close(g) end)
+    assert.are.same({ false, "grid closed during step" }, { closed[1], closed[2] })
+    assert.are.same({ false, "attempt to use a closed astar.Grid" }, { pcall(closedSearch.step, closedSearch, 1) })
+    local raisedGrid, raisedSearch, raised = searchWith(function() error(MARKER) end)
+    assert.is_false(raised[1])
+    assert(rawequal(MARKER, raised[2]), tostring(raised[2]))
+    assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(raisedSearch.result, raisedSearch) })
+    assertPath(raisedGrid, PLAIN, raisedGrid:findPath(1, 1, N, N, { smooth = "sight", cost = dear }))
   end)
 end)
 
