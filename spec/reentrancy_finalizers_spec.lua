@@ -90,6 +90,12 @@ do
 end
 local SMALL_ENC, OPEN_ENC = astar.fromString(SMALL):encode(), astar.fromString(OPEN):encode()
 
+-- The walk grid:smoothPath reads (issue 20): from (1, 1) to (11, 14), away
+-- from the cells an edit toggles, as a table and as a flat array.
+local WALK = astar.decode(ENCODED[0]):findPath(1, 1, 11, 14)
+local WALK_FLAT = {}
+for i, p in ipairs(WALK) do WALK_FLAT[2 * i - 1], WALK_FLAT[2 * i] = p.x, p.y end
+
 -- Moves and links (issue 19): the board of the entries that need them has
 -- overrides, thin walls and links, one cell (2, 2) with many links leaving it
 -- (getLinks makes a table for each). The backends that do not have them yet
@@ -450,6 +456,25 @@ end, { needs = MOVES })
 entry("grid:distanceMap, a move rule and a blocked list", "distanceMap", function(w)
   return w.grid:distanceMap(w.L.sources, { move = moveRule, blocked = w.L.block })
 end, { needs = MOVES })
+-- smoothing (issue 20): a search smooths its path when it ends, asking a
+-- cost rule about the cells its lines cross (some the search never asked
+-- about); smoothPath smooths a walk read from a table or a flat array
+local function costRule(x, y) return 1 + (x * 5 + y * 3) % 4 end
+entry("grid:findPath, smooth sight, a cost rule, blocked list, flat", "findPath", function(w)
+  return w.grid:findPath(2, 2, GX, GY, { smooth = "sight", cost = costRule, blocked = w.L.block, flat = true })
+end)
+entry("grid:findPath, smooth corners, into and a cost list", "findPath", function(w)
+  return w.grid:findPath(2, 2, GX, GY, { smooth = "corners", into = w.into, cost = w.L.cost })
+end, { needs = { into = true } })
+entry("grid:newSearch, smooth sight, a cost rule, a goal list", "newSearch", function(w)
+  return w.grid:newSearch(2, 2, w.L.goals, { smooth = "sight", cost = costRule })
+end, { judge = "final" })
+entry("grid:smoothPath, a walk table, into", "smoothPath", function(w)
+  return w.grid:smoothPath(WALK, { into = w.into })
+end, { needs = { into = true } })
+entry("grid:smoothPath, a flat walk, corners, into", "smoothPath", function(w)
+  return w.grid:smoothPath(WALK_FLAT, { smooth = "corners", into = w.into })
+end, { needs = { into = true } })
 -- the module and the tactics' functions
 entry("astar.new", "new", function() return astar.new(W, H) end)
 entry("astar.newHex", "newHex", function() return astar.newHex(20, 12, "even-q") end)
@@ -488,6 +513,9 @@ entry("range:pathTo, into", "pathTo", function(w) return w.range:pathTo(RX + 3, 
   { needs = RANGE_INTO })
 entry("range:pathTo, flat", "pathTo", function(w) return w.range:pathTo(RX - 4, RY + 2, { flat = true }) end,
   { needs = RANGE })
+entry("range:pathTo, smooth corners", "pathTo", function(w)
+  return w.range:pathTo(RX + 3, RY + 4, { smooth = "corners" })
+end, { needs = RANGE })
 entry("range:cells, into", "cells", function(w) return w.range:cells(w.into) end, { needs = RANGE_INTO })
 entry("range:size", "size", function(w) return w.range:size() end, { needs = RANGE })
 entry("range:getStart", "getStart", function(w) return w.range:getStart() end, { needs = RANGE })

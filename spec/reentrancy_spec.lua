@@ -919,6 +919,138 @@ describe("the blocked rule of a stepped search for a unit of size 2", function()
   end)
 end)
 
+-- A cost rule asked while "sight" smooths findPath's walk (issue 20): the
+-- smoothing prices the cells its straight lines cross, and may ask the rule
+-- about a cell the search never asked about. On this 7x7 board the row 1 and
+-- the column 7 cost 1, the rest 9: the walk follows the row and the column,
+-- A* never reaches the dear inside, and only the smoothing asks about (5, 3)
+-- (a line from (1, 1) down the column). What the rule does there follows the
+-- contract of README Callbacks, as anywhere in findPath.
+describe("a cost rule asked only while 'sight' smooths", function()
+  local SEG = require "helpers.segment_reference"
+  local N, QX, QY = 7, 5, 3
+  local function dear(x, y) return (y == 1 or x == N) and 1 or 9 end
+  local PLAIN = { { x = 1, y = 1 }, { x = 6, y = 1 }, { x = 7, y = 2 }, { x = 7, y = 7 } }
+  -- with (7, 5) a wall: around it through the dear cells
+  local AROUND = { { x = 1, y = 1 }, { x = 6, y = 1 }, { x = 7, y = 2 }, { x = 7, y = 4 }, { x = 6, y = 4 },
+    { x = 6, y = 6 }, { x = 7, y = 7 } }
+  -- the exact cost of a polyline on the board (its walls as the grid has them)
+  local function priced(grid, line)
+    local board = { w = N, h = N, walkable = function(x, y) return grid:isWalkable(x, y) end, cost = dear }
+    local legal, cost, why = SEG.polyline(board, grid:getDiagonal(), line)
+    assert(legal, why)
+    return cost
+  end
+  -- findPath from (1, 1) to (7, 7), smoothed, whose rule runs act(grid, n)
+  -- the n-th time it is asked about (QX, QY); returns pcall's results and n
+  local function smoothWith(act)
+    local grid, asked = astar.new(N, N), 0
+    local results = pack(pcall(grid.findPath, grid, 1, 1, N, N, { smooth = "sight", cost = function(x, y)
+      if x == QX and y == QY then
+        asked = asked + 1
+        act(grid, asked)
+      end
+      return dear(x, y)
+    end }))
+    return grid, results, asked
+  end
+  local function assertPath(grid, want, path, cost)
+    assert.are.same(want, SEG.points(path))
+    assert.are.equal(priced(grid, want), cost)
+  end
+
+  it("is asked about a cell the search never asked about", function()
+    local grid, searched = astar.new(N, N), {}
+    grid:findPath(1, 1, N, N, { cost = function(x, y)
+      searched[#searched + 1] = x .. "," .. y
+      return dear(x, y)
+    end })
+    for _, k in ipairs(searched) do assert.are_not.equal(QX .. "," .. QY, k) end
+    local _, r, asked = smoothWith(function() end)
+    assert(r[1], tostring(r[2]))
+    assert.are.equal(1, asked)
+    assertPath(grid, PLAIN, r[2], r[3])
+  end)
+
+  it("gives the path on the grid as it is after a change there (one restart)", function()
+    local grid, r, asked = smoothWith(function(g, n)
+      if n == 1 then g:setWalkable(7, 5, false) end
+    end)
+    assert(r[1], tostring(r[2]))
+    assert.are.equal(2, asked)
+    assertPath(grid, AROUND, r[2], r[3])
+  end)
+
+  it("starts again at most 3 times: a 4th change is an error", function()
+    for changes = 1, 5 do
+      -- a new cost for (1, 7) each time: a real change the rule hides
+      local grid, r, asked = smoothWith(function(g, n)
+        if n <= changes then g:setCost(1, 7, n + 1) end
+      end)
+      if changes <= 3 then
+        assert(r[1], tostring(r[2]))
+        assert.are.equal(changes + 1, asked)
+        assertPath(grid, PLAIN, r[2], r[3])
+      else
+        assert.are.same({ false, "grid changed during findPath" }, { r[1], r[2] })
+        assert.are.equal(4, asked)
+        assert.are.equal(5, grid:getCost(1, 7))
+      end
+    end
+  end)
+
+  it("raises 'grid closed during findPath' when the grid is closed there", function()
+    local grid, r = smoothWith(function(g) getmetatable(g).__close(g) end)
+    assert.are.same({ false, "grid closed during findPath" }, { r[1], r[2] })
+    assert.are.same({ false, "attempt to use a closed astar.Grid" }, { pcall(grid.getWidth, grid) })
+  end)
+
+  it("passes the rule's own error on unchanged, and the grid stays usable", function()
+    for _, value in ipairs({ MARKER, 42, "plain text", false }) do
+      local grid, r = smoothWith(function() error(value, 0) end)
+      assert.is_false(r[1])
+      assert(rawequal(value, r[2]), tostring(r[2]))
+      assertPath(grid, PLAIN, grid:findPath(1, 1, N, N, { smooth = "sight", cost = dear }))
+    end
+  end)
+
+  it("lets the rule run findPath, smoothed, on the same grid", function()
+    local nested = {}
+    local grid, r = smoothWith(function(g)
+      nested[#nested + 1] = pack(g:findPath(1, 1, N, N, { smooth = "sight", cost = dear }))
+    end)
+    assert(r[1], tostring(r[2]))
+    assertPath(grid, PLAIN, r[2], r[3])
+    assert.are.equal(1, #nested)
+    assertPath(grid, PLAIN, nested[1][1], nested[1][2])
+  end)
+
+  -- a stepped search smooths in the step that ends it: the contract of a
+  -- stepped search's rules (the search stops, with the step's error)
+  it("stops a stepped search: changed, closed, an error", function()
+    local function searchWith(act)
+      local grid = astar.new(N, N)
+      local s = grid:newSearch(1, 1, N, N, { smooth = "sight", cost = function(x, y)
+        if x == QX and y == QY then act(grid) end
+        return dear(x, y)
+      end })
+      return grid, s, pack(pcall(s.step, s, math.huge))
+    end
+    local grid, s, r = searchWith(function(g) g:setCost(1, 7, 3) end)
+    assert.are.same({ false, "grid changed during step" }, { r[1], r[2] })
+    assert.are.same({ false, "grid changed during search" }, { pcall(s.result, s) })
+    assertPath(grid, PLAIN, grid:findPath(1, 1, N, N, { smooth = "sight", cost = dear }))
+    local _, closedSearch, closed = searchWith(function(g) getmetatable(g).__close(g) end)
+    assert.are.same({ false, "grid closed during step" }, { closed[1], closed[2] })
+    assert.are.same({ false, "attempt to use a closed astar.Grid" }, { pcall(closedSearch.step, closedSearch, 1) })
+    local raisedGrid, raisedSearch, raised = searchWith(function() error(MARKER) end)
+    assert.is_false(raised[1])
+    assert(rawequal(MARKER, raised[2]), tostring(raised[2]))
+    assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(raisedSearch.result, raisedSearch) })
+    assertPath(raisedGrid, PLAIN, raisedGrid:findPath(1, 1, N, N, { smooth = "sight", cost = dear }))
+  end)
+end)
+
 -- ---- 2. finalizers ------------------------------------------------------------------
 
 local F = require "helpers.finalizers"

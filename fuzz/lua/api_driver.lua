@@ -140,6 +140,14 @@ local BAD_SECONDS = { 0, -1, 0 / 0, "1", -huge }
 local MOVE_COSTS = { 1, 2, false, 0.5, 3, src("nil"), 1e15, 7.25, false, 1.5, 0.25, 10 }
 local BAD_MOVE_COSTS = { 0, -1, 0 / 0, huge, 2e15, "1", true }
 local STEP9 = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 }, { 0, 0 } }
+-- issue 20: opts.smooth, mostly absent; "theta" runs in the C module (the
+-- driver links no other backend); grid:smoothPath's options
+local SMOOTH = {}   -- (one local: the main chunk is near its 200)
+SMOOTH.VALUES = { false, "corners", "sight", "theta", "sight", "corners", true, "bezier" }
+SMOOTH.PATH_OPTS = { "nil", "{}", "{smooth = \"corners\"}", "{smooth = \"sight\", flat = true}",
+  "{smooth = false, into = {}}", "{diagonal = \"always\"}", "{diagonal = \"never\", smooth = \"sight\"}",
+  "{smooth = \"theta\"}", "{smooth = \"corners\", diagonal = \"one-obstacle\", into = {5, {}}}",
+  "{flat = false}", "{size = 2}", "{diagonal = \"no-obstacles\"}" }
 local THROWN = { "boom", src("{}"), src("nil"), false, 42, 1.5, src("G[1]"), src("print"),
   "grid closed during movementRange", src("coroutine.running()"), src("setmetatable({}, {})"), true }
 
@@ -194,6 +202,12 @@ function M.decode(input)
 
   local gen_action, gen_rules, gen_query_opts, gen_walk_opts
 
+  -- issue 20: a line that smooths V[v] (a path, or whatever the slot holds)
+  -- over grid G, with options picked from where the input is (no byte read)
+  local function smooth_after(G, v)
+    return format("\nH.smoothPath(%s, V[%d], %s)", G, v, SMOOTH.PATH_OPTS[(pos + v) % #SMOOTH.PATH_OPTS + 1])
+  end
+
   local function path_opts(k, into_ok)
     local flags = b()
     if flags < 40 then return nil end
@@ -209,6 +223,7 @@ function M.decode(input)
       o.into = f2 & 1 ~= 0 and src("V[" .. (f2 >> 1 & 3) + 1 .. "]") or {}
     end
     if flags & 64 ~= 0 then o.algorithm = maybe_bad(ALGO, { "dijkstra", 3 }, 4) end
+    if f2 >> 4 >= 7 then o.smooth = SMOOTH.VALUES[(f2 >> 4) - 6] end   -- issue 20 (bits not read before)
     if f2 >= 240 then o[({ "diagnoal", 1, "Weight", "into2" })[f2 % 4 + 1]] = true end
     if flags & 128 ~= 0 and f2 & 8 ~= 0 then
       return src("H.trap(" .. lit(o) .. ")")
@@ -315,7 +330,9 @@ function M.decode(input)
     if not map then
       if f & 64 ~= 0 then o.near = b() % 3 end
       if f & 128 ~= 0 then o.partial = true end
-      if b() % 4 == 0 then o.flat = true end
+      local v = b()
+      if v % 4 == 0 then o.flat = true end
+      if v >> 2 >= 50 then o.smooth = SMOOTH.VALUES[(v >> 2) - 49] end   -- issue 20 (bits not read before)
     end
     return o
   end
@@ -520,10 +537,11 @@ function M.decode(input)
       if m == "pathFrom" then
         args = ", " .. lit(coord(w)) .. ", " .. lit(coord(h)) .. ", "
           .. ({ "nil", "{flat = true}", "{into = V[" .. v .. "]}", "{into = {}, flat = true}",
-            lit(gen_walk_opts(w, h)) })[b() % 5 + 1]
+            lit(gen_walk_opts(w, h)), "{smooth = \"corners\"}", "{smooth = \"theta\", flat = true}" })[b() % 7 + 1]
       end
       if m == "cells" and b() % 2 == 0 then args = ", V[" .. v .. "]" end
       return format("V[%d] = H.mapCall(D[%d], %q%s)", v, dslot(), m, args)
+        .. (m == "pathFrom" and smooth_after(G, v) or "")
     elseif op == 6 then
       live.D[v] = true
       return format("D[%d] = H.mapCall(D[%d], \"flee\", %s)", v, dslot(), lit(pick({ 1.2, 0.5, 3, 1 })))
@@ -546,7 +564,9 @@ function M.decode(input)
       if m == "pathTo" or m == "contains" or m == "costTo" or m == "count" then
         args = ", " .. lit(coord(w)) .. ", " .. lit(coord(h))
         if m == "pathTo" then
-          args = args .. ", " .. ({ "nil", "{flat = true}", "{into = {{x = 0}, 5}}" })[b() % 3 + 1]
+          args = args .. ", " .. ({ "nil", "{flat = true}", "{into = {{x = 0}, 5}}", "{smooth = \"corners\"}",
+            "{smooth = \"sight\"}", "{smooth = \"corners\", flat = true}" })[b() % 6 + 1]
+          return format("V[%d] = H.objCall(%s, %q%s)", v, obj, m, args) .. smooth_after(G, v)
         end
       end
       return format("H.objCall(%s, %q%s)", obj, m, args)
@@ -574,7 +594,11 @@ function M.decode(input)
     elseif which == 2 then
       return format("H.tacticsCall(%s, \"cellIndex\", %s, %s)", G, lit(coord(w)), lit(coord(h)))
     end
-    return format("H.gridCall(%s, %q)", G, pick({ "getShape", "getLayout" }))
+    local u = b()
+    if u < 128 then return format("H.gridCall(%s, %q)", G, ({ "getShape", "getLayout" })[u % 2 + 1]) end
+    -- issue 20: a walk over the grid (now and then a broken one), smoothed
+    return format("H.smoothPath(%s, H.walk(%s, %d, %d), %s)", G, G, pos * 251 + u, 1 + u % 40,
+      SMOOTH.PATH_OPTS[u % #SMOOTH.PATH_OPTS + 1])
   end
 
   -- issue 19: moves and links (ops 38 and 39, before them plain findPath calls)
@@ -702,8 +726,10 @@ function M.decode(input)
       local weight = b() % 3 == 0 and ", " .. lit(maybe_bad(WEIGHTS, BAD_WEIGHTS, 10)) or ""
       return format("H.setHeuristic(%s, %s%s)", G, lit(maybe_bad(HEUR, { "astar", 1 }, 6)), weight)
     elseif op <= 15 then
-      return format("V[%d] = H.findPath(%s, %s, %s, %s, %s, %s)", b() % 4 + 1, G, lit(coord(w)), lit(coord(h)),
-        lit(coord(w)), lit(coord(h)), lit(path_opts(k)))
+      -- (issue 20: and the path, whatever it is, smoothed over the grid)
+      local v = b() % 4 + 1
+      return format("V[%d] = H.findPath(%s, %s, %s, %s, %s, %s)", v, G, lit(coord(w)), lit(coord(h)),
+        lit(coord(w)), lit(coord(h)), lit(path_opts(k))) .. smooth_after(G, v)
     elseif op <= 17 then
       local j = b() % 4 + 1
       live.S[j] = true
@@ -1440,7 +1466,8 @@ local function valid_weight(v) return type(v) == "number" and v >= 1 and v < hug
 local SEARCH_STATUS = { searching = true, found = true, unreachable = true }
 
 local PATH_OPTION = { diagonal = true, heuristic = true, weight = true, partial = true, flat = true,
-  into = true, algorithm = true, move = true }
+  into = true, algorithm = true, move = true, smooth = true }
+SMOOTH.NAMES = { corners = true, sight = true, theta = true }   -- issue 20: opts.smooth's names
 
 -- findPath / newSearch options, read raw: the table or nil when bad.
 local function check_path_opts(o, fname)
@@ -1456,9 +1483,23 @@ local function check_path_opts(o, fname)
     if k == "into" and (fname ~= "findPath" or type(v) ~= "table") then return nil end
     if k == "algorithm" and not IS_ALGO[v] then return nil end
     if k == "move" and type(v) ~= "function" then return nil end
+    if k == "smooth" and v ~= false and not SMOOTH.NAMES[v] then return nil end
     out[k] = v
   end
+  -- (issue 20: straight lines know no move rule)
+  if (out.smooth == "sight" or out.smooth == "theta") and out.move then return nil end
   return out
+end
+
+-- issue 20: the message of findPath and newSearch for "sight" or "theta" on a
+-- grid with move overrides or links (its moves when the call began)
+function SMOOTH.refusal(fname, mode)
+  return format("bad argument #5 to '%s' (opts.smooth: '%s' needs a grid without move overrides or links)",
+    fname, tostring(mode))
+end
+function SMOOTH.is_refusal(err)
+  return type(err) == "string" and err:find("(opts.smooth: '%a+' needs a grid without move overrides or links)$")
+    ~= nil
 end
 
 -- The effective search settings of a query on snapshot s.
@@ -1477,8 +1518,11 @@ local function effective(s, o)
   for _, h in ipairs(hs) do
     if h == "manhattan" and diag ~= "never" then admissible = false end
   end
+  -- (issue 20: straight lines in 4 directions are the corners)
+  local smooth = o.smooth or nil
+  if smooth and smooth ~= "corners" and diag == "never" then smooth = "corners" end
   return { diag = diag, weight = weight, admissible = admissible, partial = o.partial == true,
-    flat = o.flat == true, move = o.move }
+    flat = o.flat == true, move = o.move, smooth = smooth }
 end
 
 -- Reads a returned path into a list of {x, y}; nil and a message when malformed.
@@ -1533,6 +1577,82 @@ local function walk_path(s, e, pts, sx, sy)
   return sum
 end
 
+-- issue 20: the segment model of docs/paths.md on snapshot s (its walls and
+-- costs: the smoothed queries here have no rules). The cost of the line
+-- between the centres of (x0, y0) and (x1, y1) in mode diag, nil when it is
+-- not legal: every cell whose inside it meets (crosses), its start excepted,
+-- open, and at every grid corner it passes exactly through, the two cells
+-- beside it as the mode wants; the highest entry cost met times the length.
+function SMOOTH.segment(s, diag, x0, y0, x1, y1)
+  local highest = 0
+  for y = math.min(y0, y1), math.max(y0, y1) do
+    for x = math.min(x0, x1), math.max(x0, x1) do
+      if not (x == x0 and y == y0) and crosses(x0, y0, x1, y1, x, y) then
+        if not open_at(s, x, y) then return nil end
+        highest = math.max(highest, s.cost[(y - 1) * s.w + x])
+      end
+    end
+  end
+  local dx, dy = x1 - x0, y1 - y0
+  if dx ~= 0 and dy ~= 0 then
+    -- the corner right of column cx, at height y0 + m / 2 (m odd)
+    for cx = math.min(x0, x1), math.max(x0, x1) - 1 do
+      local q = (2 * (cx - x0) + 1) * dy
+      if q % dx == 0 and (q // dx) % 2 ~= 0 then
+        local cy = y0 + (q // dx - 1) // 2
+        local a, b
+        if (dx > 0) == (dy > 0) then
+          a, b = open_at(s, cx + 1, cy), open_at(s, cx, cy + 1)
+        else
+          a, b = open_at(s, cx, cy), open_at(s, cx + 1, cy + 1)
+        end
+        if diag == "never" or (diag == "one-obstacle" and not (a or b))
+            or (diag == "no-obstacles" and not (a and b)) then
+          return nil
+        end
+      end
+    end
+  end
+  return math.sqrt(dx * dx + dy * dy) * highest
+end
+
+-- issue 20: checks a smoothed path on snapshot s (e.smooth its mode); returns
+-- the cost it must have (the model's, added in order; for "corners" its
+-- walk's), true when this cannot be told (corners over links), or nil and why.
+function SMOOTH.path(s, e, pts, sx, sy)
+  if pts[1][1] ~= sx or pts[1][2] ~= sy then
+    return nil, format("starts at (%d, %d), not (%d, %d)", pts[1][1], pts[1][2], sx, sy)
+  end
+  if e.smooth == "corners" then
+    if has_moves(s) then return true end   -- a link's ends and a run look alike
+    -- the walk back: each leg a straight run, the direction changing at each point
+    local walk, ux0, uy0 = { pts[1] }, nil, nil
+    for i = 2, #pts do
+      local x0, y0 = pts[i - 1][1], pts[i - 1][2]
+      local dx, dy = pts[i][1] - x0, pts[i][2] - y0
+      local n = math.max(math.abs(dx), math.abs(dy))
+      if n == 0 or (dx ~= 0 and dy ~= 0 and math.abs(dx) ~= math.abs(dy)) then
+        return nil, format("leg %d (%d,%d)->(%d,%d) is no straight run", i - 1, x0, y0, pts[i][1], pts[i][2])
+      end
+      local ux, uy = dx // n, dy // n
+      if ux == ux0 and uy == uy0 then return nil, format("point %d is no corner", i - 1) end
+      ux0, uy0 = ux, uy
+      for k = 1, n do walk[#walk + 1] = { x0 + k * ux, y0 + k * uy } end
+    end
+    return walk_path(s, e, walk, sx, sy)
+  end
+  local sum = 0
+  for i = 2, #pts do
+    local x0, y0, x1, y1 = pts[i - 1][1], pts[i - 1][2], pts[i][1], pts[i][2]
+    local c = not (x0 == x1 and y0 == y1) and SMOOTH.segment(s, e.diag, x0, y0, x1, y1)
+    if not c then
+      return nil, format("leg %d (%d,%d)->(%d,%d) is not legal in mode %s", i - 1, x0, y0, x1, y1, e.diag)
+    end
+    sum = sum + c
+  end
+  return sum
+end
+
 -- The optimal cost from (sx, sy) to every cell of snapshot s, by a Lua
 -- Dijkstra when the grid is small, else by the binding with heuristic
 -- "dijkstra" (cost to the goal only): returns a function i -> cost or nil.
@@ -1574,9 +1694,18 @@ local function path_answer(g, s, o, r, sx, sy, gx, gy, exact)
   if o.into ~= nil and not rawequal(p, o.into) then return "opts.into was not returned" end
   local pts, why = read_path(p, e.flat)
   if not pts then return why end
-  local sum, why2 = walk_path(s, e, pts, sx, sy)
+  local sum, why2
+  if e.smooth then
+    sum, why2 = SMOOTH.path(s, e, pts, sx, sy)
+  else
+    sum, why2 = walk_path(s, e, pts, sx, sy)
+  end
   if not sum then return why2 end
-  if not close_to(cost, sum) then return format("cost %.17g, the path's steps sum to %.17g", cost, sum) end
+  if sum ~= true and not close_to(cost, sum) then
+    return format("cost %.17g, the path's steps sum to %.17g", cost, sum)
+  end
+  -- (issue 20: lines cost at most the walk, which costs the optimum)
+  local any_angle = e.smooth == "sight" or e.smooth == "theta"
   local last = pts[#pts]
   local at_goal = last[1] == gx and last[2] == gy
   if e.partial then
@@ -1598,7 +1727,7 @@ local function path_answer(g, s, o, r, sx, sy, gx, gy, exact)
       end
       if not close_to(cost, opt) then return format("cost %.17g with a move rule, optimal %.17g", cost, opt) end
     end
-    if e.admissible and e.weight == 1 and not close_to(cost, opt) then
+    if e.admissible and e.weight == 1 and not any_angle and not close_to(cost, opt) then
       return format("cost %.17g, optimal %.17g", cost, opt)
     end
     if e.admissible and not (cost <= e.weight * opt * (1 + 1e-9) + 1e-300) then
@@ -1674,6 +1803,7 @@ local function common(fname, g, was_closed, valid, r, ev0, d)
       return "error", w      -- findPath and newSearch check it is the option's fault
     end
     if move_error(err) then return "error", w end   -- the same, the move rule's value (issue 19)
+    if SMOOTH.is_refusal(err) then return "error", w end   -- the grid's moves (issue 20)
     if w.disturbed then
       if strict then
         local accept = { n = 0 }
@@ -2280,6 +2410,13 @@ function H.findPath(g, sx, sy, gx, gy, opts)
       if why then fail("%s: %s", call_text("findPath", g, sx, sy, gx, gy, opts), why) end
       return nil
     end
+    if r[2] == SMOOTH.refusal("findPath", o.smooth) then
+      -- issue 20: "sight" and "theta" refuse a grid with moves
+      for _, s in ipairs(candidates(gi, h0)) do
+        if has_moves(s) then return nil end
+      end
+      fail("%s raised %s, but the grid has no moves", call_text("findPath", g, sx, sy, gx, gy, opts), show(r[2]))
+    end
     if not w.disturbed then fail("findPath raised %s", show(r[2])) end
     return nil
   end
@@ -2324,6 +2461,13 @@ function H.newSearch(g, sx, sy, gx, gy, opts)
       local why = path_move_error(r[2], o, candidates(gi, h0), sx, sy, gx, gy, not w.disturbed)
       if why then fail("%s: %s", call_text("newSearch", g, sx, sy, gx, gy, opts), why) end
       return nil
+    end
+    if r[2] == SMOOTH.refusal("newSearch", o.smooth) then
+      -- issue 20: "sight" and "theta" refuse a grid with moves
+      for _, s in ipairs(candidates(gi, h0)) do
+        if has_moves(s) then return nil end
+      end
+      fail("%s raised %s, but the grid has no moves", call_text("newSearch", g, sx, sy, gx, gy, opts), show(r[2]))
     end
     if not w.disturbed then fail("newSearch raised %s", show(r[2])) end
     return nil
@@ -2545,6 +2689,215 @@ function H.searchInfo(search)
     end
     prev = k
   end
+end
+
+-- ---- issue 20: grid:smoothPath ---------------------------------------------------
+
+-- A walk over grid g's mirror from a seeded start: steps into open cells the
+-- grid's mode allows, until n points or a dead end; as points or flat (seed
+-- odd), and one seed in four broken: a point moved off the grid or onto a
+-- wall, a jump, a repeated point or a point that is no table or number.
+function H.walk(g, seed, n)
+  local gi = info[g]
+  if not gi then return { { x = 1, y = 1 } } end
+  local s, r = cur(gi), seed
+  local function rand(m)
+    r = (r * 1103515245 + 12345) % 2147483648
+    return (r >> 16) % m
+  end
+  local x, y = 1 + rand(s.w), 1 + rand(s.h)
+  local pts = { { x, y } }
+  while #pts < n do
+    local turn, moved = rand(8), false
+    for k = 0, 7 do
+      local d = STEP9[(turn + k) % 8 + 1]
+      if diagonal_ok(s, s.diag, x, y, d[1], d[2]) then
+        x, y, moved = x + d[1], y + d[2], true
+        break
+      end
+    end
+    if not moved then break end
+    pts[#pts + 1] = { x, y }
+  end
+  if seed % 4 == 0 then
+    local i = 1 + rand(#pts)
+    local how = rand(5)
+    if how == 0 then pts[i] = { s.w + 1, pts[i][2] }
+    elseif how == 1 then pts[i] = { pts[i][1] + 2, pts[i][2] }
+    elseif how == 2 then pts[#pts + 1] = pts[#pts]
+    elseif how == 3 then pts[i] = { 0, 1 + rand(s.h) }
+    else pts[i] = { "x", pts[i][2] } end
+  end
+  local out = {}
+  for i, p in ipairs(pts) do
+    if seed % 2 == 1 then
+      out[2 * i - 1], out[2 * i] = p[1], p[2]
+    else
+      out[i] = { x = p[1], y = p[2] }
+    end
+  end
+  if seed % 16 == 8 then out[#out + 1] = seed % 32 < 16 and 7 or {} end   -- an odd or a bad end
+  return out
+end
+
+-- smoothPath's options, read raw: {mode, asked (the mode named), diag, flat
+-- (nil: as the walk came), into}, or nil when bad (on snapshot s: the
+-- grid's mode by default; in mode "never" the lines are the corners).
+SMOOTH.PATH_OPTION = { smooth = true, diagonal = true, flat = true, into = true }
+function SMOOTH.read_opts(s, o)
+  local out = { mode = "sight", diag = s.diag }
+  if o ~= nil and type(o) ~= "table" then return nil end
+  for k, v in next, o or {} do
+    if not SMOOTH.PATH_OPTION[k] then return nil end
+    if k == "smooth" then
+      if v ~= false and v ~= "corners" and v ~= "sight" then return nil end
+      out.mode = v or "corners"
+    elseif k == "diagonal" then
+      if not IS_DIAG[v] then return nil end
+      out.diag = v
+    elseif k == "flat" then
+      if type(v) ~= "boolean" then return nil end
+      out.flat = v
+    elseif type(v) ~= "table" then
+      return nil
+    else
+      out.into = v
+    end
+  end
+  out.asked = out.mode
+  if out.diag == "never" then out.mode = "corners" end
+  return out
+end
+
+-- The walk in path (read raw as the binding reads it) on snapshot s:
+-- {pts, flat}, or the error message it must raise (false: a bad argument
+-- whose words are not checked), or true when no verdict can be given.
+function SMOOTH.read_walk(s, path, o)
+  local function bad(fmt, ...) return "bad argument #1 to 'smoothPath' (" .. format(fmt, ...) .. ")" end
+  local n = #path   -- (rawlen: the driver's tables have no metatables)
+  if n == 0 then return bad("path is empty") end
+  local flat = type(rawget(path, 1)) == "number"
+  if flat and n % 2 == 1 then return bad("flat path has an odd length %d", n) end
+  local pts = {}
+  for k = 1, flat and n // 2 or n do
+    local x, y
+    if flat then
+      x, y = rawget(path, 2 * k - 1), rawget(path, 2 * k)
+      if type(x) ~= "number" then return bad("path[%d]: number expected, got %s", 2 * k - 1, type(x)) end
+      if type(y) ~= "number" then return bad("path[%d]: number expected, got %s", 2 * k, type(y)) end
+    else
+      local p = rawget(path, k)
+      if type(p) ~= "table" then return bad("path[%d]: point expected, got %s", k, type(p)) end
+      x, y = rawget(p, "x"), rawget(p, "y")
+      if type(x) ~= "number" then return bad("path[%d].x: number expected, got %s", k, type(x)) end
+      if type(y) ~= "number" then return bad("path[%d].y: number expected, got %s", k, type(y)) end
+    end
+    if not (whole_in(x, 1, s.w) and whole_in(y, 1, s.h)) then
+      if mtype(x) ~= "integer" or mtype(y) ~= "integer" then return false end   -- (numbers as the binding writes them)
+      return bad("point %d (%d, %d) is outside the %dx%d grid", k, x, y, s.w, s.h)
+    end
+    x, y = floor(x), floor(y)
+    if k > 1 and not s.walk[(y - 1) * s.w + x] then return bad("point %d (%d, %d) is not walkable", k, x, y) end
+    pts[k] = { x, y }
+  end
+  if o.asked == "sight" and has_moves(s) then
+    return "bad argument #2 to 'smoothPath' (opts.smooth: 'sight' needs a grid without move overrides or links)"
+  end
+  if has_moves(s) then return true end   -- (the steps a grid's overrides allow: not modelled here)
+  for k = 2, #pts do
+    local x0, y0, x1, y1 = pts[k - 1][1], pts[k - 1][2], pts[k][1], pts[k][2]
+    local dx, dy = x1 - x0, y1 - y0
+    if math.abs(dx) > 1 or math.abs(dy) > 1 or (dx == 0 and dy == 0) or (o.diag == "never" and dx ~= 0 and dy ~= 0)
+        or not diagonal_ok(s, o.diag, x0, y0, dx, dy) then
+      return bad("point %d (%d, %d) is not a move from point %d (%d, %d)", k, x1, y1, k - 1, x0, y0)
+    end
+  end
+  return { pts = pts, flat = flat }
+end
+
+-- nil when r (smoothPath's packed results) is right on snapshot s, else why.
+function SMOOTH.outcome(s, path, opts, r)
+  local o = type(path) == "table" and SMOOTH.read_opts(s, opts)
+  if not o then
+    if r[1] then return "accepted bad arguments" end
+    return not is_bad_message(r[2]) and "raised " .. show(r[2]) or nil
+  end
+  local walk = SMOOTH.read_walk(s, path, o)
+  if walk == true then return nil end
+  if type(walk) ~= "table" then
+    if r[1] then return "accepted a bad walk" end
+    if walk == false then return not is_bad_message(r[2]) and "raised " .. show(r[2]) or nil end
+    return r[2] ~= walk and format("raised %s, not %s", show(r[2]), walk) or nil
+  end
+  if not r[1] then return "raised " .. show(r[2]) end
+  if r.n ~= 3 or type(r[3]) ~= "number" then return format("%d results, cost %s", r.n - 1, show(r[3])) end
+  local p, cost = r[2], r[3]
+  if o.into and not rawequal(p, o.into) then return "opts.into was not returned" end
+  local flat = o.flat
+  if flat == nil then flat = walk.flat end
+  local pts, why = read_path(p, flat)
+  if not pts then return why end
+  -- the walk's cost, step by step in order (the model's price of one step)
+  local wpts, total = walk.pts, 0
+  for k = 2, #wpts do
+    local x0, y0, x1, y1 = wpts[k - 1][1], wpts[k - 1][2], wpts[k][1], wpts[k][2]
+    total = total + ((x0 ~= x1 and y0 ~= y1) and SQRT2 or 1) * s.cost[(y1 - 1) * s.w + x1]
+  end
+  local first, last = wpts[1], wpts[#wpts]
+  if pts[1][1] ~= first[1] or pts[1][2] ~= first[2] or pts[#pts][1] ~= last[1] or pts[#pts][2] ~= last[2] then
+    return "the smoothed path does not join the walk's ends"
+  end
+  if o.mode == "corners" then
+    -- the start, the goal and every point where the direction changes
+    local want = { wpts[1] }
+    for k = 2, #wpts - 1 do
+      local a, b, c = wpts[k - 1], wpts[k], wpts[k + 1]
+      if b[1] - a[1] ~= c[1] - b[1] or b[2] - a[2] ~= c[2] - b[2] then want[#want + 1] = b end
+    end
+    if #wpts > 1 then want[#want + 1] = wpts[#wpts] end
+    if #want ~= #pts then return format("%d corners, the walk has %d", #pts, #want) end
+    for k, q in ipairs(want) do
+      if pts[k][1] ~= q[1] or pts[k][2] ~= q[2] then return format("corner %d differs", k) end
+    end
+    if not close_to(cost, total) then return format("cost %.17g, the walk's %.17g", cost, total) end
+    return nil
+  end
+  -- "sight": points of the walk in its order, legal lines, no dearer than the walk
+  local at, sum = 1, 0
+  for k = 2, #pts do
+    repeat at = at + 1 until at > #wpts or (wpts[at][1] == pts[k][1] and wpts[at][2] == pts[k][2])
+    if at > #wpts then return format("point %d is not a later point of the walk", k) end
+    local c = SMOOTH.segment(s, o.diag, pts[k - 1][1], pts[k - 1][2], pts[k][1], pts[k][2])
+    if not c then return format("leg %d is not legal in mode %s", k - 1, o.diag) end
+    sum = sum + c
+  end
+  if not close_to(cost, sum) then return format("cost %.17g, its lines cost %.17g", cost, sum) end
+  if not (cost <= total * (1 + 1e-9)) then return format("cost %.17g above the walk's %.17g", cost, total) end
+  return nil
+end
+
+function H.smoothPath(g, path, opts)
+  local gi, was_closed = before(g)
+  local h0 = gi and #gi.hist
+  local r, ev0 = api(Grid.smoothPath, g, path, opts)
+  local w = happened(ev0, g, depth + 1)
+  if w.meta and strict then fail("smoothPath used %s (options are read raw)", w.meta) end
+  if not gi or was_closed then
+    if r[1] then fail("smoothPath on %s returned", gi and "a closed grid" or "no grid") end
+    if not (is_bad_message(r[2]) or r[2] == CLOSED_USE) then fail("smoothPath raised %s", show(r[2])) end
+    return nil
+  end
+  if not r[1] and w.disturbed and (r[2] == CLOSED_USE or r[2] == "grid closed during smoothPath"
+      or r[2] == "grid changed during smoothPath") then
+    return nil
+  end
+  if not strict and w.disturbed then return r[1] and r[2] or nil end
+  local why
+  for _, s in ipairs(candidates(gi, h0)) do
+    why = SMOOTH.outcome(s, path, opts, r)
+    if not why then return r[1] and r[2] or nil end
+  end
+  fail("%s: %s", call_text("smoothPath", g, path, opts), why)
 end
 
 -- ---- rules, traps, finalizers ----------------------------------------------------

@@ -69,13 +69,18 @@ function M.cost(stride, diagonal, price, a, b)
   return sqrt(adx * adx + ady * ady) * highest
 end
 
--- The price of bordered cell `cell` on a grid's own walls and costs.
-function M.grid_price(grid)
-  local open, cost = grid._open, grid._cost
+-- The price of bordered cell `cell` on walls `open` and costs `cost`: a
+-- grid's, as a call took them (a finalizer may close the grid meanwhile).
+function M.cells_price(open, cost)
   return function(cell)
     if not open[cell] then return huge end
     return cost and cost[cell] or 1.0
   end
+end
+
+-- The price of bordered cell `cell` on a grid's own walls and costs.
+function M.grid_price(grid)
+  return M.cells_price(grid._open, grid._cost)
 end
 
 return M

@@ -374,10 +374,10 @@ local function read_walk(path)
 end
 
 -- The walk's cells (bordered) and its points as whole numbers, every point
--- on the grid and walkable (the first excepted), else the error naming it;
--- then (check_steps) each step a board move of the diagonal mode.
-local function check_walk(grid, px, py, n)
-  local w, h, stride, open = grid._w, grid._h, grid._stride, grid._open
+-- on the grid and walkable in `open` (the first excepted), else the error
+-- naming it; then (check_steps) each step a board move of the diagonal mode.
+local function check_walk(grid, open, px, py, n)
+  local w, h, stride = grid._w, grid._h, grid._stride
   local cells, xs, ys = {}, {}, {}
   for k = 1, n do
     local x, y = px[k], py[k]
@@ -397,21 +397,22 @@ end
 
 -- The cost of step k of a walk (smooth.c handed_step): the segment model's on
 -- a square board, the entered cell's on a hex one; huge when it is not a
--- board move the mode allows.
-local function step_cost(grid, cells, xs, ys, k, diagonal, price)
+-- board move the mode allows. open, cost_of and price: the grid's cells as
+-- they were when the attempt began.
+local function step_cost(grid, open, cost_of, price, cells, xs, ys, k, diagonal)
   if not direction(grid._hex, diagonal, xs[k - 1], ys[k - 1], xs[k], ys[k]) then return huge end
   if not grid._hex then return SEG.cost(grid._stride, diagonal, price, cells[k - 1], cells[k]) end
   local c = cells[k]
-  if not grid._open[c] then return huge end
-  return grid._cost and grid._cost[c] or 1.0
+  if not open[c] then return huge end
+  return cost_of and cost_of[c] or 1.0
 end
 
 -- The walk's cost, its steps' costs added in order, or the error naming the
 -- first step that is not a move.
-local function check_steps(grid, cells, xs, ys, n, diagonal)
-  local price, total = SEG.grid_price(grid), 0.0
+local function check_steps(grid, open, cost_of, price, cells, xs, ys, n, diagonal)
+  local total = 0.0
   for k = 2, n do
-    local c = step_cost(grid, cells, xs, ys, k, diagonal, price)
+    local c = step_cost(grid, open, cost_of, price, cells, xs, ys, k, diagonal)
     if c == huge then
       bad_path(format("point %d (%d, %d) is not a move from point %d (%d, %d)", k, xs[k], ys[k],
         k - 1, xs[k - 1], ys[k - 1]))
@@ -435,17 +436,20 @@ function M.smoothPath(...)
   local flat = o.flat
   if flat == nil then flat = type(rawget(path, 1)) == "number" end   -- the form it came in
   for _ = 0, G.MAX_RESTARTS do
-    if not self._open then error("grid closed during " .. SMOOTH_PATH, 0) end
-    local version = self._version
-    local cells, xs, ys = check_walk(self, px, py, n)
+    -- the grid's cells as they are now: a finalizer run by a table made
+    -- below may close the grid, and this attempt ends on what it took
+    local open, cost_of, version = self._open, self._cost, self._version
+    if not open then error("grid closed during " .. SMOOTH_PATH, 0) end
+    local price = SEG.cells_price(open, cost_of)
+    local cells, xs, ys = check_walk(self, open, px, py, n)
     if o.smooth == SIGHT and self._moves then
       arg_error(2, SMOOTH_PATH, nil,
         "opts.smooth: 'sight' needs a grid without move overrides or links")
     end
-    local cost = check_steps(self, cells, xs, ys, n, o.diagonal)
+    local cost = check_steps(self, open, cost_of, price, cells, xs, ys, n, o.diagonal)
     local keep, m
     if mode == SIGHT then
-      keep, m, cost = M.sight(cells, n, self._stride, o.diagonal, SEG.grid_price(self))
+      keep, m, cost = M.sight(cells, n, self._stride, o.diagonal, price)
     else
       keep, m = M.corners(xs, ys, n, self._hex, o.diagonal)
     end
