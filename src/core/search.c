@@ -673,8 +673,8 @@ static AstarError smooth_result(AstarSearch *s)
         SegmentModel m;
         m.grid = s->grid;
         m.diagonal = s->options.diagonal;
-        m.price = query_price;
-        m.user = s;
+        m.price = s->options.rule ? query_price : NULL;  /* NULL: the same prices, */
+        m.user = s;                                        /* read in place */
         if (smooth_walk_costs(&m, s->walk, n, s->walk_w) < 0
             || smooth_sight(&m, s->walk, n, s->walk_w, &s->walk_n, &s->walk_cost) < 0)
             return ASTAR_EABORTED;

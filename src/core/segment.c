@@ -41,47 +41,94 @@ static int corner_passes(const SegmentModel *m, uint32_t c1, uint32_t c2)
     return p1 < INFINITY && p2 < INFINITY;
 }
 
-/* The line leaves the centre of a for the centre of b. Crossing the i-th
- * vertical grid line (of adx) happens at parameter (2i + 1) / (2 adx), the
- * j-th horizontal one at (2j + 1) / (2 ady): comparing (2i + 1) ady with
- * (2j + 1) adx says which comes first, and equality is a grid corner. */
-double segment_cost(const SegmentModel *m, uint32_t a, uint32_t b)
+/* A walk along the line from the centre of a to the centre of b. Crossing
+ * the i-th vertical grid line (of adx) happens at parameter (2i + 1) /
+ * (2 adx), the j-th horizontal one at (2j + 1) / (2 ady): comparing
+ * lx = (2i + 1) ady with ly = (2j + 1) adx (kept by adding 2 ady and 2 adx)
+ * says which comes first, and equality is a grid corner. */
+typedef struct {
+    long cell, sx, sy;
+    uint64_t adx, ady, i, j, lx, ly;
+} LineWalk;
+
+static void line_start(LineWalk *w, long stride, uint32_t a, uint32_t b)
 {
-    const long stride = (long)m->grid->stride;
     const long ax = (long)(a % (uint32_t)stride), ay = (long)(a / (uint32_t)stride);
     const long bx = (long)(b % (uint32_t)stride), by = (long)(b / (uint32_t)stride);
-    const long sx = bx > ax ? 1 : -1, sy = by > ay ? stride : -stride;
-    const uint64_t adx = (uint64_t)(bx > ax ? bx - ax : ax - bx);
-    const uint64_t ady = (uint64_t)(by > ay ? by - ay : ay - by);
-    uint64_t i = 0, j = 0;
-    long cell = (long)a;
+    w->cell = (long)a;
+    w->sx = bx > ax ? 1 : -1;
+    w->sy = by > ay ? stride : -stride;
+    w->adx = (uint64_t)(bx > ax ? bx - ax : ax - bx);
+    w->ady = (uint64_t)(by > ay ? by - ay : ay - by);
+    w->i = w->j = 0;
+    w->lx = w->adx ? w->ady : UINT64_MAX;
+    w->ly = w->ady ? w->adx : UINT64_MAX;
+}
+
+static inline int line_more(const LineWalk *w) { return w->i < w->adx || w->j < w->ady; }
+
+static double line_length(const LineWalk *w)
+{
+    return sqrt((double)w->adx * (double)w->adx + (double)w->ady * (double)w->ady);
+}
+
+/* Moves to the next cell the line passes through: 1 when it went across a
+ * grid corner (its two cells beside are then cell - sy and cell - sx). */
+static inline int line_next(LineWalk *w)
+{
+    const int across = w->lx <= w->ly, down = w->ly <= w->lx;
+    if (across) {
+        w->cell += w->sx;
+        w->lx = ++w->i < w->adx ? w->lx + 2 * w->ady : UINT64_MAX;
+    }
+    if (down) {
+        w->cell += w->sy;
+        w->ly = ++w->j < w->ady ? w->ly + 2 * w->adx : UINT64_MAX;
+    }
+    return across && down;
+}
+
+/* The grid's own walls with every cost 1 (no price, no cost array): only
+ * the walls matter, and the cost is the length. The same answer as the
+ * general walk, without its prices. */
+static double uniform_segment_cost(AstarDiagonal diagonal, const uint8_t *open, LineWalk *w)
+{
+    while (line_more(w)) {
+        if (line_next(w)) {
+            const int o1 = open[w->cell - w->sy], o2 = open[w->cell - w->sx];
+            if (diagonal == ASTAR_DIAGONAL_NEVER
+                || (diagonal == ASTAR_DIAGONAL_ONE_OBSTACLE ? !(o1 || o2)
+                    : diagonal != ASTAR_DIAGONAL_ALWAYS && !(o1 && o2)))
+                return INFINITY;
+        }
+        if (!open[w->cell])
+            return INFINITY;
+    }
+    return line_length(w);
+}
+
+double segment_cost(const SegmentModel *m, uint32_t a, uint32_t b)
+{
+    LineWalk w;
     double highest = 0.0;
 
-    while (i < adx || j < ady) {
-        uint64_t lx = i < adx ? (2 * i + 1) * ady : UINT64_MAX;
-        uint64_t ly = j < ady ? (2 * j + 1) * adx : UINT64_MAX;
+    line_start(&w, (long)m->grid->stride, a, b);
+    if (!m->price && !m->grid->cost)
+        return uniform_segment_cost(m->diagonal, m->grid->open, &w);
+    while (line_more(&w)) {
         double p;
-        if (lx < ly) {
-            cell += sx;
-            i++;
-        } else if (ly < lx) {
-            cell += sy;
-            j++;
-        } else {
-            int pass = corner_passes(m, (uint32_t)(cell + sx), (uint32_t)(cell + sy));
+        if (line_next(&w)) {
+            int pass = corner_passes(m, (uint32_t)(w.cell - w.sy), (uint32_t)(w.cell - w.sx));
             if (pass < 0)
                 return NAN;
             if (!pass)
                 return INFINITY;
-            cell += sx + sy;
-            i++;
-            j++;
         }
-        p = cell_price(m, (uint32_t)cell);
+        p = cell_price(m, (uint32_t)w.cell);
         if (!(p < INFINITY))
             return p;          /* INFINITY: a wall on the line; NAN: stopped */
         if (p > highest)
             highest = p;
     }
-    return sqrt((double)adx * (double)adx + (double)ady * (double)ady) * highest;
+    return line_length(&w) * highest;
 }

@@ -188,7 +188,7 @@ AstarStatus astar_run_theta(AstarSearch *s, size_t max_expansions, AstarError *e
     ak_cells(&q.cells, s, s->grid);
     line.grid = s->grid;
     line.diagonal = mode;
-    line.price = theta_price;
+    line.price = s->options.rule ? theta_price : NULL;   /* NULL: the grid's, the same */
     line.user = &q;
     while (s->open.size > 0 || s->ties_size > 0) {
         AstarError e;

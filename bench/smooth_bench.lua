@@ -1,0 +1,140 @@
+-- make bench-smooth (issue 20): findPath with opts.smooth against the same
+-- query without it. CPU time (os.clock), the median of PASSES passes over
+-- the queries (bench/timing.lua); each mode's ratio is against the plain
+-- query timed in the same run.
+--
+-- The board is AR0011SR (Moving AI, 512x512; N. Sturtevant, "Benchmarks for
+-- Grid-Based Pathfinding", 2012), every 10th of its scenarios, 8 directions
+-- ("no-obstacles"), algorithm "auto", flat paths into a reused table (as a
+-- game would ask). Rows:
+--   uniform   the map as it is: plain findPath runs jump point search;
+--             "corners" and "sight" post-process its walk, "theta" searches
+--             (Theta*, over A*: the "A*" row forces A* on the plain query)
+--   costs     the same map with about 30% of its open cells in patches of
+--             cost 2 to 4 (seeded), so every query runs A*
+-- Columns: time per query and its ratio to plain; the total of the returned
+-- costs; the mean % that cost saves against the grid path (per query); the
+-- mean length of the polyline in cells and its saving; mean waypoints.
+--
+-- Usage: lua bench/smooth_bench.lua [maps dir]   (PASSES=n, STRIDE=n)
+package.path = "bench/?.lua;" .. package.path
+local astar = require "astar"
+local scen = require "scen"
+local time = require("timing").time
+
+local dir = arg and arg[1] or "maps"
+local MAP = dir .. "/AR0011SR.map"
+local PASSES = tonumber(os.getenv("PASSES")) or 5
+local STRIDE = tonumber(os.getenv("STRIDE")) or 10
+local MODES = { "plain", "corners", "sight", "theta", "A*" }
+
+-- Park and Miller's generator: its products stay below 2^53, so Lua 5.4's
+-- integers and LuaJIT's doubles draw the same numbers (the same map).
+local function rng(seed)
+  local state = seed
+  return function(n)
+    state = state * 16807 % 2147483647
+    return state % n + 1
+  end
+end
+
+-- Discs of cost 2, 3 or 4 dropped at random until `share` of the open cells
+-- have a cost: patches of terrain (forest, swamp) that A* must price.
+local function add_patches(grid, share)
+  local w, h = grid:getDimensions()
+  local open = 0
+  for y = 1, h do
+    for x = 1, w do
+      if grid:isWalkable(x, y) then open = open + 1 end
+    end
+  end
+  local rand, priced, seen = rng(20), 0, {}
+  while priced < share * open do
+    local cx, cy, r, cost = rand(w), rand(h), 3 + rand(10), 1 + rand(3)
+    for y = math.max(1, cy - r), math.min(h, cy + r) do
+      for x = math.max(1, cx - r), math.min(w, cx + r) do
+        local key = (y - 1) * w + x
+        if (x - cx) ^ 2 + (y - cy) ^ 2 <= r * r and grid:isWalkable(x, y) then
+          grid:setCost(x, y, cost)
+          if not seen[key] then seen[key], priced = true, priced + 1 end
+        end
+      end
+    end
+  end
+  return priced / open
+end
+
+local all = scen.read_scenarios(MAP .. ".scen")
+local queries = {}
+for i = 1, #all, STRIDE do queries[#queries + 1] = all[i] end
+
+-- "A*": the plain query with algorithm "astar", the search theta builds on.
+local function options(mode)
+  local plain = mode == "plain" or mode == "A*"
+  return { diagonal = "no-obstacles", flat = true, into = {},
+           smooth = not plain and mode or nil, algorithm = mode == "A*" and "astar" or nil }
+end
+
+local function run_all(grid, opts)
+  return function()
+    for _, q in ipairs(queries) do
+      grid:findPath(q.sx + 1, q.sy + 1, q.gx + 1, q.gy + 1, opts)
+    end
+  end
+end
+
+-- The polyline's length in cells (centre to centre).
+local function length(flat)
+  local sum = 0
+  for i = 3, #flat, 2 do
+    local dx, dy = flat[i] - flat[i - 2], flat[i + 1] - flat[i - 1]
+    sum = sum + math.sqrt(dx * dx + dy * dy)
+  end
+  return sum
+end
+
+-- Per mode: total cost, mean % saved in cost and in length against the grid
+-- path, mean waypoints (one untimed pass).
+local function measure(grid)
+  local out, grid_cost, grid_len = {}, {}, {}
+  for _, mode in ipairs(MODES) do
+    local o = { total = 0, saved = 0, len_saved = 0, len = 0, points = 0 }
+    for i, q in ipairs(queries) do
+      local path, cost = grid:findPath(q.sx + 1, q.sy + 1, q.gx + 1, q.gy + 1, options(mode))
+      assert(path, "no path for scenario " .. i)
+      local len = length(path)
+      if mode == "plain" then grid_cost[i], grid_len[i] = cost, len end
+      o.total, o.len, o.points = o.total + cost, o.len + len, o.points + #path / 2
+      if grid_cost[i] > 0 then
+        o.saved = o.saved + 100 * (1 - cost / grid_cost[i])
+        o.len_saved = o.len_saved + 100 * (1 - len / grid_len[i])
+      end
+    end
+    out[mode] = o
+  end
+  return out
+end
+
+local function rows(label, grid, skip)
+  local stats, base = measure(grid), nil
+  for _, mode in ipairs(MODES) do
+    if mode == skip then break end
+    local t = time(run_all(grid, options(mode)), PASSES) / #queries
+    base = base or t
+    local s, n = stats[mode], #queries
+    print(("  %-8s %-8s %9.1f us %6.2fx %13.1f %7.2f%% %9.1f %7.2f%% %8.1f"):format(
+      label, mode, t * 1e6, t / base, s.total, s.saved / n, s.len / n, s.len_saved / n,
+      s.points / n))
+  end
+end
+
+local uniform = astar.fromMovingAI(scen.read_all(MAP))
+local costs = astar.fromMovingAI(scen.read_all(MAP))
+local share = add_patches(costs, 0.3)
+print(("%s, AR0011SR 512x512, %d scenarios (every %dth), median of %d passes; "
+  .. "costs: %.1f%% of open cells cost 2-4"):format(jit and jit.version or _VERSION,
+  #queries, STRIDE, PASSES, share * 100))
+print(("  %-8s %-8s %12s %7s %13s %8s %9s %8s %8s"):format("map", "smooth", "time/query",
+  "ratio", "cost total", "saved", "length", "saved", "points"))
+rows("uniform", uniform)
+rows("costs", costs, "A*")   -- auto runs A* there
