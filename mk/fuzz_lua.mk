@@ -3,7 +3,7 @@
 # fuzz/lua/api_driver.lua, which turns each input into a program of API
 # calls, callbacks and finalizers and checks every answer.
 #
-#   make fuzz-lua         run it for FUZZ_LUA_SECONDS (default 60) on the
+#   make fuzz-lua         run it for FUZZ_LUA_SECONDS (default 40) on the
 #                         committed corpus fuzz/corpus/lua_api plus the inputs
 #                         it found before (build/fuzz/corpus/lua_api); a crash
 #                         or failed check leaves build/fuzz/lua_api-crash-*
@@ -26,7 +26,7 @@ FUZZ_LUA_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recove
 FUZZ_LUA_INC = /usr/include/lua5.4
 FUZZ_LUA_LIB = /usr/lib/$(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/liblua5.4.a
 FUZZ_LUA_BIN = build/fuzz/lua_api
-FUZZ_LUA_SECONDS ?= 60
+FUZZ_LUA_SECONDS ?= 40
 FUZZ_LUA_RUN = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1
 

@@ -13,7 +13,7 @@
 #                      and Lua 5.4
 #                      (sanitize and valgrind skip HARDEN_SKIP, see below)
 #   make fuzz          every libFuzzer target for FUZZ_SECONDS each (default 300)
-#   make fuzz-short    the same for FUZZ_SHORT_SECONDS each (default 30): CI
+#   make fuzz-short    the same for FUZZ_SHORT_SECONDS each (default 20): CI
 #   make rss-check     peak RSS of loops that drop grids, searches, ranges and
 #                      levels to the collector stays within 3 x live + 50 MB
 #                      (Lua 5.4 incremental and generational, LuaJIT, Lua 5.1);
@@ -36,7 +36,10 @@ HARDEN_LUA_PATH = lua/?.lua;lua/?/init.lua;spec/?.lua;;
 # natively; the loader, A* and JPS code they run is covered by the other specs
 # and the fuzzers). valgrind (20-50x slower) also skips the reference sweep.
 HARDEN_SKIP ?= spec/maps_spec.lua spec/jps_spec.lua
-VALGRIND_SKIP ?= $(HARDEN_SKIP) spec/reference_spec.lua
+# It also skips the specs of Lua-side logic alone (the annotation files, the
+# loader's search, the lazy tactics methods): the C they load is every spec's.
+VALGRIND_SKIP ?= $(HARDEN_SKIP) spec/reference_spec.lua spec/annotations_spec.lua \
+    spec/loader_spec.lua spec/tactics_lazy_spec.lua
 HARDEN_SPECS = $(filter-out $(HARDEN_SKIP),$(sort $(wildcard spec/*_spec.lua)))
 
 # ---- AddressSanitizer + UBSan -------------------------------------------------
@@ -122,7 +125,7 @@ FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow \
     -fno-sanitize-recover=all
 FUZZ_TARGETS = $(patsubst fuzz/%.c,build/fuzz/%,$(wildcard fuzz/*_fuzz.c))
 FUZZ_SECONDS ?= 300
-FUZZ_SHORT_SECONDS ?= 30
+FUZZ_SHORT_SECONDS ?= 20
 
 build/fuzz/%: fuzz/%.c $(CORE_SRC) $(HEADERS) mk/hardening.mk
 	@mkdir -p $(dir $@)
