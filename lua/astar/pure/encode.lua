@@ -167,8 +167,49 @@ local function f64_any(x)
   return f64(x)
 end
 
+-- ---- Adler-32 (distance maps, format version 2) ---------------------------------
+
+-- The Adler-32 of s[first .. last] (RFC 1950; distance.c adler32): additions
+-- only, 8 bytes a string.byte call, b gaining 8a and the bytes weighted 8..1.
+-- Sums stay exact whole numbers: reduced every 65536 bytes, b stays below 2^41.
+local ADLER = 65521
+local function adler32(s, first, last)
+  local a, b = 1, 0
+  local i = first
+  while i <= last do
+    local stop = i + 65535
+    if stop > last then stop = last end
+    while i + 7 <= stop do
+      local b1, b2, b3, b4, b5, b6, b7, b8 = byte(s, i, i + 7)
+      b = b + 8 * a + 8 * b1 + 7 * b2 + 6 * b3 + 5 * b4 + 4 * b5 + 3 * b6 + 2 * b7 + b8
+      a = a + b1 + b2 + b3 + b4 + b5 + b6 + b7 + b8
+      i = i + 8
+    end
+    while i <= stop do
+      a = a + byte(s, i)
+      b = b + a
+      i = i + 1
+    end
+    a, b = a % ADLER, b % ADLER
+  end
+  return b * 65536 + a
+end
+
+-- Four little-endian bytes of a whole number in 0 .. 2^32 - 1 (le without
+-- its table: a distance map writes one per source and per origin).
+local function u32_bytes(v)
+  local b0 = v % 256
+  v = (v - b0) / 256
+  local b1 = v % 256
+  v = (v - b1) / 256
+  local b2 = v % 256
+  return char(b0, b1, b2, (v - b2) / 256)
+end
+
 -- What lua/astar/pure/distance.lua shares (map:encode, astar.decodeMap).
 M.le, M.u32, M.f64_any, M.get_f64, M.FNV_OFFSET = le, u32, f64_any, get_f64, FNV_OFFSET
+M.adler32, M.u32_bytes = adler32, u32_bytes
+M.pack, M.unpack = pack, unpack
 M.fnv1a = function(h, s, first, last) return fnv1a(h, s, first, last) end
 
 -- ---- encode -------------------------------------------------------------------
