@@ -14,8 +14,8 @@ local SIDE = 256
 
 local function board()
   local state = 12345
-  local function rand(n)
-    state = (state * 1103515245 + 12345) % 2147483648
+  local function rand(n)   -- (products below 2^53: the same numbers on every Lua)
+    state = state * 16807 % 2147483647
     return math.floor(state / 65536) % n + 1
   end
   local grid = astar.new(SIDE, SIDE)

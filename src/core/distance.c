@@ -1040,12 +1040,12 @@ static void put_f64(unsigned char *p, double d)
     put_u32(p + 4, (uint32_t)(v >> 32));
 }
 
-static uint32_t get_u32(const unsigned char *p)
+static inline uint32_t get_u32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static double get_f64(const unsigned char *p)
+static inline double get_f64(const unsigned char *p)
 {
     uint64_t v = (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
     double d;
@@ -1155,19 +1155,19 @@ typedef struct {
 } Sections;
 
 /* Cell c's entry cost in the encoding. */
-static double section_cost(const Sections *sc, size_t c)
+static inline double section_cost(const Sections *sc, size_t c)
 {
     if (sc->npalette)
         return sc->pal[sc->costs[c]];
     return get_f64(sc->costs + 8 * c);
 }
 
-static double section_value(const Sections *sc, uint64_t k)
+static inline double section_value(const Sections *sc, uint64_t k)
 {
     return get_f64(sc->values + sc->value_stride * (size_t)k);
 }
 
-static uint32_t section_origin(const Sections *sc, uint64_t k)
+static inline uint32_t section_origin(const Sections *sc, uint64_t k)
 {
     const unsigned char *q = sc->origins + sc->origin_stride * (size_t)k;
     switch (sc->width) {
@@ -1195,16 +1195,6 @@ static uint64_t link_steps(const AstarDistanceMap *m)
     return k;
 }
 
-/* The start cells with a step: their values are written after the members'. */
-static uint64_t start_steps(const AstarDistanceMap *m)
-{
-    uint64_t k = 0;
-    size_t i;
-    for (i = 0; i < m->cells; i++)
-        k += !(m->step[i] & ASTAR_STEP_MEMBER) && has_value(m->step[i]);
-    return k;
-}
-
 /* The bytes of the moves section (0: none). */
 static uint64_t moves_size(const AstarDistanceMap *m)
 {
@@ -1216,11 +1206,11 @@ static uint64_t moves_size(const AstarDistanceMap *m)
 
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources)
 {
+    /* room for every cell with a value: counting them would cost a pass */
     uint64_t cells = (uint64_t)m->width * m->height;
-    uint64_t members = (uint64_t)m->reached + start_steps(m);
     uint64_t costs = costs_size(0, cells), palette = costs_size(DM_PALETTE, cells);
     uint64_t total = DM_HEADER + (m->size > 1 ? 4 : 0) + 16 * (uint64_t)nsources + cells
-                     + (costs > palette ? costs : palette) + 12 * members + moves_size(m) + 4;
+                     + (costs > palette ? costs : palette) + 12 * cells + moves_size(m) + 4;
     return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
 }
 

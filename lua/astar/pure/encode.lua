@@ -206,9 +206,36 @@ local function u32_bytes(v)
   return char(b0, b1, b2, (v - b2) / 256)
 end
 
+-- The 8 bytes of any double as numbers, low first (f64_any's bytes, without
+-- making a string: a distance map's values are written CHUNK at a time).
+local function f64_bytes(x)
+  if x ~= x then return 0, 0, 0, 0, 0, 0, 248, 127 end
+  local sign = 0
+  if x < 0 or x == 0 and 1 / x < 0 then sign, x = 128, -x end
+  if x == huge then return 0, 0, 0, 0, 0, 0, 240, 127 + sign end
+  if x == 0 then return 0, 0, 0, 0, 0, 0, 0, sign end
+  local m, e = frexp(x)
+  local biased = e + 1022
+  local frac = (m * 2 - 1) * 2 ^ 52
+  if biased < 1 then biased, frac = 0, x * 2 ^ 1022 * 2 ^ 52 end
+  local b0 = frac % 256
+  frac = (frac - b0) / 256
+  local b1 = frac % 256
+  frac = (frac - b1) / 256
+  local b2 = frac % 256
+  frac = (frac - b2) / 256
+  local b3 = frac % 256
+  frac = (frac - b3) / 256
+  local b4 = frac % 256
+  frac = (frac - b4) / 256
+  local b5 = frac % 256
+  local hi = (frac - b5) / 256      -- the top 4 bits of the fraction
+  return b0, b1, b2, b3, b4, b5, hi + biased % 16 * 16, floor(biased / 16) + sign
+end
+
 -- What lua/astar/pure/distance.lua shares (map:encode, astar.decodeMap).
 M.le, M.u32, M.f64_any, M.get_f64, M.FNV_OFFSET = le, u32, f64_any, get_f64, FNV_OFFSET
-M.adler32, M.u32_bytes = adler32, u32_bytes
+M.adler32, M.u32_bytes, M.f64_bytes = adler32, u32_bytes, f64_bytes
 M.pack, M.unpack = pack, unpack
 M.fnv1a = function(h, s, first, last) return fnv1a(h, s, first, last) end
 
