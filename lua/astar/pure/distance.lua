@@ -1188,15 +1188,10 @@ function M.decode_map(...)
     local palette, at = {}, p + cells + 2
     for k = 0, npalette - 1 do palette[k] = get_f64(s, at + 8 * k) end
     at = at + 8 * npalette
-    for c = 0, cells - 1, CHUNK do
-      local last = c + CHUNK - 1
-      if last > cells - 1 then last = cells - 1 end
-      local idx = { byte(s, at + c, at + last) }
-      for j = 1, last - c + 1 do
-        local v = palette[idx[j]]
-        if v == nil then bad_map("bad cost") end
-        cost_of[c + j] = v
-      end
+    for c = 1, cells do
+      local v = palette[byte(s, at + c - 1)]
+      if v == nil then bad_map("bad cost") end
+      cost_of[c] = v
     end
   end
   -- the values and origins of the members, in cell order
