@@ -475,6 +475,13 @@ end, { needs = { into = true } })
 entry("grid:smoothPath, a flat walk, corners, into", "smoothPath", function(w)
   return w.grid:smoothPath(WALK_FLAT, { smooth = "corners", into = w.into })
 end, { needs = { into = true } })
+-- issue 24: firstBlocked reads a walk raw and makes no table
+entry("grid:firstBlocked, a walk table", "firstBlocked", function(w)
+  return w.grid:firstBlocked(WALK)
+end)
+entry("grid:firstBlocked, a flat walk, from", "firstBlocked", function(w)
+  return w.grid:firstBlocked(WALK_FLAT, 3)
+end)
 -- the module and the tactics' functions
 entry("astar.new", "new", function() return astar.new(W, H) end)
 entry("astar.newHex", "newHex", function() return astar.newHex(20, 12, "even-q") end)

@@ -766,11 +766,13 @@ typedef struct {
 #define ASTAR_DISTANCE_SIZED 8u    /* a map of large units: the size after the header */
 #define ASTAR_DISTANCE_MOVES 16u   /* the map keeps overrides or links (issue 19) */
 
-/* Bytes of the encoding (0 if that does not fit in a size_t). */
+/* The most bytes the encoding takes, room to write it in (0 if that does
+ * not fit in a size_t). */
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources);
-/* Writes astar_distance_encoded_size bytes to out. */
-void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
-                           const AstarDistanceSource *sources, unsigned char *out);
+/* Writes the encoding to out (astar_distance_encoded_size bytes of room);
+ * returns its length. */
+size_t astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
+                             const AstarDistanceSource *sources, unsigned char *out);
 /* Reads and checks the header and the length: ASTAR_EPARSE and a message
  * when the bytes are no map (nothing else is read). */
 AstarError astar_distance_decode_header(const void *data, size_t length,

@@ -1017,7 +1017,8 @@ static int astar_blend(lua_State *L)
 
 /* ---- encoding: map:encode(), astar.decodeMap(s) ---------------------------- */
 
-/* The encoded size of the map that is argument 1 (self), still usable. */
+/* The room the encoding of the map that is argument 1 (self, still usable)
+ * needs. */
 static size_t map_measure(lua_State *L, const void *unused)
 {
     MapHeader *h = check_self(L, "encode");
@@ -1042,7 +1043,7 @@ static int map_encode(lua_State *L)
     hd.flags = (h->derived ? ASTAR_DISTANCE_DERIVED : 0u)
                | (h->ruled || h->rules_lost ? ASTAR_DISTANCE_RULES : 0u);
     hd.max_cost = h->max_cost;
-    astar_distance_encode(&h->m, &hd, map_sources(h), buffer);
+    size = astar_distance_encode(&h->m, &hd, map_sources(h), buffer);
     lua_pushlstring(L, (const char *)buffer, size);
     return 1;
 }
