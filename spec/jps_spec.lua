@@ -380,6 +380,68 @@ describe("jump point search's rules, exact", function()
       expanded = 3, cells = { { 1, 2 }, { 6, 2 }, { 1, 4 } } }
   end)
 
+  -- A stepped search that ran jump point search runs A* after a change to the
+  -- grid (search.c restart_query: any change restarts JPS, which could never
+  -- finish on a grid changed between every two steps); getStats counts both runs.
+  local function changed_midway(module)
+    local grid = module.fromString(TEXT)
+    local search = grid:newSearch(1, 4, 9, 2)
+    assert.are.equal("searching", search:step(1))
+    assert.are.equal(1, search:getStats().expanded)    -- the start: a jump point
+    grid:setWalkable(10, 6, false)                      -- far from anything it read
+    while search:step(1) == "searching" do end
+    local path, cost = search:result()
+    return { path = cells(path), cost = cost, stats = search:getStats(),
+      expanded = #search:getExpanded(), astar = { grid:findPath(1, 4, 9, 2, { algorithm = "astar" }) } }
+  end
+
+  it("hands a stepped search over to A* when the grid changes", function()
+    local got = changed_midway(astar)
+    assert.are.same({ { 1, 4 }, { 2, 4 }, { 3, 3 }, { 4, 2 }, { 5, 2 }, { 6, 2 }, { 7, 2 }, { 8, 2 },
+      { 9, 2 } }, got.path)
+    assert.are.same(cells(got.astar[1]), got.path)      -- A*'s path, not JPS's
+    assert.are.equal(got.astar[2], got.cost)
+    assert.are.same({ expanded = 1 + 8, touched = 33, restarts = 1 }, got.stats)
+    assert.are.equal(8, got.expanded)                  -- A*'s cells
+    if PURE and core then assert.are.same(changed_midway(core), got) end
+  end)
+
+  -- With partial and an unreachable goal, JPS runs out of jump points and hands
+  -- over to A*, whose closest cell is the result; the statistics add up both.
+  local WALLED = table.concat({
+    "..........",
+    "......###.",
+    "......#.#.",
+    "......###.",
+    "..........",
+  }, "\n")
+  local function partial_jps(module)
+    local grid = module.fromString(WALLED)
+    local opts = { partial = true, algorithm = "jps" }
+    local search = grid:newSearch(1, 1, 8, 3, opts)
+    local steps = 0
+    while search:step(2) == "searching" do steps = steps + 1 end
+    local path, cost, reached = search:result()
+    local found = { grid:findPath(1, 1, 8, 3, opts) }
+    return { steps = steps, path = cells(path), cost = cost, reached = reached,
+      stats = search:getStats(), found = { cells(found[1]), found[2], found[3] },
+      found_stats = grid:getSearchStats() }
+  end
+
+  it("hands a partial query over to A* when the goal is out of reach", function()
+    local got = partial_jps(astar)
+    local path = { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 4, 3 }, { 5, 3 }, { 6, 3 } }
+    assert.are.same(path, got.path)
+    assert.are.equal(false, got.reached)
+    assert(R.close(got.cost, 3 + 2 * SQRT2))
+    assert.are.same({ path, got.cost, false }, got.found)
+    -- 4 jump points, then A*'s 41 cells; touched: 3 + 41
+    assert.are.same({ expanded = 45, touched = 44, restarts = 0 }, got.stats)
+    assert.are.same({ expanded = 45, touched = 44 }, got.found_stats)
+    assert.are.equal(21, got.steps)
+    if PURE and core then assert.are.same(partial_jps(core), got) end
+  end)
+
   it("runs to the nearest of a goal list, and to a goal's near region", function()
     check { sx = 1, sy = 6, goals = { { 9, 1 }, { 10, 6 }, { 5, 1 } }, opts = {},
       path = { { 1, 6 }, { 2, 5 }, { 3, 4 }, { 4, 3 }, { 4, 2 }, { 5, 1 } },
