@@ -106,15 +106,6 @@ local function diagonal(open, c, step, sa, sb, stride, goal, target, tgen)
 end
 --@end
 
--- The direction (1-8, board.lua) of the line from cell p to cell c.
-local function direction(p, c, stride)
-  local px = (p - 1) % stride
-  local cx = (c - 1) % stride
-  local dx = cx > px and 1 or cx < px and -1 or 0
-  local dy = c - cx > p - px and 1 or c - cx < p - px and -1 or 0
-  return DIR[(dy + 1) * 3 + dx + 2]
-end
-
 return function(s, grid, budget)
   if not budget or budget == 0 then budget = -1 end
   local asked = budget < 0 and 0 or budget
@@ -169,7 +160,8 @@ return function(s, grid, budget)
         nd = 8
         --@end
       else
-        local dir = direction(parent[u], u, stride)
+        local dx, dy = line_of(parent[u], u, stride)
+        local dir = DIR[(dy + 1) * 3 + dx + 2]
         dirs[1], nd = dir, 1
         --@if four
         if dir <= 2 then dirs[2], dirs[3] = 3, 4 else dirs[2], dirs[3] = 1, 2 end
@@ -238,8 +230,16 @@ return function(s, grid, budget)
 end
 ]==]
 
--- Direction (1-8) by (dy + 1) * 3 + dx + 2.
+-- Direction (1-8, board.lua) by (dy + 1) * 3 + dx + 2.
 local DIR = { 8, 4, 7, 2, 0, 1, 6, 3, 5 }
+
+-- The steps dx, dy (-1, 0 or 1) of the line from cell p to cell c.
+local function line_of(p, c, stride)
+  local px, cx = (p - 1) % stride, (c - 1) % stride
+  local dx = cx > px and 1 or cx < px and -1 or 0
+  local dy = c - cx > p - px and 1 or c - cx < p - px and -1 or 0
+  return dx, dy
+end
 
 -- search_record.c unfold_jumps: the lines between jump points into parents
 -- cell by cell. A line's parent is the closed cell on it whose cost plus the
@@ -252,10 +252,7 @@ local function unfold(s, grid, last)
   local unit_diagonal = SQRT2 * unit
   local cell = last
   while cell ~= start do
-    local p = parent[cell]
-    local px, cx = (p - 1) % stride, (cell - 1) % stride
-    local dx = cx > px and 1 or cx < px and -1 or 0
-    local dy = cell - cx > p - px and 1 or cell - cx < p - px and -1 or 0
+    local dx, dy = line_of(parent[cell], cell, stride)
     local step = dy * stride + dx
     local each = (dx ~= 0 and dy ~= 0) and unit_diagonal or unit
     local g = gs[cell]
@@ -308,7 +305,7 @@ local function exhausted(s, grid, budget)
 end
 
 local USES = { changed = S.changed, SEARCHING = S.SEARCHING, distance = S.distance,
-  box_distance = S.box_distance, DX = B.DX, DY = B.DY, DIR = DIR,
+  box_distance = S.box_distance, DX = B.DX, DY = B.DY, DIR = DIR, line_of = line_of,
   found = found, exhausted = exhausted }
 
 local loops = {}
