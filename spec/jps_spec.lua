@@ -423,9 +423,15 @@ describe("jump point search's rules, exact", function()
     while search:step(2) == "searching" do steps = steps + 1 end
     local path, cost, reached = search:result()
     local found = { grid:findPath(1, 1, 8, 3, opts) }
+    local found_stats = grid:getSearchStats()
+    -- a goal list with near: the same hand-over (the cells that end the path
+    -- marked again for A*)
+    local near = { grid:findPath(1, 1, { { x = 8, y = 3 } }, { partial = true, algorithm = "jps",
+      near = 1 }) }
     return { steps = steps, path = cells(path), cost = cost, reached = reached,
       stats = search:getStats(), found = { cells(found[1]), found[2], found[3] },
-      found_stats = grid:getSearchStats() }
+      found_stats = found_stats, near = { cells(near[1]), near[2], near[3] },
+      near_stats = grid:getSearchStats() }
   end
 
   it("hands a partial query over to A* when the goal is out of reach", function()
@@ -439,6 +445,10 @@ describe("jump point search's rules, exact", function()
     assert.are.same({ expanded = 45, touched = 44, restarts = 0 }, got.stats)
     assert.are.same({ expanded = 45, touched = 44 }, got.found_stats)
     assert.are.equal(21, got.steps)
+    assert.are.same({ { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 4, 2 }, { 5, 2 }, { 6, 2 } }, got.near[2], false },
+      got.near)
+    assert(R.close(got.near[2], 4 + SQRT2))
+    assert.are.same({ expanded = 45, touched = 44 }, got.near_stats)
     if PURE and core then assert.are.same(partial_jps(core), got) end
   end)
 

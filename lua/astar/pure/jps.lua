@@ -285,11 +285,12 @@ local function exhausted(s, grid, budget)
   local old, generation = s.generation, s.generation + 1
   s.generation = generation
   if s.general then   -- the cells that end the path, marked again (search.c mark_targets)
-    local target, stride, near = s.target, grid._stride, s.near
+    local target, stride, near, w, h = s.target, grid._stride, s.near, grid._w, grid._h
     for i = 1, s.ngoals do
-      for y = s.gy[i] - near, s.gy[i] + near do
-        for x = s.gx[i] - near, s.gx[i] + near do
-          local c = y * stride + x + 1
+      local gx, gy = s.gx[i], s.gy[i]
+      for y = gy > near and gy - near or 1, gy + near < h and gy + near or h do
+        for c = y * stride + 1 + (gx > near and gx - near or 1),
+          y * stride + 1 + (gx + near < w and gx + near or w) do
           if target[c] == old then target[c] = generation end
         end
       end
