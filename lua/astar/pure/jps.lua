@@ -26,6 +26,7 @@ local S = require "astar.pure.search"
 local B = require "astar.pure.board"
 local K = require "astar.pure.kernel"
 local T = require "astar.pure.template"
+local G = require "astar.pure.grid"
 
 local M = {}
 
@@ -61,17 +62,19 @@ M.chooses = chooses
 -- follows jps.c astar_run_jps and expand.
 local SOURCE = [==[
 local function straight(open, c, step, side, goal, target, tgen)
+  local from = c
   local pa, pb = open[c + side], open[c - side]
-  local k = 0
   while true do
     c = c + step
-    k = k + 1
     if not open[c] then return 0 end
-    if $isgoal then return k end
+    if $isgoal then break end
     local a, b = open[c + side], open[c - side]
-    if (a and not pa) or (b and not pb) then return k end
-    pa, pb = a, b
+    if a ~= pa or b ~= pb then               -- a side line changed: maybe a forced neighbour
+      if (a and not pa) or (b and not pb) then break end
+      pa, pb = a, b
+    end
   end
+  return toint((c - from) / step)
 end
 
 --@if four
@@ -305,7 +308,7 @@ local function exhausted(s, grid, budget)
   return S.resume(s, budget)
 end
 
-local USES = { changed = S.changed, SEARCHING = S.SEARCHING, distance = S.distance,
+local USES = { changed = S.changed, toint = G.toint, SEARCHING = S.SEARCHING, distance = S.distance,
   box_distance = S.box_distance, DX = B.DX, DY = B.DY, DIR = DIR, line_of = line_of,
   found = found, exhausted = exhausted }
 
