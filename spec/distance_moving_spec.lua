@@ -55,7 +55,9 @@ local function random_sources(rand, count)
   return list
 end
 
--- One random sequence: edits, moves, update and setSources, checked after each.
+-- One random sequence: edits, moves, update and setSources, checked after
+-- each. With opts.small, every step edits one to three cells and updates
+-- (the C module repairs those maps in place: README, Maps that move).
 local function sequence(seed, opts, steps)
   local rand = rng(seed)
   local grid = astar.new(W, H)
@@ -65,10 +67,10 @@ local function sequence(seed, opts, steps)
       if opts.costs and rand(4) == 1 then grid:setCost(x, y, rand(5)) end
     end
   end
-  local sources = random_sources(rand, rand(3))
+  local sources = random_sources(rand, opts.sources or rand(3))
   local map = grid:distanceMap(sources, opts.map)
   for step = 1, steps do
-    local what = rand(4)
+    local what = opts.small and 3 or rand(4)
     local where = ("seed %d step %d"):format(seed, step)
     if what == 1 then
       local s = sources[rand(#sources)]
@@ -79,7 +81,7 @@ local function sequence(seed, opts, steps)
       sources = random_sources(rand, rand(4))
       assert.are.equal(map, map:setSources(sources))
     else
-      for _ = 1, rand(what == 3 and 2 or 70) do
+      for _ = 1, rand(what == 3 and 3 or 70) do
         local x, y = rand(W), rand(H)
         if opts.costs and rand(2) == 1 then
           grid:setCost(x, y, rand(5))
@@ -108,6 +110,26 @@ describe("map:setSources and map:update", function()
       for seed = 1, 4 do sequence(100 * k + seed, case, 12) end
     end)
   end
+
+  it("give a fresh map's answers after one to three edits at a time (update's repair)", function()
+    -- update runs on both backends; the sources never move here
+    local small = {
+      { map = {} },
+      { map = { diagonal = "never" }, costs = true },
+      { map = { maxCost = 10 }, costs = true },
+      { map = { diagonal = "one-obstacle", maxCost = 12 } },
+      { map = { diagonal = "no-obstacles" }, costs = true },
+      { map = { diagonal = "never", maxCost = 7 } },
+      -- many sources: ties between them, origins that change below a cell
+      { map = { diagonal = "never" }, sources = 6 },
+      { map = {}, sources = 6, costs = true },
+      { map = { diagonal = "never" }, sources = 5, costs = true },
+    }
+    for k, case in ipairs(small) do
+      case.small = true
+      for seed = 1, 3 do sequence(1000 * k + seed, case, 25) end
+    end
+  end)
 
   it("keep the map's memory: setSources makes no new map and its list grows in place", function()
     if not HAS_SET_SOURCES then return pending("setSources on the pure backend: branch i24-mappure") end

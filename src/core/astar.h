@@ -710,6 +710,16 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
                                      AstarDistanceMap *m, const AstarDistanceSource *sources,
                                      size_t n, double max_cost, AstarCellRule rule, void *user,
                                      AstarMoveRule move_rule, void *move_user, int *aborted);
+/* astar_distance_run_moves with the sources, max_cost and rules of m's last
+ * run (map:update): when that run was on grid, without rules or moves, for
+ * one-cell units on a square board, and the grid has changed at most 16
+ * cells since (its change log), an exact repair of the cells the changes
+ * reach (issue 24: the values, steps and origins a run gives, to the bit);
+ * else a run. */
+AstarError astar_distance_update(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
+                                 const AstarDistanceSource *sources, size_t n, double max_cost,
+                                 AstarCellRule rule, void *user, AstarMoveRule move_rule,
+                                 void *move_user, int *aborted);
 /* Bytes of a snapshot of grid's overrides and links (0: it has none). */
 size_t astar_distance_moves_bytes(const AstarGrid *grid);
 /* Copies grid's overrides and links into memory (astar_distance_moves_bytes

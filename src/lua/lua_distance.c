@@ -606,10 +606,11 @@ static void fill(lua_State *L, LuaGrid *g, int grid, MapHeader *h, int map, Quer
         h->busy = 1;
         h->fills++;
         grid_enter(g);
-        e = astar_distance_run_moves(lease.range, g->grid, &h->m, map_sources(h), h->nsources,
-                                     h->max_cost, rule->cells ? query_rules_cell : NULL, rule,
-                                     rule->index[QR_MOVE] ? query_rules_move : NULL, rule,
-                                     &aborted);
+        /* update repairs what the grid's edits reach (issue 24); setSources runs */
+        e = (ns ? astar_distance_run_moves : astar_distance_update)(
+            lease.range, g->grid, &h->m, map_sources(h), h->nsources, h->max_cost,
+            rule->cells ? query_rules_cell : NULL, rule,
+            rule->index[QR_MOVE] ? query_rules_move : NULL, rule, &aborted);
         grid_leave(g);
         lease_return(&lease);
         h->busy = 0;
