@@ -655,7 +655,8 @@ typedef struct {
     uint32_t *via;
     /* What a run may keep from the last one (issue 24): the arrays hold a
      * cleared map of `synced` as it was at version synced_version (costs
-     * from the grid, or NAN to ask with synced_rule set)
+     * from the grid, or NAN to ask with synced_rule bit 1 set; bit 2: the
+     * run followed moves or a move rule)
      * everywhere but in the rectangle box (bordered x0, y0, x1, y1,
      * inclusive), the cells the last run wrote. A run on the same grid then
      * clears the box and the cells the grid's change log names, not every

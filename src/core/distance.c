@@ -686,6 +686,8 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
 
     *aborted = 0;
     clear_for(m, grid, rule != NULL, &lo, &hi);
+    if (m->moves || move_rule)
+        m->synced_rule |= 2;                /* no repair after: its walks took moves */
     if (m->size > 1 && !rule) {   /* the layer of the positions where the unit fits (clearance.c) */
         AstarGrid *layer;
         uint32_t used;
