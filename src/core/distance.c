@@ -28,9 +28,8 @@
 #include "dijkstra.h"   /* board.h and the open lists; the loop is included below */
 #include "grid_layout.h"
 #include "hex_geometry.h"
+#include "distance_internal.h"
 #include "range_internal.h"
-
-#define ST_CLOSED 16u                  /* settled by the current flood */
 
 static int starts(AstarDistanceMap *m, double max_cost, AstarMoveRule rule, void *user);
 
@@ -71,6 +70,20 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
     astar_distance_clear(m);
 }
 
+/* The rectangle of every cell, border included. */
+static void whole_box(AstarDistanceMap *m)
+{
+    m->box[0] = m->box[1] = 0;
+    m->box[2] = m->stride - 1;
+    m->box[3] = m->height + 1;
+}
+
+void astar_distance_forget(AstarDistanceMap *m)
+{
+    m->synced = NULL;
+    whole_box(m);
+}
+
 void astar_distance_clear(AstarDistanceMap *m)
 {
     size_t i;
@@ -82,9 +95,10 @@ void astar_distance_clear(AstarDistanceMap *m)
         m->origin[i] = 0;
         m->step[i] = ASTAR_STEP_NONE;
     }
+    astar_distance_forget(m);
 }
 
-/* Empties the map (its costs stay). */
+/* Empties the map (its costs stay; the next run clears every cell). */
 static void empty(AstarDistanceMap *m)
 {
     size_t i;
@@ -93,6 +107,7 @@ static void empty(AstarDistanceMap *m)
         m->step[i] = ASTAR_STEP_NONE;
     }
     m->reached = 0;
+    astar_distance_forget(m);
 }
 
 static uint32_t cell_number(const AstarDistanceMap *m, size_t i)
@@ -234,12 +249,15 @@ static int sized_source(AstarDistanceMap *m, const AstarGrid *grid, size_t c,
     return 1;
 }
 
-/* Clears the closed bits a flood left. */
+/* Clears the closed bits a flood left: they are in m->box. */
 static void unclose(AstarDistanceMap *m)
 {
-    size_t i;
-    for (i = 0; i < m->cells; i++)
-        m->step[i] &= (uint8_t)~ST_CLOSED;
+    uint32_t x, y;
+    for (y = m->box[1]; y <= m->box[3]; y++) {
+        uint8_t *row = m->step + (size_t)y * m->stride;
+        for (x = m->box[0]; x <= m->box[2]; x++)
+            row[x] &= (uint8_t)~ST_CLOSED;
+    }
 }
 
 /* ---- the flood: dijkstra.h's loop with distance-map hooks --------------- */
@@ -261,6 +279,10 @@ typedef struct {
     const struct AstarMoves *moves;   /* moves and links (DK_MOVES): the map's snapshot */
     AstarMoveRule move_rule; /* the query's move rule, or NULL */
     void *move_user;
+    int track;               /* keep in box the rectangle of the cells settled */
+    uint32_t box[4];
+    AstarCellList *settled;  /* a repair's: every cell settled, in order (NULL: none) */
+    int nomem;               /* settled could not grow */
 } MapQuery;
 
 static inline int dk_settle(MapQuery *q, const BoardKind kind, uint32_t u, double *g)
@@ -272,6 +294,15 @@ static inline int dk_settle(MapQuery *q, const BoardKind kind, uint32_t u, doubl
         return 0;                                      /* a stale duplicate */
     q->step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
     q->m->reached++;
+    if (q->track) {
+        const uint32_t x = u % q->m->stride, y = u / q->m->stride;
+        q->box[0] = x < q->box[0] ? x : q->box[0];
+        q->box[1] = y < q->box[1] ? y : q->box[1];
+        q->box[2] = x > q->box[2] ? x : q->box[2];
+        q->box[3] = y > q->box[3] ? y : q->box[3];
+    }
+    if (q->settled && astar_cell_list_push(q->settled, u) != ASTAR_OK)
+        q->nomem = 1;
     q->entered = q->cost[u];
     *g = q->dist[u];
     return 1;
@@ -382,6 +413,9 @@ static inline void map_query(MapQuery *q, AstarDistanceMap *m, const AstarGrid *
     q->moves = m->moves;
     q->move_rule = move_rule;
     q->move_user = move_user;
+    q->track = 0;
+    q->settled = NULL;
+    q->nomem = 0;
 }
 
 /* map_flood's loops over moves and links (issue 19): the heap, no
@@ -412,13 +446,33 @@ static int map_flood_moves(AstarDistanceMap *m, const AstarGrid *grid, const Ast
     return dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, mt, max_cost);
 }
 
+/* m->box after a flood: the rectangle of the cells settled and the sources
+ * (box), grown by what a run writes around them (the cells a step asks
+ * about, a start cell beside a member: a unit's size and one more). */
+static void grow_box(AstarDistanceMap *m, const uint32_t *box)
+{
+    const uint32_t k = m->size + 1;
+
+    if (box[0] > box[2]) {                  /* nothing: an empty rectangle */
+        m->box[0] = m->box[1] = 1;
+        m->box[2] = m->box[3] = 0;
+        return;
+    }
+    m->box[0] = box[0] > k ? box[0] - k : 0;
+    m->box[1] = box[1] > k ? box[1] - k : 0;
+    m->box[2] = box[2] + k < m->stride - 1 ? box[2] + k : m->stride - 1;
+    m->box[3] = box[3] + k < m->height + 1 ? box[3] + k : m->height + 1;
+}
+
 /* The flood from what is in the open list, the loop compiled for the map's
  * board and the open list chosen (with moves or a move rule: the heap,
- * map_flood_moves): a rule stopping it leaves the map empty. */
+ * map_flood_moves): a rule stopping it leaves the map empty. With track
+ * (a bounded map without moves), m->box holds the sources' rectangle and
+ * becomes what the flood wrote (grow_box); else every cell. */
 static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
                             AstarCellRule rule, void *user, AstarMoveRule move_rule,
                             void *move_user, const OpenList *open_list, OpenKind open_kind,
-                            double max_cost, int *aborted)
+                            double max_cost, int track, AstarCellList *settled, int *aborted)
 {
     OpenList open_copy = *open_list, *open = &open_copy;   /* a local: kept in registers */
     MapQuery q;
@@ -428,6 +482,8 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     unsigned traits = grid ? 0u : DK_RESCAN;
     int done;
 
+    memcpy(q.box, m->box, sizeof q.box);
+    whole_box(m);
     if (m->moves || move_rule) {
         done = map_flood_moves(m, grid, fit, rule, user, move_rule, move_user, *open_list, kind,
                                traits, max_cost);
@@ -435,6 +491,8 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     }
     board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
     map_query(&q, m, grid, fit, rule, user, NULL, NULL, NULL);
+    q.track = track;
+    q.settled = settled;
     if (open_kind == OPEN_FIFO)
         done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_FIFO, DK_KNOWN, max_cost);
     else if (open_kind == OPEN_BUCKETS)
@@ -449,6 +507,10 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
         done = dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, traits, max_cost);
     else
         done = dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, traits, max_cost);
+    if (track && done == DK_DONE)
+        grow_box(m, q.box);
+    if (q.nomem && done == DK_DONE)
+        done = DK_NOMEM;
 end:
     if (done == DK_ABORTED) {
         empty(m);
@@ -456,6 +518,14 @@ end:
     }
     unclose(m);
     return done == DK_NOMEM ? ASTAR_ENOMEM : ASTAR_OK;
+}
+
+AstarError astar_distance_flood(AstarDistanceMap *m, const AstarGrid *grid, const OpenList *open,
+                                double max_cost, int track, AstarCellList *settled)
+{
+    int aborted = 0;
+    return map_flood(m, grid, NULL, NULL, NULL, NULL, NULL, open, OPEN_HEAP, max_cost, track,
+                     settled, &aborted);
 }
 
 /* The open list for a flood of m from sources of one value or not (same):
@@ -524,47 +594,123 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
                                     NULL, aborted);
 }
 
+/* ---- what a run clears (issue 24) -------------------------------------------
+ *
+ * A run starts from the cleared map of the grid: no values, the grid's entry
+ * costs (NAN with a rule: to ask).
+ * Run again on the grid of its last run (m->synced), a map is that already
+ * but in m->box, what the last run wrote, and at the cells changed since
+ * (the grid's change log): those alone are cleared, so a bounded map costs
+ * what it reaches, not the grid's size. */
+
+/* Cell (x, y) (bordered) of a cleared map of grid: no value, its entry
+ * cost the grid's (ruled: NAN, to ask). */
+static inline void clear_cell(AstarDistanceMap *m, const AstarGrid *grid, uint32_t x, uint32_t y,
+                              int ruled)
+{
+    const size_t i = (size_t)y * m->stride + x;
+
+    m->dist[i] = INFINITY;
+    m->origin[i] = 0;
+    m->step[i] = ASTAR_STEP_NONE;
+    if (grid->open[i]) {
+        m->cost[i] = ruled ? NAN : grid->cost ? grid->cost[i] : 1.0;
+        return;
+    }
+    m->cost[i] = INFINITY;
+}
+
+/* Clears what the last run left (every cell unless m->synced is grid as
+ * the change log still tells) and records the grid; *lo and *hi bound the
+ * entry costs for the bucket queue (INFINITY, 0: unknown, the heap). */
+static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int ruled, double *lo,
+                      double *hi)
+{
+    uint32_t x, y, x0 = 0, y0 = 0, x1 = m->stride - 1, y1 = m->height + 1;
+    const int kept = m->synced == grid && m->synced_rule == ruled
+                     && grid->version - m->synced_version <= ASTAR_CHANGE_LOG;
+
+    *lo = INFINITY;
+    *hi = 0;
+    if (kept) {
+        uint64_t v;
+        x0 = m->box[0], y0 = m->box[1], x1 = m->box[2], y1 = m->box[3];
+        for (v = m->synced_version + 1; v <= grid->version; v++) {
+            uint32_t i = grid->changes[v % ASTAR_CHANGE_LOG];
+            clear_cell(m, grid, i % m->stride, i / m->stride, ruled);
+        }
+        if (!grid->cost && !ruled)
+            *lo = *hi = 1.0;
+    }
+    for (y = y0; y <= y1; y++)
+        for (x = x0; x <= x1; x++) {
+            clear_cell(m, grid, x, y, ruled);
+            if (!kept) {
+                double c = m->cost[(size_t)y * m->stride + x];
+                if (c < INFINITY) {
+                    *lo = c < *lo ? c : *lo;
+                    *hi = c > *hi ? c : *hi;
+                }
+            }
+        }
+    m->synced = grid;
+    m->synced_version = grid->version;
+    m->synced_rule = ruled;
+    m->reached = 0;
+    m->box[0] = m->box[1] = UINT32_MAX;     /* the run's rectangle: none yet */
+    m->box[2] = m->box[3] = 0;
+}
+
+/* Adds bordered cell i to m->box. */
+static void box_add(AstarDistanceMap *m, size_t i)
+{
+    const uint32_t x = (uint32_t)(i % m->stride), y = (uint32_t)(i / m->stride);
+    m->box[0] = x < m->box[0] ? x : m->box[0];
+    m->box[1] = y < m->box[1] ? y : m->box[1];
+    m->box[2] = x > m->box[2] ? x : m->box[2];
+    m->box[3] = y > m->box[3] ? y : m->box[3];
+}
+
 AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
                                      AstarDistanceMap *m, const AstarDistanceSource *sources,
                                      size_t n, double max_cost, AstarCellRule rule, void *user,
                                      AstarMoveRule move_rule, void *move_user, int *aborted)
 {
     const AstarGrid *fit = NULL;
+    const int track = max_cost < INFINITY && !m->moves && !move_rule;
     OpenList open;
     OpenKind kind;
     AstarError e;
     size_t i;
-    double lo = INFINITY, hi = 0;
+    double lo, hi;
 
     *aborted = 0;
-    for (i = 0; i < m->cells; i++) {
-        double c = !grid->open[i] ? INFINITY : rule ? NAN : grid->cost ? grid->cost[i] : 1.0;
-        m->dist[i] = INFINITY;
-        m->step[i] = ASTAR_STEP_NONE;
-        m->origin[i] = 0;
-        m->cost[i] = c;
-        if (c < INFINITY) {
-            lo = c < lo ? c : lo;
-            hi = c > hi ? c : hi;
-        }
-    }
-    m->reached = 0;
+    clear_for(m, grid, rule != NULL, &lo, &hi);
+    if (m->moves || move_rule)
+        m->synced_rule |= 2;                /* no repair after: its walks took moves */
     if (m->size > 1 && !rule) {   /* the layer of the positions where the unit fits (clearance.c) */
         AstarGrid *layer;
         uint32_t used;
-        if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK)
+        if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK) {
+            astar_distance_forget(m);
             return ASTAR_ENOMEM;
+        }
         fit = layer;
     }
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
         ;
     if (map_open(scratch, grid, m, rule, m->moves || move_rule, i >= n && n > 0,
-                 n ? sources[0].value : 0, lo, hi, &open, &kind) != ASTAR_OK)
+                 n ? sources[0].value : 0, lo, hi, &open, &kind) != ASTAR_OK) {
+        astar_distance_forget(m);
         return ASTAR_ENOMEM;
+    }
     for (i = 0; i < n; i++) {
         size_t c = astar_index(grid, sources[i].x, sources[i].y);
         double v = sources[i].value;
-        int fits = source_fits(m, grid, c, rule, user);
+        int fits;
+
+        box_add(m, c);                      /* asked about: written */
+        fits = source_fits(m, grid, c, rule, user);
 
         if (fits < 0) {
             open_clear(&open, kind);
@@ -577,11 +723,15 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
         m->dist[c] = v;
         m->step[c] = ASTAR_STEP_END;
         m->origin[c] = (uint32_t)i;
-        if (open_push(&open, kind, v, (uint32_t)c) != ASTAR_OK)
+        if (open_push(&open, kind, v, (uint32_t)c) != ASTAR_OK) {
+            astar_distance_forget(m);
             return ASTAR_ENOMEM;
+        }
     }
-    e = map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost,
-                  aborted);
+    e = map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost, track,
+                  NULL, aborted);
+    if (e != ASTAR_OK)
+        astar_distance_forget(m);          /* half filled: clear every cell next time */
     /* start cells come from the rule alone: without one, no pass over the cells */
     if (e == ASTAR_OK && !*aborted && rule && starts(m, max_cost, move_rule, move_user) < 0) {
         empty(m);
@@ -606,7 +756,7 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
         if (heap_push(open.heap, m->dist[i], (uint32_t)i) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    return map_flood(m, NULL, NULL, NULL, NULL, NULL, NULL, &open, OPEN_HEAP, INFINITY,
+    return map_flood(m, NULL, NULL, NULL, NULL, NULL, NULL, &open, OPEN_HEAP, INFINITY, 0, NULL,
                      &aborted);
 }
 
@@ -763,41 +913,44 @@ static inline unsigned descend_step(AstarDistanceMap *m, const Board *b,
     return bs;
 }
 
-/* The start cells of a map of one-cell units (ASTAR_STEP_START): each
- * takes the best move into the map (choose_move: least value + price, the
- * first on a tie; rule asked about each) when that is at most max_cost, as
- * if a unit stood there. -1 when the rule stopped. */
+/* The start cells of a map of one-cell units (ASTAR_STEP_START: cells the
+ * rule closes; those beside the map are in m->box): each takes
+ * the best move into the map (choose_move: least value + price, the first
+ * on a tie; rule asked about each) when that is at most max_cost, as if a
+ * unit stood there. -1 when the rule stopped. */
 static int starts_on(AstarDistanceMap *m, const BoardKind kind, double max_cost,
                      AstarMoveRule rule, void *user)
 {
     Board b;
-    size_t i;
+    uint32_t x, y;
 
     board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
-    for (i = 0; i < m->cells; i++) {
-        MoveChoice c;
-        unsigned bs;
+    for (y = m->box[1]; y <= m->box[3]; y++)
+        for (x = m->box[0]; x <= m->box[2]; x++) {
+            const size_t i = (size_t)y * m->stride + x;
+            MoveChoice c;
+            unsigned bs;
 
-        if (!(m->step[i] & ASTAR_STEP_START))
-            continue;
-        c.best = INFINITY;
-        c.rule = rule;
-        c.user = user;
-        c.aborted = 0;
-        bs = choose_move(m, &b, kind, i, INFINITY, NULL, &c);
-        if (c.aborted)
-            return -1;
-        if (bs == ASTAR_STEP_END || !(c.best <= max_cost)) {
-            m->step[i] = ASTAR_STEP_START | ASTAR_STEP_NONE;
-            m->dist[i] = INFINITY;
-            continue;
+            if (!(m->step[i] & ASTAR_STEP_START))
+                continue;
+            c.best = INFINITY;
+            c.rule = rule;
+            c.user = user;
+            c.aborted = 0;
+            bs = choose_move(m, &b, kind, i, INFINITY, NULL, &c);
+            if (c.aborted)
+                return -1;
+            if (bs == ASTAR_STEP_END || !(c.best <= max_cost)) {
+                m->step[i] = ASTAR_STEP_START | ASTAR_STEP_NONE;
+                m->dist[i] = INFINITY;
+                continue;
+            }
+            m->step[i] = (uint8_t)(ASTAR_STEP_START | bs);
+            m->dist[i] = c.best;
+            m->origin[i] = m->origin[c.to];
+            if (bs == ASTAR_STEP_LINK)
+                m->via[i] = (uint32_t)c.to;
         }
-        m->step[i] = (uint8_t)(ASTAR_STEP_START | bs);
-        m->dist[i] = c.best;
-        m->origin[i] = m->origin[c.to];
-        if (bs == ASTAR_STEP_LINK)
-            m->via[i] = (uint32_t)c.to;
-    }
     return 0;
 }
 
@@ -806,6 +959,8 @@ static BoardKind map_kind(const AstarDistanceMap *m)
     return m->hex ? BOARD_HEX : m->size > 1 ? BOARD_LARGE
            : m->diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8;
 }
+
+BoardKind astar_distance_kind(const AstarDistanceMap *m) { return map_kind(m); }
 
 static int starts(AstarDistanceMap *m, double max_cost, AstarMoveRule rule, void *user)
 {
