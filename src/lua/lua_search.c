@@ -40,6 +40,7 @@ typedef struct {
     size_t length, nexpanded;
     int sorted;               /* the expanded cells are in row order */
     size_t goal_index;        /* astar_search_goal_index */
+    AstarAlgorithm algorithm; /* astar_search_algorithm */
     uint32_t cells[];
 } Finished;
 
@@ -175,6 +176,7 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
     f->nexpanded = nexpanded;
     f->sorted = 0;
     f->goal_index = found ? astar_search_goal_index(scratch) : (size_t)-1;
+    f->algorithm = astar_search_algorithm(scratch);
     if (found) {
         astar_path_end(scratch, &at);
         for (i = length; i >= 1; i--) {
@@ -250,6 +252,74 @@ int grid_new_search(lua_State *L)
     if (s->status != ASTAR_SEARCHING)
         finish(L, s, self);
     lua_settop(L, self);
+    gc_note(L, before);
+    return 1;
+}
+
+/* search:restart(sx, sy, gx, gy [, opts]): the search starts again on a new
+ * query, read as newSearch reads it (opts omitted: the defaults), in its own
+ * scratch, or the pool's once it finished; its statistics start from zero. */
+static int search_restart(lua_State *L)
+{
+    LuaSearch *s = check_search(L, "restart");
+    Query q;
+    QueryRules rules;
+    AstarSearch *scratch;
+    size_t before = 0;
+    AstarError e;
+    int i, uv;
+
+    if (s->busy)
+        return raise_error(L, "search:restart called from one of its own rules");
+    check_open(L, s->owner);
+    read_query(L, s->owner, "restart", &q, &rules);
+    lua_createtable(L, 2 + QR_COUNT, 0);  /* the new {grid, finished, rules...} */
+    uv = lua_gettop(L);
+    get_grid_ref(L, 1);
+    lua_rawgeti(L, -1, 1);
+    lua_rawseti(L, uv, 1);
+    lua_pop(L, 1);
+    for (i = 0; i < QR_COUNT; i++) {
+        if (!rules.index[i])
+            continue;
+        lua_pushvalue(L, rules.index[i]);
+        lua_rawseti(L, uv, RULES_REF + i);
+    }
+    /* the reading and allocations may have run finalizers */
+    if (s->released)
+        return raise_error(L, "attempt to use a released " SEARCH_TYPE);
+    check_open(L, s->owner);
+    s->done = NULL;                    /* the old copy goes with the old uservalue */
+    set_grid_ref(L, 1);
+    s->rules = rules;
+    s->goal_list = q.goal_list;
+    s->partial = q.options.partial;
+    s->flat = q.output.flat;
+    s->stopped = 0;
+    s->steps++;
+    q.options.rule_user = &s->rules;
+    if (q.options.move_rule)
+        q.options.move_user = &s->rules;
+    scratch = s->search;
+    if (!scratch)
+        scratch = pool_take(s->owner);
+    if (scratch)
+        before = astar_search_memory(scratch);
+    else if (!(scratch = astar_search_new()))
+        return raise_error(L, "not enough memory");
+    s->search = scratch;
+    astar_search_record(scratch, 1);
+    push_rules(L, s, 1);               /* begin may ask the rules about the goal */
+    enter_core(s);
+    e = astar_search_begin(scratch, s->owner->grid, q.sx, q.sy, q.gx, q.gy, &q.options);
+    leave_core(L, s, "restart");
+    if (e != ASTAR_OK)
+        return raise_error(L, "not enough memory");
+    s->status = astar_search_status(scratch);
+    before = astar_search_memory(scratch) - before;
+    if (s->status != ASTAR_SEARCHING)
+        finish(L, s, 1);
+    lua_settop(L, 1);
     gc_note(L, before);
     return 1;
 }
@@ -384,15 +454,18 @@ static int search_result(lua_State *L)
     return push_outcome(L, f->status, f->cost, s->partial);
 }
 
-/* {expanded =, touched =} so far, as grid:getSearchStats() for findPath,
- * and restarts = how often a change to the grid started it again. */
+/* {expanded =, touched =, algorithm =} so far, as grid:getSearchStats() for
+ * findPath, and restarts = how often a change to the grid started it again. */
 static int search_get_stats(lua_State *L)
 {
     LuaSearch *s = check_search(L, "getStats");
     size_t expanded = s->done ? s->done->expanded : s->search ? astar_search_expanded(s->search) : 0;
     size_t touched = s->done ? s->done->touched : s->search ? astar_search_touched(s->search) : 0;
     size_t restarts = s->done ? s->done->restarts : s->search ? astar_search_restarts(s->search) : 0;
-    push_stats(L, expanded, touched);
+    const char *algorithm = s->done     ? algorithm_name(s->done->algorithm)
+                            : s->search ? algorithm_name(astar_search_algorithm(s->search))
+                                        : NULL;
+    push_stats(L, expanded, touched, algorithm);
     lua_pushinteger(L, (lua_Integer)restarts);
     lua_setfield(L, -2, "restarts");
     return 1;
@@ -486,6 +559,7 @@ static int search_release(lua_State *L)
 
 static const luaL_Reg SEARCH_METHODS[] = {
     {"step", search_step},
+    {"restart", search_restart},
     {"result", search_result},
     {"getStatus", search_get_status},
     {"getStats", search_get_stats},
