@@ -32,7 +32,8 @@
 #endif
 
 /* What a finished search keeps: cells[] holds the path's (x, y) pairs from
- * the start, then the expanded cells as y * width + x (0-based). */
+ * the start, then the expanded cells as the core numbers them (decoded by
+ * stride: astar_search_stride), copied as they are, decoded when asked. */
 typedef struct {
     AstarStatus status;
     double cost;
@@ -41,6 +42,7 @@ typedef struct {
     int sorted;               /* the expanded cells are in row order */
     size_t goal_index;        /* astar_search_goal_index */
     AstarAlgorithm algorithm; /* astar_search_algorithm */
+    uint32_t stride;          /* of the expanded cells' numbers */
     uint32_t cells[];
 } Finished;
 
@@ -48,7 +50,6 @@ typedef struct {
     AstarSearch *search;      /* scratch while it runs; NULL once finished or released */
     LuaGrid *owner;           /* the Grid userdata, kept alive by the uservalue */
     Finished *done;           /* once finished (kept alive by the uservalue) */
-    uint32_t width;
     int partial;
     int flat;                 /* opts.flat: the path as {x1, y1, x2, y2, ...} */
     int released;
@@ -177,6 +178,7 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
     f->sorted = 0;
     f->goal_index = found ? astar_search_goal_index(scratch) : (size_t)-1;
     f->algorithm = astar_search_algorithm(scratch);
+    f->stride = astar_search_stride(scratch);
     if (found) {
         astar_path_end(scratch, &at);
         for (i = length; i >= 1; i--) {
@@ -186,10 +188,9 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
                 astar_path_back(scratch, &at);
         }
     }
-    nexpanded = astar_search_recorded(scratch, &recorded);
-    for (i = 0; i < f->nexpanded; i++)
-        f->cells[2 * length + i] = astar_cell_y(scratch, recorded[i]) * s->width
-                                   + astar_cell_x(scratch, recorded[i]);
+    astar_search_recorded(scratch, &recorded);
+    if (f->nexpanded)
+        memcpy(f->cells + 2 * length, recorded, f->nexpanded * sizeof *recorded);
     get_grid_ref(L, idx);
     lua_pushvalue(L, -2);
     lua_rawseti(L, -2, 2);
@@ -237,7 +238,6 @@ int grid_new_search(lua_State *L)
     else if (!(scratch = astar_search_new()))
         return raise_error(L, "not enough memory");
     s->search = scratch;               /* owned by s from here: its __gc gives it back */
-    s->width = g->width;
     s->partial = q.options.partial;
     s->flat = q.output.flat;
     astar_search_record(scratch, 1);
@@ -487,6 +487,7 @@ static int search_get_expanded(lua_State *L)
     uint32_t *cells;
     size_t n, i;
     unsigned steps;
+    uint32_t stride;
 
     for (;;) {
         check_open(L, s->owner);
@@ -496,6 +497,7 @@ static int search_get_expanded(lua_State *L)
             Finished *f = s->done;
             cells = f->cells + 2 * f->length;
             n = f->nexpanded;
+            stride = f->stride;
             if (!f->sorted)
                 qsort(cells, n, sizeof *cells, compare_cells);
             f->sorted = 1;
@@ -510,18 +512,18 @@ static int search_get_expanded(lua_State *L)
         if (s->steps != steps || !s->search || s->released || s->owner->closed)
             continue;                  /* changed by a finalizer: look again */
         astar_search_recorded(s->search, &recorded);
-        for (i = 0; i < n; i++)
-            cells[i] = astar_cell_y(s->search, recorded[i]) * s->width
-                       + astar_cell_x(s->search, recorded[i]);
+        if (n)
+            memcpy(cells, recorded, n * sizeof *cells);
+        stride = astar_search_stride(s->search);
         qsort(cells, n, sizeof *cells, compare_cells);
         break;
     }
     lua_createtable(L, (int)n, 0);
     for (i = 0; i < n; i++) {
         lua_createtable(L, 0, 2);
-        lua_pushinteger(L, (lua_Integer)(cells[i] % s->width) + 1);
+        lua_pushinteger(L, (lua_Integer)(cells[i] % stride));   /* 1-based: the border */
         lua_setfield(L, -2, "x");
-        lua_pushinteger(L, (lua_Integer)(cells[i] / s->width) + 1);
+        lua_pushinteger(L, (lua_Integer)(cells[i] / stride));
         lua_setfield(L, -2, "y");
         lua_rawseti(L, -2, (int)i + 1);
     }
