@@ -202,6 +202,14 @@ for _, m in ipairs(METHODS) do
 end
 METHODS[#METHODS][4].optional = true   -- setTiles: x and y default to 1
 METHODS[#METHODS][5].optional = true
+-- search:restart (issue 24) reads its query as findPath does; m.on(grid)
+-- gives the object the method is called on (the grid, without it)
+local function on_search(g) return g:newSearch(1, 1, W, H) end
+if astar.new(2, 2):newSearch(1, 1, 2, 2).restart then
+  METHODS[#METHODS + 1] = { "restart", idx("sx", W), idx("sy", H),
+    { kind = "goal", name = "gx", max = W }, idx("gy", H), on = on_search }
+  for i = 2, 5 do METHODS[#METHODS][i].good = METHODS[#METHODS][i].max end
+end
 -- moves and links (issue 19), on the backends that have them: the second
 -- cell a neighbour of the first ((W - 1, H) -> (W, H)), two cells for a link
 local HAS_MOVES = astar.new(2, 2).setMove ~= nil
@@ -289,7 +297,7 @@ describe("bad-input matrix", function()
             args[pos] = v
             local before = snapshot(grid)
             check_error(("bad argument #%d to '%s' (%s)"):format(pos, name, tail),
-              method(name), grid, unpack(args, 1, #params))
+              method(name), m.on and m.on(grid) or grid, unpack(args, 1, #params))
             still_works(grid, before)
             tried = tried + 1
           end
@@ -299,10 +307,13 @@ describe("bad-input matrix", function()
     end)
   end
 
-  it("findPath / newSearch opts: every bad value of every option", function()
+  it("findPath / newSearch / search:restart opts: every bad value of every option", function()
     local fns = { "findPath" }
     if grid.newSearch then fns[2] = "newSearch" end
+    local search = grid:newSearch(1, 1, W, H)
+    if search.restart then fns[3] = "restart" end
     for _, fname in ipairs(fns) do
+      local self = fname == "restart" and search or grid
       for key, o in pairs(OPTIONS) do
         for _, pair in ipairs(values_for(o.kind)) do
           local v = pair[1]
@@ -311,14 +322,14 @@ describe("bad-input matrix", function()
           if tail then
             local before = snapshot(grid)
             check_error(("bad argument #5 to '%s' (%s)"):format(fname, tail),
-              method(fname), grid, 1, 1, W, H, { [key] = v })
+              method(fname), self, 1, 1, W, H, { [key] = v })
             still_works(grid, before)
           end
         end
         -- unknown option names made from the known ones
         for _, bad in ipairs({ key:upper(), key .. "s", key:sub(1, -2), "_" .. key }) do
           check_error(("bad argument #5 to '%s' (unknown option '%s')"):format(fname, bad),
-            method(fname), grid, 1, 1, W, H, { [bad] = true })
+            method(fname), self, 1, 1, W, H, { [bad] = true })
         end
       end
     end

@@ -506,6 +506,12 @@ entry("search:step", "step", function(w) return w.search:step(4), w.search end,
   { needs = RUNNING, judge = "final" })
 entry("search:step, seconds", "step", function(w) return w.search:step(math.huge, 1e-9), w.search end,
   { needs = RUNNING, judge = "final" })
+entry("search:restart", "restart", function(w)
+  return w.search:restart(3, 2, GX, GY, { blocked = w.L.block, cost = w.L.cost }), w.search
+end, { needs = RUNNING, judge = "final" })
+entry("search:restart, finished", "restart", function(w)
+  return w.search:restart(2, 2, w.L.goals, { near = 2 }), w.search
+end, { needs = DONE, judge = "final" })
 entry("search:result", "result", function(w) return w.search:result() end, { needs = DONE })
 entry("search:getStatus", "getStatus", function(w) return w.search:getStatus() end, { needs = DONE })
 entry("search:getStats", "getStats", function(w) return w.search:getStats() end, { needs = DONE })
@@ -645,6 +651,7 @@ local NESTED_ERRORS = {
   ["calling 'update' on a distance map that is being computed"] = true,
   ["calling 'setSources' on a distance map that is being computed"] = true,
   ["search:step called from one of its own rules"] = true,
+  ["search:restart called from one of its own rules"] = true,
 }
 local DISTURBANCES = {
   { name = "closing the grid", act = function(w, env)

@@ -865,6 +865,19 @@ for _, form in ipairs(STEPPED) do
           assert.are.equal(YIELD_ERROR, err)
         end)
 
+        it("cannot restart their own search", function()
+          local grid = build()
+          local s
+          s = searchWith(grid, 2, function() s:restart(1, 1, W, H) end)
+          assert.are.same({ false, "search:restart called from one of its own rules" }, { pcall(finish, s) })
+          assert.are.same({ false, "search stopped by an error in its rules" }, { pcall(s.step, s, 1) })
+          s:restart(1, 1, W, H)                 -- from outside: it runs again
+          assert.are.equal("found", finish(s))
+          local path, cost = s:result()
+          local wrong = pathMismatch(path, cost, parseMap(), 1, 1, W, H)
+          assert(not wrong, wrong)
+        end)
+
         it("may release their own search: the step then raises", function()
           local grid = build()
           local s
@@ -1248,6 +1261,19 @@ local CALLS = {
     local flips = env.flips[g] or 0
     local ok, path, cost = attempt(env, g, function()
       local s = g:newSearch(1, 1, W, H)
+      while s:step(2) == "searching" do end
+      return s:result()
+    end)
+    return ok and anyState(states(env, g, flips), function(m)
+      return pathMismatch(path, cost, m, 1, 1, W, H)
+    end)
+  end },
+  { "search:restart, step, result", function(env, g)
+    local flips = env.flips[g] or 0
+    local ok, path, cost = attempt(env, g, function()
+      local s = g:newSearch(W, H, 1, 1)
+      s:step(2)
+      s:restart(1, 1, W, H)
       while s:step(2) == "searching" do end
       return s:result()
     end)

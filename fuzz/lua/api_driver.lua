@@ -739,6 +739,10 @@ function M.decode(input)
       return format("V[%d] = H.findPath(%s, %s, %s, %s, %s, %s)", v, G, lit(coord(w)), lit(coord(h)),
         lit(coord(w)), lit(coord(h)), lit(path_opts(k))) .. smooth_after(G, v)
     elseif op <= 17 then
+      if b() % 3 == 0 then   -- issue 24: a search reused for a new query
+        return format("H.restart(S[%d], %s, %s, %s, %s, %s)", sslot(), lit(coord(w)), lit(coord(h)),
+          lit(coord(w)), lit(coord(h)), lit(path_opts(k, b() > 240)))
+      end
       local j = b() % 4 + 1
       live.S[j] = true
       return format("S[%d] = H.newSearch(%s, %s, %s, %s, %s, %s)", j, G, lit(coord(w)), lit(coord(h)),
@@ -2449,35 +2453,37 @@ function H.findPath(g, sx, sy, gx, gy, opts)
   return r[2]
 end
 
-function H.newSearch(g, sx, sy, gx, gy, opts)
+-- newSearch, and search:restart (issue 24), which reads its query as
+-- newSearch does: call(g, ...) makes the query, fname names it.
+local function begin_search(fname, call, g, sx, sy, gx, gy, opts)
   local gi, was_closed = before(g)
-  local o = check_path_opts(opts, "newSearch")
+  local o = check_path_opts(opts, fname)
   local valid = gi and not gi.closed and o ~= nil
   if valid then
     local s = cur(gi)
     valid = whole_in(sx, 1, s.w) and whole_in(sy, 1, s.h) and whole_in(gx, 1, s.w) and whole_in(gy, 1, s.h)
   end
   local h0 = gi and #gi.hist
-  local r, ev0 = api(Grid.newSearch, g, sx, sy, gx, gy, opts)
-  local how, w = common("newSearch", g, was_closed, valid, r, ev0, depth + 1)
-  if how == "bad" or how == "closed" then return nil end
+  local r, ev0 = api(call, g, sx, sy, gx, gy, opts)
+  local how, w = common(fname, g, was_closed, valid, r, ev0, depth + 1)
+  if how == "bad" or how == "closed" then return nil, how end
   if how == "error" then
     if o.algorithm == "jps" and type(r[2]) == "string" and r[2]:find("opts.algorithm: jps needs", 1, true) then
-      return nil
+      return nil, "bad"
     end
     if move_error(r[2]) then
       local why = path_move_error(r[2], o, candidates(gi, h0), sx, sy, gx, gy, not w.disturbed)
-      if why then fail("%s: %s", call_text("newSearch", g, sx, sy, gx, gy, opts), why) end
+      if why then fail("%s: %s", call_text(fname, g, sx, sy, gx, gy, opts), why) end
       return nil
     end
-    if r[2] == SMOOTH.refusal("newSearch", o.smooth) then
+    if r[2] == SMOOTH.refusal(fname, o.smooth) then
       -- issue 20: "sight" and "theta" refuse a grid with moves
       for _, s in ipairs(candidates(gi, h0)) do
         if has_moves(s) then return nil end
       end
-      fail("%s raised %s, but the grid has no moves", call_text("newSearch", g, sx, sy, gx, gy, opts), show(r[2]))
+      fail("%s raised %s, but the grid has no moves", call_text(fname, g, sx, sy, gx, gy, opts), show(r[2]))
     end
-    if not w.disturbed then fail("newSearch raised %s", show(r[2])) end
+    if not w.disturbed then fail("%s raised %s", fname, show(r[2])) end
     return nil
   end
   local search = r[2]
@@ -2488,6 +2494,33 @@ function H.newSearch(g, sx, sy, gx, gy, opts)
   sinfo[search] = { g = g, h0 = h0, h1 = #gi.hist, writes = gi.writes or 0, o = o, sx = sx, sy = sy, gx = gx,
     gy = gy, status = st, disturbed = how ~= "ok", released = false }
   return search
+end
+
+function H.newSearch(g, sx, sy, gx, gy, opts)
+  return begin_search("newSearch", Grid.newSearch, g, sx, sy, gx, gy, opts)
+end
+
+-- A search left in a state the driver does not follow (a restart that
+-- failed midway: a finalizer closed its grid or released it meanwhile): its
+-- methods are called, their answers not checked.
+local unknown = setmetatable({}, { __mode = "k" })
+
+function H.restart(search, sx, sy, gx, gy, opts)
+  local si = sinfo[search]
+  local function call(_, ...) return search:restart(...) end
+  if not si or si.released or unknown[search] then
+    local r = api(call, nil, sx, sy, gx, gy, opts)
+    if r[1] and not unknown[search] then fail("restart on %s returned", show(search)) end
+    if si and si.released and not unknown[search] and r[2] ~= RELEASED then
+      fail("restart on a released search: %s", show(r[2]))
+    end
+    return
+  end
+  local restarted, how = begin_search("restart", call, si.g, sx, sy, gx, gy, opts)
+  if restarted and not rawequal(restarted, search) then fail("restart returned another value") end
+  -- a restart refused for its arguments leaves the search as it was; one
+  -- stopped after (the grid closed, the search released, a rule's error) not
+  if not restarted and how ~= "bad" then unknown[search] = true end
 end
 
 -- Has g had a cell change since history index h0?
@@ -2507,6 +2540,7 @@ local function search_before(si)
 end
 
 function H.step(search, n, seconds)
+  if unknown[search] then return api(function(...) return search:step(...) end, n, seconds) end
   local si = sinfo[search]
   local valid = si ~= nil and not si.released and type(n) == "number"
     and n >= 1 and (n == floor(n) or n == huge)
@@ -2609,6 +2643,7 @@ local function check_search_result(si, r)
 end
 
 function H.result(search)
+  if unknown[search] then return api(function() return search:result() end) end
   local si = sinfo[search]
   local released, closed
   if si then released, closed = search_before(si) end
@@ -2646,6 +2681,7 @@ function H.result(search)
 end
 
 function H.searchInfo(search)
+  if unknown[search] then return api(function() return search:getStats(), tostring(search) end) end
   local si = sinfo[search]
   if not si then return end
   if si.released then

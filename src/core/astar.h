@@ -339,6 +339,10 @@ size_t astar_search_length(const AstarSearch *search);
 uint32_t astar_search_parent(const AstarSearch *search, uint32_t cell);
 uint32_t astar_cell_x(const AstarSearch *search, uint32_t cell);
 uint32_t astar_cell_y(const AstarSearch *search, uint32_t cell);
+/* The row length of those ids: cell = (y + 1) * stride + x + 1 for 0-based
+ * (x, y), so a list of them sorted is in row order (a copy of them decodes
+ * without the search). */
+uint32_t astar_search_stride(const AstarSearch *search);
 
 /* The same walk with the coordinates kept up to date step by step, with no
  * division per cell: astar_path_end puts the cursor on the path's last cell,

@@ -231,6 +231,8 @@ uint32_t astar_cell_y(const AstarSearch *s, uint32_t cell)
     return (uint32_t)search_cell_y(s, cell) - 1;
 }
 
+uint32_t astar_search_stride(const AstarSearch *s) { return (uint32_t)s->grid->stride; }
+
 void astar_path_end(const AstarSearch *s, AstarPathCursor *at)
 {
     if (s->smoothed) {

@@ -365,14 +365,23 @@ int push_goal_outcome(lua_State *L, AstarStatus status, double cost, size_t inde
     return 3;
 }
 
-int push_stats(lua_State *L, size_t expanded, size_t touched)
+int push_stats(lua_State *L, size_t expanded, size_t touched, const char *algorithm)
 {
-    lua_createtable(L, 0, 2);
+    lua_createtable(L, 0, 3);
     lua_pushinteger(L, (lua_Integer)expanded);
     lua_setfield(L, -2, "expanded");
     lua_pushinteger(L, (lua_Integer)touched);
     lua_setfield(L, -2, "touched");
+    if (algorithm) {
+        lua_pushstring(L, algorithm);
+        lua_setfield(L, -2, "algorithm");
+    }
     return 1;
+}
+
+const char *algorithm_name(AstarAlgorithm algorithm)
+{
+    return algorithm == ASTAR_ALGORITHM_JPS ? "jps" : "astar";
 }
 
 /* The bytes of the x, y pairs of the goal list (argument 3, stack index 4)
@@ -441,6 +450,12 @@ static void read_goals(lua_State *L, const char *fname, Query *q, uint32_t w, ui
 LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rules)
 {
     LuaGrid *g = check_grid(L, fname);
+    read_query(L, g, fname, q, rules);
+    return g;
+}
+
+void read_query(lua_State *L, LuaGrid *g, const char *fname, Query *q, QueryRules *rules)
+{
     uint32_t w = g->width, h = g->height;
     QueryOptions o;
     Arg a;
@@ -498,7 +513,6 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rule
     check_open(L, g);                 /* the allocation may have run finalizers */
     query_rules_apply(rules, &q->options);
     rules->g = g;
-    return g;
 }
 
 #define MAX_RESTARTS 3
@@ -572,7 +586,9 @@ static int grid_get_search_stats(lua_State *L)
     LuaGrid *g = check_grid(L, "getSearchStats");
     size_t expanded = g->search ? astar_search_expanded(g->search) : 0;
     size_t touched = g->search ? astar_search_touched(g->search) : 0;
-    return push_stats(L, expanded, touched);
+    /* the algorithm of the last query: none before the first */
+    return push_stats(L, expanded, touched,
+                      g->search ? algorithm_name(astar_search_algorithm(g->search)) : NULL);
 }
 
 static int grid_tostring(lua_State *L)

@@ -173,8 +173,10 @@ int push_outcome(lua_State *L, AstarStatus status, double cost, int partial);
 /* The same for a query with a list of goals: cost and the index (1-based)
  * of the goal reached, or false (a partial path that reached none). */
 int push_goal_outcome(lua_State *L, AstarStatus status, double cost, size_t index);
-/* Pushes {expanded =, touched =}. */
-int push_stats(lua_State *L, size_t expanded, size_t touched);
+/* Pushes {expanded =, touched = [, algorithm =]} (algorithm NULL: none). */
+int push_stats(lua_State *L, size_t expanded, size_t touched, const char *algorithm);
+/* "astar" or "jps": the names of opts.algorithm. */
+const char *algorithm_name(AstarAlgorithm algorithm);
 
 /* pathTo's and pathFrom's options (argument a): flat and into, as findPath's;
  * into is left in a stack slot pushed here (*into: its index, 0 if none). */

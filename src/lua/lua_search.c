@@ -32,7 +32,8 @@
 #endif
 
 /* What a finished search keeps: cells[] holds the path's (x, y) pairs from
- * the start, then the expanded cells as y * width + x (0-based). */
+ * the start, then the expanded cells as the core numbers them (decoded by
+ * stride: astar_search_stride), copied as they are, decoded when asked. */
 typedef struct {
     AstarStatus status;
     double cost;
@@ -40,6 +41,8 @@ typedef struct {
     size_t length, nexpanded;
     int sorted;               /* the expanded cells are in row order */
     size_t goal_index;        /* astar_search_goal_index */
+    AstarAlgorithm algorithm; /* astar_search_algorithm */
+    uint32_t stride;          /* of the expanded cells' numbers */
     uint32_t cells[];
 } Finished;
 
@@ -47,7 +50,6 @@ typedef struct {
     AstarSearch *search;      /* scratch while it runs; NULL once finished or released */
     LuaGrid *owner;           /* the Grid userdata, kept alive by the uservalue */
     Finished *done;           /* once finished (kept alive by the uservalue) */
-    uint32_t width;
     int partial;
     int flat;                 /* opts.flat: the path as {x1, y1, x2, y2, ...} */
     int released;
@@ -175,6 +177,8 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
     f->nexpanded = nexpanded;
     f->sorted = 0;
     f->goal_index = found ? astar_search_goal_index(scratch) : (size_t)-1;
+    f->algorithm = astar_search_algorithm(scratch);
+    f->stride = astar_search_stride(scratch);
     if (found) {
         astar_path_end(scratch, &at);
         for (i = length; i >= 1; i--) {
@@ -184,10 +188,9 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
                 astar_path_back(scratch, &at);
         }
     }
-    nexpanded = astar_search_recorded(scratch, &recorded);
-    for (i = 0; i < f->nexpanded; i++)
-        f->cells[2 * length + i] = astar_cell_y(scratch, recorded[i]) * s->width
-                                   + astar_cell_x(scratch, recorded[i]);
+    astar_search_recorded(scratch, &recorded);
+    if (f->nexpanded)
+        memcpy(f->cells + 2 * length, recorded, f->nexpanded * sizeof *recorded);
     get_grid_ref(L, idx);
     lua_pushvalue(L, -2);
     lua_rawseti(L, -2, 2);
@@ -235,7 +238,6 @@ int grid_new_search(lua_State *L)
     else if (!(scratch = astar_search_new()))
         return raise_error(L, "not enough memory");
     s->search = scratch;               /* owned by s from here: its __gc gives it back */
-    s->width = g->width;
     s->partial = q.options.partial;
     s->flat = q.output.flat;
     astar_search_record(scratch, 1);
@@ -250,6 +252,74 @@ int grid_new_search(lua_State *L)
     if (s->status != ASTAR_SEARCHING)
         finish(L, s, self);
     lua_settop(L, self);
+    gc_note(L, before);
+    return 1;
+}
+
+/* search:restart(sx, sy, gx, gy [, opts]): the search starts again on a new
+ * query, read as newSearch reads it (opts omitted: the defaults), in its own
+ * scratch, or the pool's once it finished; its statistics start from zero. */
+static int search_restart(lua_State *L)
+{
+    LuaSearch *s = check_search(L, "restart");
+    Query q;
+    QueryRules rules;
+    AstarSearch *scratch;
+    size_t before = 0;
+    AstarError e;
+    int i, uv;
+
+    if (s->busy)
+        return raise_error(L, "search:restart called from one of its own rules");
+    check_open(L, s->owner);
+    read_query(L, s->owner, "restart", &q, &rules);
+    lua_createtable(L, 2 + QR_COUNT, 0);  /* the new {grid, finished, rules...} */
+    uv = lua_gettop(L);
+    get_grid_ref(L, 1);
+    lua_rawgeti(L, -1, 1);
+    lua_rawseti(L, uv, 1);
+    lua_pop(L, 1);
+    for (i = 0; i < QR_COUNT; i++) {
+        if (!rules.index[i])
+            continue;
+        lua_pushvalue(L, rules.index[i]);
+        lua_rawseti(L, uv, RULES_REF + i);
+    }
+    /* the reading and allocations may have run finalizers */
+    if (s->released)
+        return raise_error(L, "attempt to use a released " SEARCH_TYPE);
+    check_open(L, s->owner);
+    s->done = NULL;                    /* the old copy goes with the old uservalue */
+    set_grid_ref(L, 1);
+    s->rules = rules;
+    s->goal_list = q.goal_list;
+    s->partial = q.options.partial;
+    s->flat = q.output.flat;
+    s->stopped = 0;
+    s->steps++;
+    q.options.rule_user = &s->rules;
+    if (q.options.move_rule)
+        q.options.move_user = &s->rules;
+    scratch = s->search;
+    if (!scratch)
+        scratch = pool_take(s->owner);
+    if (scratch)
+        before = astar_search_memory(scratch);
+    else if (!(scratch = astar_search_new()))
+        return raise_error(L, "not enough memory");
+    s->search = scratch;
+    astar_search_record(scratch, 1);
+    push_rules(L, s, 1);               /* begin may ask the rules about the goal */
+    enter_core(s);
+    e = astar_search_begin(scratch, s->owner->grid, q.sx, q.sy, q.gx, q.gy, &q.options);
+    leave_core(L, s, "restart");
+    if (e != ASTAR_OK)
+        return raise_error(L, "not enough memory");
+    s->status = astar_search_status(scratch);
+    before = astar_search_memory(scratch) - before;
+    if (s->status != ASTAR_SEARCHING)
+        finish(L, s, 1);
+    lua_settop(L, 1);
     gc_note(L, before);
     return 1;
 }
@@ -384,15 +454,18 @@ static int search_result(lua_State *L)
     return push_outcome(L, f->status, f->cost, s->partial);
 }
 
-/* {expanded =, touched =} so far, as grid:getSearchStats() for findPath,
- * and restarts = how often a change to the grid started it again. */
+/* {expanded =, touched =, algorithm =} so far, as grid:getSearchStats() for
+ * findPath, and restarts = how often a change to the grid started it again. */
 static int search_get_stats(lua_State *L)
 {
     LuaSearch *s = check_search(L, "getStats");
     size_t expanded = s->done ? s->done->expanded : s->search ? astar_search_expanded(s->search) : 0;
     size_t touched = s->done ? s->done->touched : s->search ? astar_search_touched(s->search) : 0;
     size_t restarts = s->done ? s->done->restarts : s->search ? astar_search_restarts(s->search) : 0;
-    push_stats(L, expanded, touched);
+    const char *algorithm = s->done     ? algorithm_name(s->done->algorithm)
+                            : s->search ? algorithm_name(astar_search_algorithm(s->search))
+                                        : NULL;
+    push_stats(L, expanded, touched, algorithm);
     lua_pushinteger(L, (lua_Integer)restarts);
     lua_setfield(L, -2, "restarts");
     return 1;
@@ -414,6 +487,7 @@ static int search_get_expanded(lua_State *L)
     uint32_t *cells;
     size_t n, i;
     unsigned steps;
+    uint32_t stride;
 
     for (;;) {
         check_open(L, s->owner);
@@ -423,6 +497,7 @@ static int search_get_expanded(lua_State *L)
             Finished *f = s->done;
             cells = f->cells + 2 * f->length;
             n = f->nexpanded;
+            stride = f->stride;
             if (!f->sorted)
                 qsort(cells, n, sizeof *cells, compare_cells);
             f->sorted = 1;
@@ -437,18 +512,18 @@ static int search_get_expanded(lua_State *L)
         if (s->steps != steps || !s->search || s->released || s->owner->closed)
             continue;                  /* changed by a finalizer: look again */
         astar_search_recorded(s->search, &recorded);
-        for (i = 0; i < n; i++)
-            cells[i] = astar_cell_y(s->search, recorded[i]) * s->width
-                       + astar_cell_x(s->search, recorded[i]);
+        if (n)
+            memcpy(cells, recorded, n * sizeof *cells);
+        stride = astar_search_stride(s->search);
         qsort(cells, n, sizeof *cells, compare_cells);
         break;
     }
     lua_createtable(L, (int)n, 0);
     for (i = 0; i < n; i++) {
         lua_createtable(L, 0, 2);
-        lua_pushinteger(L, (lua_Integer)(cells[i] % s->width) + 1);
+        lua_pushinteger(L, (lua_Integer)(cells[i] % stride));   /* 1-based: the border */
         lua_setfield(L, -2, "x");
-        lua_pushinteger(L, (lua_Integer)(cells[i] / s->width) + 1);
+        lua_pushinteger(L, (lua_Integer)(cells[i] / stride));
         lua_setfield(L, -2, "y");
         lua_rawseti(L, -2, (int)i + 1);
     }
@@ -486,6 +561,7 @@ static int search_release(lua_State *L)
 
 static const luaL_Reg SEARCH_METHODS[] = {
     {"step", search_step},
+    {"restart", search_restart},
     {"result", search_result},
     {"getStatus", search_get_status},
     {"getStats", search_get_stats},

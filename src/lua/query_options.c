@@ -143,7 +143,7 @@ static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOpti
         break;
     case OPT_INTO:
         /* a stepped search returns its path frames later: no table to hold */
-        if (strcmp(v.fname, "newSearch") == 0)
+        if (strcmp(v.fname, "newSearch") == 0 || strcmp(v.fname, "restart") == 0)
             arg_error(L, v.number, v.fname, NULL, "opts.into: only findPath fills a table");
         if (!lua_istable(L, v.index))
             type_error(L, v, "opts.into: ", "table");

@@ -43,6 +43,8 @@ typedef struct {
  * prepares the grid for a search. The rules (opts.cost, blocked, occupied)
  * go into `rules`, whose stack slots stay pushed. */
 LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rules);
+/* The same for grid g, open, whatever argument 1 is (search:restart). */
+void read_query(lua_State *L, LuaGrid *g, const char *fname, Query *q, QueryRules *rules);
 
 /* Empties r and reserves QR_COUNT stack slots (from the top + 1) for the
  * rules; messages name fname, argument argn and "opts.<rule>". */

@@ -234,6 +234,10 @@ function Grid:encode() end
 ---@class astar.SearchStats
 ---@field expanded integer nodes expanded (jump points for JPS)
 ---@field touched integer cells whose cost was set
+---@field algorithm? astar.AlgorithmRun what ran; nil before the first query
+
+---The algorithm a query ran (the names of `opts.algorithm`).
+---@alias astar.AlgorithmRun "astar"|"jps"
 
 -- ---- the options of a query --------------------------------------------------------
 

@@ -13,6 +13,19 @@ local Search = {}
 ---@return astar.SearchStatus
 function Search:step(n, seconds) end
 
+---The same search started again on a new query, in the memory it has: the
+---arguments of `grid:newSearch`, checked the same way (`opts` omitted: the
+---defaults, not the options of the query before). Its statistics start from
+---zero.
+---@param sx integer
+---@param sy integer
+---@param gx integer
+---@param gy integer
+---@param opts? astar.NewSearchOptions
+---@return astar.Search
+---@overload fun(self: astar.Search, sx: integer, sy: integer, goals: astar.Point[], opts?: astar.NewSearchOptions): astar.Search
+function Search:restart(sx, sy, gx, gy, opts) end
+
 ---What `findPath` would return: `path, cost [, reached]`, or `nil, reason`
 ---(the flat form with `flat = true`).
 ---@return astar.Path|astar.FlatPath|nil path
@@ -24,12 +37,12 @@ function Search:result() end
 ---@return astar.SearchStatus
 function Search:getStatus() end
 
----All the work done so far, runs before a restart included.
+---All the work done so far, runs before a restart by a change included, and
+---the algorithm the current run runs.
 ---@return astar.SearchRunStats
 function Search:getStats() end
 
----The cells the current run expanded, in row order (it scans the whole grid:
----for visualisations).
+---The cells the current run expanded, in row order (for visualisations).
 ---@return astar.Point[]
 function Search:getExpanded() end
 

@@ -132,7 +132,9 @@ end
 -- cx + DX[d], cy + DY[d], computed only for a move that improves v) and
 -- finish (the status when the open list runs dry; "no path" unless given).
 -- In scope after the goal test: gu, and cx, cy the cell's bordered
--- coordinates; everywhere the locals the loop opens with. Flag
+-- coordinates; everywhere the locals the loop opens with. The loop lists the
+-- cells it expands in s.rec (getExpanded, a finished search's copy: no scan
+-- of the grid). Flag
 -- "general" (astar_loop.c general_loop: rules, goal lists, near, a bound):
 -- a move dearer than max_cost is not taken, entry(v) is the entry cost of
 -- cell v (the rule's, asked once per query, never about the start, negative
@@ -155,6 +157,7 @@ return function(s, grid, budget)
   local closed = seen + 1
   local h_scale, heuristic, diagonal, partial = s.h_scale, s.heuristic, s.diagonal, s.partial
   local expanded, touched = s.expanded, s.touched
+  local rec = s.rec   -- the cells expanded, in order: rec[1..expanded]
   local offset = offsets(stride)
   --@if general
   local rc, rs, target = s.rc, s.rs, s.target
@@ -210,6 +213,7 @@ return function(s, grid, budget)
       end
       stamp[u] = closed
       expanded = expanded + 1
+      rec[expanded] = u
       local gu = gs[u]
       local cx = (u - 1) % stride
       local cy = (u - 1 - cx) / stride

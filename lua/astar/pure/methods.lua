@@ -358,7 +358,7 @@ local function outcome(self, s, status, o, goal_list)
       path, cost = S.path(s)
     end
   end
-  self._expanded, self._touched = s.expanded, s.touched
+  self._expanded, self._touched, self._algorithm = s.expanded, s.touched, s.algorithm
   if self._open then self._search = s end
   if not path then return nil, status end   -- "goal is blocked" or "no path"
   if goal_list then return path, cost, status == S.FOUND and S.goal_index(s) or false end
@@ -394,7 +394,7 @@ local function find_general(self, start, gx, gy, goal_list, o)
     if status ~= S.STOPPED then status = smoothed(self, s, S.step(s, 0), o.smooth) end
     if status == S.STOPPED then
       if not (rules.stop == Q.STOP_CHANGED and self._open and restarts < MAX_RESTARTS) then
-        self._expanded, self._touched = s.expanded, s.touched
+        self._expanded, self._touched, self._algorithm = s.expanded, s.touched, s.algorithm
         if self._open then self._search = s end
         Q.raise(rules, "findPath")
       end
@@ -447,7 +447,8 @@ end
 function M.getSearchStats(...)
   local self = ...
   check_grid("getSearchStats", select("#", ...), self)
-  return { expanded = self._expanded, touched = self._touched }
+  -- algorithm: what the last findPath ran (nil before the first)
+  return { expanded = self._expanded, touched = self._touched, algorithm = self._algorithm }
 end
 
 return M

@@ -139,7 +139,7 @@ local function check_value(grid, fname, num, id, v, o)
     o.flat = check_boolean(v, true, num, fname, "opts.flat: ")
   elseif id == INTO then
     -- a stepped search returns its path frames later: no table to hold
-    if fname == "newSearch" then
+    if fname == "newSearch" or fname == "restart" then
       arg_error(num, fname, nil, "opts.into: only findPath fills a table")
     end
     if type(v) ~= "table" then type_error(num, fname, "opts.into: ", "table", v, true) end

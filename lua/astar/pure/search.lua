@@ -89,7 +89,7 @@ function M.new(cells)
     parent[i] = 0
   end
   return {
-    cells = cells, stamp = stamp, g = g, parent = parent, generation = 0,
+    cells = cells, stamp = stamp, g = g, parent = parent, generation = 0, rec = {},
     hf = {}, hc = {}, n = 0, ties = {}, tn = 0, ties_f = -1.0,
     status = M.NO_PATH, expanded = 0, touched = 0,
   }
@@ -130,6 +130,7 @@ local check_goal
 function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   local generation = s.generation + 1
   s.generation = generation
+  s.algorithm = "astar"   -- what runs (getSearchStats, search:getStats)
   s.general, s.theta = false, false
   s.runner, s.hex = nil, nil
   s.size, s.goal_checked = 1, not partial
@@ -374,6 +375,7 @@ M.STOPPED = "stopped"
 function M.begin_general(s, grid, start, gx, gy, o, rule)
   local generation = s.generation + 1
   s.generation = generation
+  s.algorithm = "astar"   -- what runs (getSearchStats, search:getStats)
   reserve_general(s)
   local hex = grid._hex         -- a hex board: hex.lua's targets and loop
   s.general = true
@@ -587,20 +589,23 @@ function run_general(s, grid, budget)
   return general_loop(s, grid, budget)
 end
 
--- The cells the query expanded so far, {x =, y =} (1-based) in row order: a
--- scan of the whole grid, as astar_search_expanded_cell is asked cell by cell.
-function M.expanded_cells(s)
-  local grid, stamp = s.grid, s.stamp
-  local stride, closed = grid._stride, 2 * s.generation + 1
-  local out, n = {}, 0
-  for y = 1, grid._h do
-    local row = y * stride + 1
-    for x = 1, grid._w do
-      if stamp[row + x] == closed then
-        n = n + 1
-        out[n] = { x = toint(x), y = toint(y) }
-      end
-    end
+-- The cells the query expanded so far (bordered indices, in the order it
+-- expanded them): a new list, O(expanded) (the loop lists them in s.rec).
+function M.expanded_list(s)
+  local rec, out = s.rec, {}
+  for k = 1, s.expanded do out[k] = rec[k] end
+  return out
+end
+
+-- Cells `list` (bordered indices of a grid of row length stride) as
+-- {x =, y =} (1-based) in row order; sorts list.
+function M.cells_in_rows(list, stride)
+  table.sort(list)
+  local out = {}
+  for k = 1, #list do
+    local i0 = list[k] - 1
+    local x = i0 % stride
+    out[k] = { x = toint(x), y = toint((i0 - x) / stride) }
   end
   return out
 end

@@ -1,6 +1,13 @@
 -- Searches spread over frames for the pure-Lua backend, as src/lua/lua_search.c:
 -- grid:newSearch(sx, sy, gx, gy [, opts]) -> Search; search:step(n [, seconds]),
--- search:result(), getStatus, getStats, getExpanded, getGrid; the same messages.
+-- search:restart(sx, sy, gx, gy [, opts]), search:result(), getStatus,
+-- getStats, getExpanded, getGrid; the same messages.
+--
+-- As there, a Search takes scratch from its grid's pool (grid._pool) while
+-- it runs; when it finishes, its path, statistics and expanded cells are
+-- copied out (self._done) and the scratch goes back to the pool, so the next
+-- search on the grid starts without making per-cell arrays (O(1) of the
+-- board: the scratch's stamps are by generation, never cleared).
 local A = require "astar.pure.args"
 local S = require "astar.pure.search"
 local G = require "astar.pure.grid"
@@ -12,6 +19,27 @@ local J = require "astar.pure.jps"
 local select, getmetatable, setmetatable, format = select, getmetatable, setmetatable, string.format
 local huge = math.huge
 local STEP_CHUNK = 256   -- expansions between two looks at the clock (lua_search.c)
+local POOL_SIZE = 4      -- scratch of finished searches kept per grid (lua_grid.h)
+
+-- The grid's pool of scratch (lua/lease.c pool_take, pool_give).
+local function pool_take(grid)
+  local pool = grid._pool
+  local n = pool and #pool or 0
+  if n == 0 then return S.new(grid._cells) end
+  local s = pool[n]
+  pool[n] = nil
+  return s
+end
+
+local function pool_give(grid, s)
+  if not grid._open then return end   -- closed: its memory goes
+  local pool = grid._pool
+  if not pool then
+    pool = {}
+    grid._pool = pool
+  end
+  if #pool < POOL_SIZE then pool[#pool + 1] = s end
+end
 
 local SearchMethods = {}
 local SEARCH_META = { __index = SearchMethods, __name = "astar.Search" }
@@ -27,7 +55,7 @@ local function check_search(fname, nargs, self)
     error(format("calling '%s' on bad self (astar.Search expected, got %s)", fname,
       A.typename(self, nargs > 0)), 0)
   end
-  if not self._scratch then error("attempt to use a released astar.Search", 0) end
+  if self._released then error("attempt to use a released astar.Search", 0) end
   return self
 end
 
@@ -82,7 +110,11 @@ end
 -- that stopped the search fails it for good.
 local function leave_core(self, status, fname)
   self._busy = false
-  if not self._scratch then error("search released during " .. fname, 0) end
+  if self._released then
+    if self._scratch then pool_give(self._grid, self._scratch) end
+    self._scratch = nil
+    error("search released during " .. fname, 0)
+  end
   if status ~= S.STOPPED then return end
   local rules = self._rules
   if rules.stop == Q.STOP_CHANGED then
@@ -94,26 +126,80 @@ local function leave_core(self, status, fname)
   Q.raise(rules, fname)
 end
 
+-- The statistics so far: the runs before its restarts (by changes) included.
+local function stats(self, s)
+  return self._earlier_expanded + s.expanded, self._earlier_touched + s.touched
+end
+
+-- The search has ended (found, unreachable): what result, getStats and
+-- getExpanded will read is copied out of its scratch (O(path + expanded)),
+-- and the scratch goes back to the grid's pool (lua_search.c finish).
+local function finish(self)
+  local s, status = self._scratch, self._status
+  local expanded, touched = stats(self, s)
+  local done = { status = status, expanded = expanded, touched = touched,
+    restarts = self._restarts, algorithm = s.algorithm, cells = S.expanded_list(s) }
+  if status == S.FOUND or status == S.PARTIAL then
+    if self._options.smooth then
+      done.path, done.cost = SM.result(s, nil, true)
+    else
+      done.path, done.cost = S.flat_path(s)
+    end
+    done.goal_index = status == S.FOUND and S.goal_index(s) or false
+  end
+  self._done, self._scratch = done, nil
+  pool_give(self._grid, s)
+end
+
+-- Sets up search (new, or restarted by search:restart) for the query that
+-- check_query read, and starts it: the rules may be asked about the goal.
+local function begin(search, fname, start, xs, ys, goal_list, o, rules)
+  local grid = search._grid
+  search._busy = true   -- no finalizer may step or restart it from here
+  local s = search._scratch or pool_take(grid)
+  search._scratch = s
+  -- a finalizer run by those allocations may have closed the grid
+  if not grid._open then
+    search._busy = false
+    error("grid closed during " .. fname, 0)
+  end
+  search._partial, search._flat, search._options = o.partial, o.flat, o
+  search._start, search._goal = start, ys[1] * grid._stride + xs[1] + 1
+  search._xs, search._ys, search._goal_list = xs, ys, goal_list
+  search._rules = rules or nil
+  search._restarts, search._earlier_expanded, search._earlier_touched = 0, 0, 0
+  search._grid_changed, search._stopped, search._done = false, false, nil
+  if rules then Q.prepare(rules, grid) end
+  start_query(search)                   -- it may ask the rules about the goal
+  leave_core(search, search._status, fname)
+  if search._status ~= S.SEARCHING then finish(search) end
+  return search
+end
+
 function methods.newSearch(...)
   local self, sx, sy, gx, gy, opts = ...
   local nargs = select("#", ...)
   local start, xs, ys, goal_list, o = G.check_query("newSearch", nargs, self, sx, sy, gx, gy, opts)
   local rules = o.general and G.finish_rules(self, "newSearch", o)
-  local scratch = S.new(self._cells)
-  -- a finalizer run by those allocations may have closed the grid
-  if not self._open then error("grid closed during newSearch", 0) end
-  local search = setmetatable({
-    _grid = self, _scratch = scratch, _partial = o.partial, _flat = o.flat,
-    _options = o, _start = start, _goal = ys[1] * self._stride + xs[1] + 1, _xs = xs, _ys = ys,
-    _restarts = 0, _earlier_expanded = 0, _earlier_touched = 0,
-    _grid_changed = false, _stopped = false, _busy = false,
-    _rules = rules or nil, _goal_list = goal_list,
-  }, SEARCH_META)
-  if rules then Q.prepare(rules, self) end
-  search._busy = true                   -- begin may ask the rules about the goal
-  start_query(search)
-  leave_core(search, search._status, "newSearch")
-  return search
+  local search = setmetatable({ _grid = self, _busy = false, _released = false }, SEARCH_META)
+  return begin(search, "newSearch", start, xs, ys, goal_list, o, rules)
+end
+
+-- search:restart(sx, sy, gx, gy [, opts]): the search starts again on a new
+-- query, checked as newSearch checks it (opts omitted: the defaults, as for
+-- newSearch), in the memory it has; its statistics start from zero.
+function SearchMethods.restart(...)
+  local self, sx, sy, gx, gy, opts = ...
+  local nargs = select("#", ...)
+  check_search("restart", nargs, self)
+  if self._busy then error("search:restart called from one of its own rules", 0) end
+  local grid = self._grid
+  local start, xs, ys, goal_list, o = G.check_query("restart", nargs, grid, sx, sy, gx, gy, opts)
+  local rules = o.general and G.finish_rules(grid, "restart", o)
+  -- a finalizer may have released it, or be running one of its steps
+  check_search("restart", nargs, self)
+  if self._busy then error("search:restart called from one of its own rules", 0) end
+  return begin(self, "restart", start, xs, ys, goal_list, o, rules)
 end
 
 -- The best clock this runtime has, for step's time budget: LÖVE's
@@ -141,7 +227,7 @@ local function resume_for(self, n, seconds)
   while true do
     local chunk = (limited and n < STEP_CHUNK) and n or STEP_CHUNK
     local status = S.resume(s, chunk)
-    if status ~= S.SEARCHING or not self._scratch or grid._version ~= s.version or not grid._open then
+    if status ~= S.SEARCHING or self._released or grid._version ~= s.version or not grid._open then
       return status
     end
     if limited then
@@ -197,6 +283,7 @@ function SearchMethods.step(...)
       self._busy = true
       leave_core(self, follow_changes(self), "step")
     end
+    if self._status ~= S.SEARCHING then finish(self) end
   end
   return status_name(self._status)
 end
@@ -211,15 +298,16 @@ function SearchMethods.result(...)
     error("search still running: step it until it returns 'found' or 'unreachable'", 0)
   elseif status == S.FOUND or status == S.PARTIAL then
     check_grid_alive(self)
-    local path, cost
-    if self._options.smooth then
-      path, cost = SM.result(self._scratch, nil, self._flat)
+    local done = self._done
+    local path, cost = done.path, done.cost
+    local copy = {}
+    if self._flat then
+      for k = 1, #path do copy[k] = path[k] end
     else
-      path, cost = (self._flat and S.flat_path or S.path)(self._scratch)
+      for k = 1, #path / 2 do copy[k] = { x = path[2 * k - 1], y = path[2 * k] } end
     end
-    if self._goal_list then
-      return path, cost, status == S.FOUND and S.goal_index(self._scratch) or false
-    end
+    path = copy
+    if self._goal_list then return path, cost, done.goal_index end
     if not self._partial then return path, cost end
     return path, cost, status == S.FOUND
   end
@@ -231,20 +319,34 @@ function SearchMethods.getStatus(...)
   return status_name(check_search("getStatus", select("#", ...), self)._status)
 end
 
--- All the work so far: the runs before its restarts included.
+-- All the work so far: the runs before its restarts (by changes) included;
+-- algorithm: what the last run ran ("astar" after jump point search handed
+-- over to A*).
 function SearchMethods.getStats(...)
   local self = ...
-  local s = check_search("getStats", select("#", ...), self)._scratch
-  return { expanded = self._earlier_expanded + s.expanded, touched = self._earlier_touched + s.touched,
-    restarts = self._restarts }
+  check_search("getStats", select("#", ...), self)
+  local done = self._done
+  if done then
+    return { expanded = done.expanded, touched = done.touched, restarts = done.restarts,
+      algorithm = done.algorithm }
+  end
+  local s = self._scratch
+  local expanded, touched = stats(self, s)
+  return { expanded = expanded, touched = touched, restarts = self._restarts,
+    algorithm = s.algorithm }
 end
 
 -- The cells expanded so far (src/lua/lua_search.c search_get_expanded).
 function SearchMethods.getExpanded(...)
   local self = ...
   check_search("getExpanded", select("#", ...), self)
-  if not self._grid._open then error("attempt to use a closed astar.Grid", 0) end
-  return S.expanded_cells(self._scratch)
+  local grid = self._grid
+  if not grid._open then error("attempt to use a closed astar.Grid", 0) end
+  local done = self._done
+  local list = done and done.cells or S.expanded_list(self._scratch)
+  local cells = S.cells_in_rows(list, grid._stride)
+  if done then done.cells = list end   -- sorted now: the next call sorts less
+  return cells
 end
 
 function SearchMethods.getGrid(...)
@@ -253,13 +355,19 @@ function SearchMethods.getGrid(...)
 end
 
 SEARCH_META.__tostring = function(self)
-  if not self._scratch then return "astar.Search (released)" end
+  if self._released then return "astar.Search (released)" end
   return "astar.Search (" .. status_name(self._status) .. ")"
 end
 
--- __close: frees the scratch at once; safe to call twice.
+-- __close: gives the scratch back to the grid's pool at once (while the
+-- search runs its rules, once they return: leave_core); safe to call twice.
 SEARCH_META.__close = function(self)
-  if getmetatable(self) == SEARCH_META then self._scratch = nil end
+  if getmetatable(self) ~= SEARCH_META then return end
+  self._released = true
+  if self._scratch and not self._busy then
+    pool_give(self._grid, self._scratch)
+    self._scratch = nil
+  end
 end
 
 return SearchMethods

@@ -1,0 +1,110 @@
+-- make bench-search-start (issue 24): what a stepped search costs against
+-- findPath on the same query. A game that slices its searches over frames
+-- pays newSearch + step + result per query; on a 256x256 board that must not
+-- cost more than findPath (the issue's target: within 1.2x on the pure-Lua
+-- fallback, 1.05x in C), so newSearch may not cost in proportion to the board.
+--
+-- The board: 256x256, 20% walls and terrain costs 1 to 4 (Park and Miller's
+-- generator, seed 24: the same board on Lua 5.4 and LuaJIT), 8 directions
+-- ("no-obstacles"), so every query runs A*. QUERIES pairs of open cells,
+-- drawn from the same generator, the goal within 32 cells of the start each
+-- way (an enemy chasing the player: a short search on a big board, where
+-- what a query costs before its first step shows). Rows, per backend (C, then the fallback):
+--   findPath              grid:findPath(...)
+--   newSearch+step+result grid:newSearch(...), step(math.huge), result()
+--   restart+step+result   one search, search:restart(...) per query
+-- Columns: time per query (CPU time, os.clock; the median of PASSES passes,
+-- bench/timing.lua) and its ratio to findPath in the same run.
+--
+-- Usage: lua bench/search_start_bench.lua   (PASSES=n, QUERIES=n)
+package.path = "bench/?.lua;" .. package.path
+local time = require("timing").time
+
+local PASSES = tonumber(os.getenv("PASSES")) or 5
+local QUERIES = tonumber(os.getenv("QUERIES")) or 40
+local SIZE = 256
+local REACH = 32   -- goals within 32 cells of the start each way: an enemy chasing
+local OPTS = { diagonal = "no-obstacles" }
+
+local function rng(seed)
+  local state = seed
+  return function(n)
+    state = state * 16807 % 2147483647
+    return state % n + 1
+  end
+end
+
+local function board(astar)
+  local rand = rng(24)
+  local grid = astar.new(SIZE, SIZE)
+  for y = 1, SIZE do
+    for x = 1, SIZE do
+      if rand(100) <= 20 then
+        grid:setWalkable(x, y, false)
+      else
+        grid:setCost(x, y, rand(4))
+      end
+    end
+  end
+  local queries = {}
+  while #queries < QUERIES do
+    local sx, sy = rand(SIZE), rand(SIZE)
+    local gx, gy = sx + rand(2 * REACH + 1) - REACH - 1, sy + rand(2 * REACH + 1) - REACH - 1
+    gx, gy = math.max(1, math.min(SIZE, gx)), math.max(1, math.min(SIZE, gy))
+    local q = { sx, sy, gx, gy }
+    if grid:isWalkable(q[1], q[2]) and grid:isWalkable(q[3], q[4]) then
+      queries[#queries + 1] = q
+    end
+  end
+  return grid, queries
+end
+
+local function find_all(grid, queries)
+  return function()
+    for _, q in ipairs(queries) do grid:findPath(q[1], q[2], q[3], q[4], OPTS) end
+  end
+end
+
+local function stepped_all(grid, queries)
+  return function()
+    for _, q in ipairs(queries) do
+      local search = grid:newSearch(q[1], q[2], q[3], q[4], OPTS)
+      search:step(math.huge)
+      search:result()
+    end
+  end
+end
+
+local function restarted_all(grid, queries)
+  local search = grid:newSearch(1, 1, 1, 1)
+  if not search.restart then return nil end
+  return function()
+    for _, q in ipairs(queries) do
+      search:restart(q[1], q[2], q[3], q[4], OPTS)
+      search:step(math.huge)
+      search:result()
+    end
+  end
+end
+
+local engine = jit and jit.version or _VERSION
+print(("stepped searches against findPath, %s, %dx%d, 20%% walls, costs 1-4, %d queries"):format(
+  engine, SIZE, SIZE, QUERIES))
+print(("%-8s %-22s %10s %8s"):format("backend", "row", "us/query", "ratio"))
+for _, backend in ipairs({ { "C", "astar.core" }, { "fallback", "astar.pure" } }) do
+  local astar = require(backend[2])
+  local grid, queries = board(astar)
+  local rows = { { "findPath", find_all(grid, queries) },
+    { "newSearch+step+result", stepped_all(grid, queries) },
+    { "restart+step+result", restarted_all(grid, queries) } }
+  local base
+  for _, row in ipairs(rows) do
+    if row[2] then
+      row[2]()   -- warm up: scratch made, loops compiled
+      local per = time(row[2], PASSES) / #queries
+      base = base or per
+      print(("%-8s %-22s %10.1f %7.2fx"):format(backend[1], row[1], per * 1e6, per / base))
+    end
+  end
+  collectgarbage()
+end
