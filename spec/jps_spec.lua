@@ -401,7 +401,7 @@ describe("jump point search's rules, exact", function()
       { 9, 2 } }, got.path)
     assert.are.same(cells(got.astar[1]), got.path)      -- A*'s path, not JPS's
     assert.are.equal(got.astar[2], got.cost)
-    assert.are.same({ expanded = 1 + 8, touched = 33, restarts = 1 }, got.stats)
+    assert.are.same({ expanded = 1 + 8, touched = 33, restarts = 1, algorithm = "astar" }, got.stats)
     assert.are.equal(8, got.expanded)                  -- A*'s cells
     if PURE and core then assert.are.same(changed_midway(core), got) end
   end)
@@ -442,13 +442,13 @@ describe("jump point search's rules, exact", function()
     assert(R.close(got.cost, 3 + 2 * SQRT2))
     assert.are.same({ path, got.cost, false }, got.found)
     -- 4 jump points, then A*'s 41 cells; touched: 3 + 41
-    assert.are.same({ expanded = 45, touched = 44, restarts = 0 }, got.stats)
-    assert.are.same({ expanded = 45, touched = 44 }, got.found_stats)
+    assert.are.same({ expanded = 45, touched = 44, restarts = 0, algorithm = "astar" }, got.stats)
+    assert.are.same({ expanded = 45, touched = 44, algorithm = "astar" }, got.found_stats)
     assert.are.equal(21, got.steps)
     assert.are.same({ { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 4, 2 }, { 5, 2 }, { 6, 2 } }, got.near[2], false },
       got.near)
     assert(R.close(got.near[2], 4 + SQRT2))
-    assert.are.same({ expanded = 45, touched = 44 }, got.near_stats)
+    assert.are.same({ expanded = 45, touched = 44, algorithm = "astar" }, got.near_stats)
     if PURE and core then assert.are.same(partial_jps(core), got) end
   end)
 

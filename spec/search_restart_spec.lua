@@ -9,9 +9,8 @@ local check_error = require("helpers.errors").check_error
 
 local pack = table.pack or function(...) return { n = select("#", ...), ... } end
 
--- What the C backend runs with jump point search the pure backend runs with
--- A* until it has jump point search too (issue 23): then "jps" on both.
-local JPS = astar.backend == "c" and "jps" or "astar"
+-- What both backends run with jump point search (the pure one since issue 23).
+local JPS = "jps"
 
 local function run(search, n)
   local status = search:getStatus()

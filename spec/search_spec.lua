@@ -159,9 +159,9 @@ describe("a Search object", function()
     local search = grid:newSearch(1, 1, 10, 10)
     assert.are.equal("astar.Search (searching)", tostring(search))
     assert.are.equal("searching", search:getStatus())
-    -- jump point search on C (the pure backend: A*, until issue 23)
+    -- jump point search, on both backends
     assert.are.same({ expanded = 0, touched = 1, restarts = 0,
-      algorithm = astar.backend == "c" and "jps" or "astar" }, search:getStats())
+      algorithm = "jps" }, search:getStats())
     assert.are.equal(grid, search:getGrid())
     search:step(math.huge)
     assert.are.equal("astar.Search (found)", tostring(search))

@@ -126,6 +126,7 @@ return function(s, grid, budget)
   local unit = grid._min_cost
   local unit_diagonal = SQRT2 * unit
   local expanded, touched = s.expanded, s.touched
+  local rec = s.rec   -- the jump points expanded, in order (getExpanded)
   local offset = offsets(stride)
   local dirs = s.jps_dirs
   while n > 0 or tn > 0 do
@@ -150,6 +151,7 @@ return function(s, grid, budget)
       end
       stamp[u] = closed
       expanded = expanded + 1
+      rec[expanded] = u
       local gu = gs[u]
       local cx = (u - 1) % stride
       local cy = (u - 1 - cx) / stride
@@ -300,7 +302,7 @@ local function exhausted(s, grid, budget)
     end
   end
   local start = s.start
-  s.runner, s.jps = nil, false
+  s.runner, s.jps, s.algorithm = nil, false, "astar"
   s.n, s.tn, s.ties_f = 1, 0, -1.0
   s.hf[1], s.hc[1] = 0.0, start
   s.g[start], s.stamp[start] = 0.0, 2 * generation
@@ -332,6 +334,7 @@ function M.attach(s, o)
   local jps = chooses(s, o)
   s.jps = jps
   if jps then
+    s.algorithm = "jps"
     s.jps_dirs = s.jps_dirs or {}
     s.runner = loop(o.diagonal == NEVER, s.general)
   end
