@@ -57,6 +57,7 @@ function M.new(width, height)
     _moves = nil,               -- overrides and links (moves.lua); nil while none
     _link_edits = 0,            -- how many times links were made, repriced or removed
     _search = nil,              -- findPath's scratch, made on first use
+    _range = nil,               -- movementRange's scratch (range.lua), made on first use
     _expanded = 0, _touched = 0, -- the last findPath's statistics
   }, M.META)
 end
@@ -134,7 +135,7 @@ end
 
 -- Releases the cells; every method then raises "attempt to use a closed astar.Grid".
 function M.close(grid)
-  grid._open, grid._cost, grid._search = nil, nil, nil
+  grid._open, grid._cost, grid._search, grid._range = nil, nil, nil, nil
 end
 
 return M

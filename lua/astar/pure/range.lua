@@ -51,7 +51,8 @@ local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
 
 -- A Range holds, per settled cell k (1 = the start, in settling order): _x[k],
 -- _y[k] (1-based), _cost[k], _stop[k] and _parent[k] (a position, the start's
--- is itself); _slot maps the cell key (y - 1) * width + x to k.
+-- is itself); _slot maps the cell key (y - 1) * width + x to k, made on the
+-- first look-up (a range that is only listed or attacked from never needs it).
 local Range = {}
 local RANGE = { __index = Range, __name = "astar.Range" }
 
@@ -73,7 +74,14 @@ local function find_cell(fname, nargs, self, x, y)
   if not (x >= 1 and x <= w and y >= 1 and y <= self._h) or x ~= floor(x) or y ~= floor(y) then
     return nil
   end
-  return self._slot[(y - 1) * w + x]
+  local slot = self._slot
+  if not slot then
+    slot = {}
+    local xs, ys = self._x, self._y
+    for k = 1, self._n do slot[(ys[k] - 1) * w + xs[k]] = k end
+    self._slot = slot
+  end
+  return slot[(y - 1) * w + x]
 end
 
 function Range.contains(...)
@@ -384,21 +392,21 @@ end
 -- start always), by bordered cell.
 local function new_range(w, h, stride, order, count, g, parent, slot, flags, size, no_stop,
                          diagonal, hex)
-  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
+  local xs, ys, costs, stop, parents = {}, {}, {}, {}, {}
   local stops = 0
   for k = 1, count do
-    local cell = order[k]
-    local cx = (cell - 1) % stride
+    local cell = order[k]   -- a whole number: x and y come out as integers
     local cy = floor((cell - 1) / stride)
-    xs[k], ys[k] = toint(cx), toint(cy)
+    xs[k], ys[k] = cell - 1 - cy * stride, cy
     costs[k] = g[cell]
-    if size > 1 then stop[k] = k == 1 or not no_stop[cell] else stop[k] = flags[cell] % 2 == 0 end
-    if stop[k] then stops = stops + 1 end
+    local on
+    if size > 1 then on = k == 1 or not no_stop[cell] else on = flags[cell] % 2 == 0 end
+    stop[k] = on
+    if on then stops = stops + 1 end
     parents[k] = k == 1 and 1 or slot[parent[cell]]
-    keys[(cy - 1) * w + cx] = k
   end
   return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
-    _stop = stop, _parent = parents, _slot = keys, _size = size > 1 and size or nil,
+    _stop = stop, _parent = parents, _size = size > 1 and size or nil,
     _diagonal = diagonal, _hex = hex }, RANGE)   -- hex: the layout, for "corners"
 end
 
@@ -496,6 +504,35 @@ local function ask_move(q, rule, from, to, cost)
   arg_error(rule.argn.move, q.fname, nil, Q.bad_move_message(rule.label.move, v, fx, fy, tx, ty))
 end
 
+-- The scratch of a range on a grid (kept in grid._range between queries,
+-- taken by one query while it runs, as findPath's: a query made meanwhile,
+-- from a callback or a finalizer, makes its own; one that ends in an error
+-- drops it): per bordered cell entry, flags, g, parent and slot (false where
+-- unknown: filled once, so every later access is to the array part), the
+-- cells looked at (touched[1..nt], put back to false after each run), the
+-- settling order and the heap's arrays.
+local function take_scratch(grid)
+  local t = grid._range
+  grid._range = nil
+  if t and t.cells == grid._cells then return t end
+  local entry, flags, g, parent, slot = {}, {}, {}, {}, {}
+  for i = 1, grid._cells do
+    entry[i], flags[i], g[i], parent[i], slot[i] = false, false, false, false, false
+  end
+  return { cells = grid._cells, entry = entry, flags = flags, g = g, parent = parent,
+    slot = slot, touched = {}, nt = 0, order = {}, hf = {}, hc = {} }
+end
+
+local function give_back(grid, t)
+  local entry, flags, g, parent, slot, touched = t.entry, t.flags, t.g, t.parent, t.slot, t.touched
+  for i = 1, t.nt do
+    local c = touched[i]
+    entry[c], flags[c], g[c], parent[c], slot[c] = false, false, false, false, false
+  end
+  t.nt, t.q, t.rule, t.open, t.zoc = 0, nil, nil, nil, nil
+  if grid._open then grid._range = t end
+end
+
 -- The search of a movement range on the kernel (range.c dk_settle, dk_look,
 -- dk_relax): a Dijkstra from the start bounded by move. The corner rule is
 -- checked before the diagonal cell is looked up (so the rules see the calls
@@ -515,8 +552,10 @@ local RANGE_LOOP = { name = "range", args = "t, move",
     local cornered = diagonal > 2
     local entry, flags, zoc = t.entry, t.flags, t.zoc
     local g, parent, slot, order = t.g, t.parent, t.slot, t.order
+    local touched, nt = t.touched, t.nt
     local count = 0
-    local hf, hc, n = { 0.0 }, { start }, 1
+    local hf, hc, n = t.hf, t.hc, 1
+    hf[1], hc[1] = 0.0, start
     --@if large
     local p = {}
     --@end
@@ -561,7 +600,7 @@ local RANGE_LOOP = { name = "range", args = "t, move",
     --@end
     if pass then
       local c = entry[v]
-      if c == nil then
+      if not c then
         -- the first look at v (look_up, written in: a call per cell costs
         -- the rule rows 5-10%)
         c = grid_costs and grid_costs[v] or 1.0
@@ -576,6 +615,11 @@ local RANGE_LOOP = { name = "range", args = "t, move",
           flags[v] = 0
         end
         entry[v] = c
+        --@if moves
+        --@else
+        nt = nt + 1   -- in the scratch: cleared after the run
+        touched[nt] = v
+        --@end
       end
       if c < huge then price = c end
     end
@@ -606,7 +650,7 @@ local RANGE_LOOP = { name = "range", args = "t, move",
       pass = c < huge and not slot[v]
     end
     --@end]=],
-  finish = "return count",
+  finish = "t.nt = nt return count",
 }
 
 -- One run of the search from cell (x, y) for a unit of size k; returns the
@@ -624,24 +668,35 @@ local function run_range(q, x, y, move, rule, diagonal, k)
   q.version = grid._version
   local w, h, stride = grid._w, grid._h, grid._stride
   local start = y * stride + x + 1
-  local t = { q = q, rule = rule, start = start, diagonal = diagonal, k = k,
-    open = open,   -- the query's own: a finalizer may close the grid
-    entry = { [start] = 0.0 }, flags = { [start] = 0 }, zoc = {},
-    g = { [start] = 0.0 }, parent = {}, slot = {}, order = {} }
   local kind = grid._hex and "hex" or "square"
+  local moved = grid._moves ~= nil or (rule ~= nil and rule.move ~= nil)
+  local t
+  if k == 1 and not moved then
+    t = take_scratch(grid)
+    t.entry[start], t.flags[start], t.g[start] = 0.0, 0, 0.0
+    t.touched[1], t.nt = start, 1
+  else   -- large units and moves: fresh tables
+    t = { entry = { [start] = 0.0 }, flags = { [start] = 0 }, g = { [start] = 0.0 },
+      parent = {}, slot = {}, order = {}, hf = {}, hc = {}, nt = 0 }
+  end
+  t.q, t.rule, t.start, t.diagonal, t.k = q, rule, start, diagonal, k
+  t.open = open   -- the query's own: a finalizer may close the grid
   if k > 1 then
-    kind, t.entry, t.flags, t.no_stop = "large", {}, {}, {}
+    kind, t.entry, t.flags, t.no_stop, t.zoc = "large", {}, {}, {}, {}
     t.stride, t.offset, t.cells = stride, B.offsets(stride), {}
     t.fits, t.new_cells = clearance().fits, clearance().new_cells
   end
-  local moved = grid._moves ~= nil or (rule ~= nil and rule.move ~= nil)
   local count = K.loop(RANGE_LOOP, kind, moved)(t, move)
-  if count == nil then return nil end
+  if count == nil then return nil end   -- the scratch is dropped
   -- a finalizer may have closed or changed the grid while the tables grew
   check_grid_after(q)
-  if q.changed then return nil end
-  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, t.no_stop,
-    diagonal, grid._hex)
+  local range
+  if not q.changed then
+    range = new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, t.no_stop,
+      diagonal, grid._hex)
+  end
+  if t.touched then give_back(grid, t) end
+  return range
 end
 
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
