@@ -533,6 +533,20 @@ local function give_back(grid, t)
   if grid._open then grid._range = t end
 end
 
+-- The scratch with its marks for attack cells (by cell key, 1..w * h): a
+-- cell is marked in this run when its mark is the generation returned.
+local function take_marks(grid)
+  local t = take_scratch(grid)
+  local mark = t.mark
+  if not mark then
+    mark = {}
+    for i = 1, grid._w * grid._h do mark[i] = 0 end
+    t.mark, t.mark_gen = mark, 0
+  end
+  t.mark_gen = t.mark_gen + 1
+  return t, mark, t.mark_gen
+end
+
 -- The search of a movement range on the kernel (range.c dk_settle, dk_look,
 -- dk_relax): a Dijkstra from the start bounded by move. The corner rule is
 -- checked before the diagonal cell is looked up (so the rules see the calls
@@ -818,7 +832,8 @@ local function run_attack(q, range, lo, hi, sight, metric, k)
   if not open then error("grid closed during " .. q.fname, 0) end
   local call = q.call
   local xs, ys, stop = range._x, range._y, range._stop
-  local marked, out, count = {}, {}, 0
+  local t, mark, gen = take_marks(grid)
+  local out, count = {}, 0
   for i = 1, range._n do
     if stop[i] then
       local px, py = xs[i], ys[i]
@@ -831,34 +846,42 @@ local function run_attack(q, range, lo, hi, sight, metric, k)
         local x0 = px - rem < 1 and 1 or px - rem
         local x1 = qx + rem > w and w or qx + rem
         local sy = ty < py and py or ty > qy and qy or ty
-        local tx = x0
-        while tx <= x1 do
-          if gap > 0 and tx > px - gap and tx < qx + gap then
-            tx = qx + gap                      -- skip the inner part
-          else
-            local key = (ty - 1) * w + tx
-            if not marked[key] then
-              local sx = tx < px and px or tx > qx and qx or tx
+        local row = (ty - 1) * w
+        -- the row's cells left to right, the inner part (closer than lo) left out
+        local a, b, c = x1, x0, x1
+        if gap > 0 then a, b = px - gap, qx + gap end
+        if a > x1 then a = x1 end
+        if b < x0 then b = x0 end
+        for part = 1, 2 do
+          local from, to = x0, a
+          if part == 2 then
+            from, to = b, c
+            if gap <= 0 then to = b - 1 end   -- one span: [x0, x1] taken whole
+          end
+          for tx = from, to do
+            local key = row + tx
+            if mark[key] ~= gen then
               local seen = true
               if sight == true then
-                seen = sees(open, stride, sx, sy, tx, ty)
+                seen = sees(open, stride, tx < px and px or tx > qx and qx or tx, sy, tx, ty)
               elseif sight then
+                local sx = tx < px and px or tx > qx and qx or tx
                 seen = call(sight, toint(sx), toint(sy), toint(tx), toint(ty))
                 check_grid_after(q)
                 if q.changed then return nil end
               end
               if seen then
-                marked[key] = true
+                mark[key] = gen
                 count = count + 1
                 out[count] = key
               end
             end
-            tx = tx + 1
           end
         end
       end
     end
   end
+  give_back(grid, t)
   check_grid_after(q)
   if q.changed then return nil end
   return out
@@ -874,7 +897,8 @@ local function run_attack_hex(q, range, lo, hi, sight)
   if not open then error("grid closed during " .. q.fname, 0) end
   local call = q.call
   local xs, ys, stop = range._x, range._y, range._stop
-  local marked, out, count = {}, {}, 0
+  local t, mark, gen = take_marks(grid)
+  local out, count = {}, 0
   for i = 1, range._n do
     if stop[i] then
       local cx, cy = xs[i], ys[i]
@@ -884,7 +908,7 @@ local function run_attack_hex(q, range, lo, hi, sight)
         for tx = x0, x1 do
           local d = HX.distance(layout, cx - 1, cy - 1, tx - 1, ty - 1)
           local key = (ty - 1) * w + tx
-          if d >= lo and d <= hi and not marked[key] then
+          if d >= lo and d <= hi and mark[key] ~= gen then
             local seen = true
             if sight == true then
               seen = HX.sees(grid, cx, cy, tx, ty, open)
@@ -894,7 +918,7 @@ local function run_attack_hex(q, range, lo, hi, sight)
               if q.changed then return nil end
             end
             if seen then
-              marked[key] = true
+              mark[key] = gen
               count = count + 1
               out[count] = key
             end
@@ -903,6 +927,7 @@ local function run_attack_hex(q, range, lo, hi, sight)
       end
     end
   end
+  give_back(grid, t)
   check_grid_after(q)
   if q.changed then return nil end
   return out
