@@ -68,6 +68,15 @@ return function(P, dir, maps, per_map)
       for _, p in ipairs(list) do P._movementRange(grid, p[1], p[2], move, opts) end
     end
   end
+  -- movement ranges, then what a spear (1..2) hits from each (dangerZone's work)
+  local function attacks(grid, list, move, opts)
+    return function()
+      for _, p in ipairs(list) do
+        local r = P._movementRange(grid, p[1], p[2], move, opts)
+        P._attackCells(grid, r, 1, 2, nil, "attackRange")
+      end
+    end
+  end
   local function paths(grid, list, opts)
     return function()
       for k = 1, #list - 1 do
@@ -90,6 +99,8 @@ return function(P, dir, maps, per_map)
     { "range rule", ranges(square, S, 20, { blocked = blocked }) },
     { "range hex", ranges(hex, X, 20) },
     { "range size 2", ranges(square, S, 20, { size = 2, diagonal = "one-obstacle" }) },
+    { "range + attack", attacks(square, S, 5) },
+    { "range + attack hex", attacks(hex, X, 5) },
     { "distanceMap", floods(big, B, { diagonal = "one-obstacle" }) },
     { "distanceMap flee", floods(square, S, nil, function(m) m:flee() end) },
     { "distanceMap hex", floods(hex, X) },

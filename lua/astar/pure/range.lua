@@ -265,12 +265,15 @@ end
 -- a list of points, calls when some is a function, argn[name] and label[name]
 -- for messages; nil when no rule was given.
 local function range_rule(r)
-  local rule, used = { argn = {}, label = {} }, false
+  local used = r.move and true or false
+  for which = 1, #Q.RULE_NAMES do used = used or r.index[which] ~= nil end
+  if not used then return nil end   -- the common case: no table made
+  local rule = { argn = {}, label = {} }
   for which, name in ipairs(Q.RULE_NAMES) do
     local v = r.index[which]
     rule.argn[name], rule.label[name] = r.argn[which], r.label[which]
     if v ~= nil then
-      rule[name], used = v, true
+      rule[name] = v
       if r.points[which] then
         rule.points = rule.points or {}
         rule.points[name] = true
@@ -279,10 +282,10 @@ local function range_rule(r)
     end
   end
   if r.move then   -- the move rule (moves.lua): about moves, asked by the search
-    rule.move, used = r.move, true
+    rule.move = r.move
     rule.argn.move, rule.label.move = r.argn[Q.MOVE], r.label[Q.MOVE]
   end
-  return used and rule or nil
+  return rule
 end
 
 -- Reads opts (argument 4 of fname; options.lua, OPTS_RANGE) of a query on
