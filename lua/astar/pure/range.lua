@@ -607,7 +607,8 @@ local RANGE_LOOP = { name = "range", args = "t, move",
       if c < huge then price = c end
     end
     --@else
-    local pass = open[v] and v ~= start
+    -- a settled cell (the start too) was looked up already and takes no move
+    local pass = open[v] and not slot[v]
     --@if diagonal
     if pass and d > 4 and cornered then
       local walls = (corner_wall(open, entry, u + offset[CX[d]], start) and 1 or 0)
