@@ -4,10 +4,11 @@
 -- lua/astar/tactics.lua. Same argument checks, messages, rule order, result
 -- order (the same 4-ary heap, so ties settle in the same order) and results.
 --
--- The game's functions may do anything (README, Robustness): each query keeps
--- its scratch in fresh tables, so a query made from inside a callback (or a
--- finalizer) has its own; a callback's error propagates unchanged (nothing is
--- left half-done in shared state); callbacks are called through a C function
+-- The game's functions may do anything (README, Robustness): a query takes
+-- the grid's scratch for itself while it runs (take_scratch), so a query made
+-- from inside a callback (or a finalizer) makes its own; a callback's error
+-- propagates unchanged (the scratch it held is dropped, nothing half-done is
+-- left where the next query looks); callbacks are called through a C function
 -- (string.gsub), so a yield in one is the same error as on the C backend;
 -- after each callback the grid is checked: closed raises "grid closed during
 -- <fname>", changed starts the query again (at most G.MAX_RESTARTS times, then
