@@ -62,8 +62,9 @@ local function run(grid, list, rounds, opts)
   return (os.clock() - t0) / (rounds * #list), costs
 end
 
--- Enough rounds of C that the clock's resolution does not matter.
-local function time_c(grid, list, opts)
+-- Enough rounds that the clock's resolution does not matter (and LuaJIT has
+-- compiled the loops): one on the long maps, many on the small ones.
+local function time_rounds(grid, list, opts)
   local rounds, per, costs = 1
   repeat
     local t0 = os.clock()
@@ -87,10 +88,10 @@ for _, m in ipairs(MAPS) do
   local list = scenarios(dir .. "/" .. m[2], per_map)
   local gc, gl = C.fromMovingAI(text), P.fromMovingAI(text)
   run(gl, { list[1] }, 1)   -- warm up: the scratch arrays are made on first use
-  local ta, ca = time_c(gc, list)
-  local tc, cc = time_c(gc, list, ASTAR)
-  local tl, cl = run(gl, list, 1)
-  local tp, cp = run(gl, list, 1, ASTAR)
+  local ta, ca = time_rounds(gc, list)
+  local tc, cc = time_rounds(gc, list, ASTAR)
+  local tl, cl = time_rounds(gl, list)
+  local tp, cp = time_rounds(gl, list, ASTAR)
   local expanded = 0
   for k, q in ipairs(list) do
     gl:findPath(q[1], q[2], q[3], q[4])
