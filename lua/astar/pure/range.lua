@@ -515,6 +515,12 @@ end
 -- unknown: filled once, so every later access is to the array part), the
 -- cells looked at (touched[1..nt], put back to false after each run), the
 -- settling order and the heap's arrays.
+-- The largest grid (cells, border included) that gets one: its five arrays
+-- take 16 bytes an entry on Lua 5.4 (8 on LuaJIT), rounded up to a power of
+-- two, so 5 MB at most; a larger grid's ranges use fresh tables (a range
+-- covers a small part of such a grid).
+local SCRATCH_MAX = 65536
+
 local function take_scratch(grid)
   local t = grid._range
   grid._range = nil
@@ -538,8 +544,10 @@ local function give_back(grid, t)
 end
 
 -- The scratch with its marks for attack cells (by cell key, 1..w * h): a
--- cell is marked in this run when its mark is the generation returned.
+-- cell is marked in this run when its mark is the generation returned. A
+-- grid too large for a scratch gets fresh marks.
 local function take_marks(grid)
+  if grid._cells > SCRATCH_MAX then return nil, {}, 1 end
   local t = take_scratch(grid)
   local mark = t.mark
   if not mark then
@@ -690,13 +698,13 @@ local function run_range(q, x, y, move, rule, diagonal, k)
   local kind = grid._hex and "hex" or "square"
   local moved = grid._moves ~= nil or (rule ~= nil and rule.move ~= nil)
   local t
-  if k == 1 and not moved then
+  if k == 1 and not moved and grid._cells <= SCRATCH_MAX then
     t = take_scratch(grid)
     t.entry[start], t.flags[start], t.g[start] = 0.0, 0, 0.0
     t.touched[1], t.nt = start, 1
-  else   -- large units and moves: fresh tables
+  else   -- large units, moves and large grids: fresh tables
     t = { entry = { [start] = 0.0 }, flags = { [start] = 0 }, g = { [start] = 0.0 },
-      parent = {}, slot = {}, order = {}, hf = {}, hc = {}, nt = 0 }
+      parent = {}, slot = {}, order = {}, hf = {}, hc = {}, touched = {}, nt = 0 }
   end
   t.q, t.rule, t.start, t.diagonal, t.k = q, rule, start, diagonal, k
   t.open = open   -- the query's own: a finalizer may close the grid
@@ -714,7 +722,7 @@ local function run_range(q, x, y, move, rule, diagonal, k)
     range = new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, t.no_stop,
       diagonal, grid._hex)
   end
-  if t.touched then give_back(grid, t) end
+  if t.cells then give_back(grid, t) end   -- a scratch
   return range
 end
 
@@ -886,7 +894,7 @@ local function run_attack(q, range, lo, hi, sight, metric, k)
       end
     end
   end
-  give_back(grid, t)
+  if t then give_back(grid, t) end
   check_grid_after(q)
   if q.changed then return nil end
   return out
@@ -932,7 +940,7 @@ local function run_attack_hex(q, range, lo, hi, sight)
       end
     end
   end
-  give_back(grid, t)
+  if t then give_back(grid, t) end
   check_grid_after(q)
   if q.changed then return nil end
   return out
