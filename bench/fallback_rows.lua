@@ -7,7 +7,8 @@
 --   local rows = dofile("bench/fallback_rows.lua")(P, dir)
 -- gives a list of { name, fn }: fn() runs the row's queries once. With
 -- maps given (fallback_bench.lua's list of { map, scen }), the list starts
--- with a findPath row per map, its scenarios spread evenly over the file.
+-- with two findPath rows per map (the default, and algorithm = "astar"), its
+-- scenarios spread evenly over the file.
 return function(P, dir, maps, per_map)
   local function read(path)
     local f = assert(io.open(path, "rb"))
@@ -26,6 +27,10 @@ return function(P, dir, maps, per_map)
     for k = 1, count do list[k] = all[math.floor((k - 0.5) * #all / count) + 1] end
     rows[#rows + 1] = { "findPath " .. m[1], function()
       for _, q in ipairs(list) do grid:findPath(q[1], q[2], q[3], q[4]) end
+    end }
+    local astar = { algorithm = "astar" }   -- the A* engine, whatever "auto" picks
+    rows[#rows + 1] = { "findPath A* " .. m[1], function()
+      for _, q in ipairs(list) do grid:findPath(q[1], q[2], q[3], q[4], astar) end
     end }
   end
   local whole = P.fromMovingAI(read(dir .. "/den312d.map"))
