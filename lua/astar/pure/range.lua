@@ -508,6 +508,12 @@ local function ask_move(q, rule, from, to, cost)
   arg_error(rule.argn.move, q.fname, nil, Q.bad_move_message(rule.label.move, v, fx, fy, tx, ty))
 end
 
+-- The largest grid (cells, border included) that gets a scratch: its five
+-- arrays take 16 bytes an entry on Lua 5.4 (8 on LuaJIT), rounded up to a
+-- power of two, so 5 MB at most; a larger grid's ranges use fresh tables (a
+-- range covers a small part of such a grid).
+local SCRATCH_MAX = 65536
+
 -- The scratch of a range on a grid (kept in grid._range between queries,
 -- taken by one query while it runs, as findPath's: a query made meanwhile,
 -- from a callback or a finalizer, makes its own; one that ends in an error
@@ -515,12 +521,6 @@ end
 -- unknown: filled once, so every later access is to the array part), the
 -- cells looked at (touched[1..nt], put back to false after each run), the
 -- settling order and the heap's arrays.
--- The largest grid (cells, border included) that gets one: its five arrays
--- take 16 bytes an entry on Lua 5.4 (8 on LuaJIT), rounded up to a power of
--- two, so 5 MB at most; a larger grid's ranges use fresh tables (a range
--- covers a small part of such a grid).
-local SCRATCH_MAX = 65536
-
 local function take_scratch(grid)
   local t = grid._range
   grid._range = nil
@@ -860,17 +860,16 @@ local function run_attack(q, range, lo, hi, sight, metric, k)
         local x1 = qx + rem > w and w or qx + rem
         local sy = ty < py and py or ty > qy and qy or ty
         local row = (ty - 1) * w
-        -- the row's cells left to right, the inner part (closer than lo) left out
-        local a, b, c = x1, x0, x1
-        if gap > 0 then a, b = px - gap, qx + gap end
-        if a > x1 then a = x1 end
-        if b < x0 then b = x0 end
+        -- the row's cells left to right, the inner part (closer than lo) left
+        -- out: [x0, x1] whole, or [x0, px - gap] and [qx + gap, x1]
+        local left, right = x1, x1 + 1
+        if gap > 0 then
+          left = px - gap < x1 and px - gap or x1
+          right = qx + gap > x0 and qx + gap or x0
+        end
         for part = 1, 2 do
-          local from, to = x0, a
-          if part == 2 then
-            from, to = b, c
-            if gap <= 0 then to = b - 1 end   -- one span: [x0, x1] taken whole
-          end
+          local from, to = x0, left
+          if part == 2 then from, to = right, x1 end
           for tx = from, to do
             local key = row + tx
             if mark[key] ~= gen then
