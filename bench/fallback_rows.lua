@@ -7,7 +7,8 @@
 --   local rows = dofile("bench/fallback_rows.lua")(P, dir)
 -- gives a list of { name, fn }: fn() runs the row's queries once. With
 -- maps given (fallback_bench.lua's list of { map, scen }), the list starts
--- with a findPath row per map, its scenarios spread evenly over the file.
+-- with two findPath rows per map (the default, and algorithm = "astar"), its
+-- scenarios spread evenly over the file.
 return function(P, dir, maps, per_map)
   local function read(path)
     local f = assert(io.open(path, "rb"))
@@ -26,6 +27,10 @@ return function(P, dir, maps, per_map)
     for k = 1, count do list[k] = all[math.floor((k - 0.5) * #all / count) + 1] end
     rows[#rows + 1] = { "findPath " .. m[1], function()
       for _, q in ipairs(list) do grid:findPath(q[1], q[2], q[3], q[4]) end
+    end }
+    local astar = { algorithm = "astar" }   -- the A* engine, whatever "auto" picks
+    rows[#rows + 1] = { "findPath A* " .. m[1], function()
+      for _, q in ipairs(list) do grid:findPath(q[1], q[2], q[3], q[4], astar) end
     end }
   end
   local whole = P.fromMovingAI(read(dir .. "/den312d.map"))
@@ -68,6 +73,15 @@ return function(P, dir, maps, per_map)
       for _, p in ipairs(list) do P._movementRange(grid, p[1], p[2], move, opts) end
     end
   end
+  -- movement ranges, then what a spear (1..2) hits from each (dangerZone's work)
+  local function attacks(grid, list, move, opts)
+    return function()
+      for _, p in ipairs(list) do
+        local r = P._movementRange(grid, p[1], p[2], move, opts)
+        P._attackCells(grid, r, 1, 2, nil, "attackRange")
+      end
+    end
+  end
   local function paths(grid, list, opts)
     return function()
       for k = 1, #list - 1 do
@@ -90,6 +104,8 @@ return function(P, dir, maps, per_map)
     { "range rule", ranges(square, S, 20, { blocked = blocked }) },
     { "range hex", ranges(hex, X, 20) },
     { "range size 2", ranges(square, S, 20, { size = 2, diagonal = "one-obstacle" }) },
+    { "range + attack", attacks(square, S, 5) },
+    { "range + attack hex", attacks(hex, X, 5) },
     { "distanceMap", floods(big, B, { diagonal = "one-obstacle" }) },
     { "distanceMap flee", floods(square, S, nil, function(m) m:flee() end) },
     { "distanceMap hex", floods(hex, X) },

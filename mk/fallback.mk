@@ -4,8 +4,12 @@
 #                           LuaJIT: the same specs, the pure-Lua backend, without
 #                           the #slow ones (long sweeps and long lists, which the C
 #                           suites run): make soak runs those on both
-#   make bench-fallback     bench/fallback_bench.lua: C vs pure Lua on real maps,
-#                           then the pure backend's rows of bench/fallback_rows.lua
+#   make bench-fallback     bench/fallback_bench.lua: C vs pure Lua on real maps
+#                           (the fallback's default and its A*), then the pure
+#                           backend's rows of bench/fallback_rows.lua
+#   make bench-fallback JUMPER_DIR=dir
+#                           also Jumper (pure Lua, not in this repository: a folder
+#                           holding its jumper/*.lua) on AR0011SR (bench/jumper_peer.lua)
 #   make bench-fallback-compare BASE=rev
 #                           tools/compare-fallback.sh: the pure backend's rows,
 #                           now against rev's lua/ tree, in one run

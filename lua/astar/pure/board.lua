@@ -24,10 +24,15 @@ M.NEVER, M.ALWAYS, M.ONE_OBSTACLE, M.NO_OBSTACLES = 1, 2, 3, 4
 -- Hex layouts (hex.lua): odd-r, even-r (rows shoved), odd-q, even-q.
 local ODD_R, EVEN_R, ODD_Q = 1, 2, 3
 
--- offset[d] on a grid of stride stride.
+-- offset[d] on a grid of stride stride: one table per stride, made once and
+-- shared (every query's loop asks for it; nobody writes to it).
+local OFFSETS = {}
 function M.offsets(stride)
-  local offset = {}
+  local offset = OFFSETS[stride]
+  if offset then return offset end
+  offset = {}
   for d = 1, 8 do offset[d] = M.DY[d] * stride + M.DX[d] end
+  OFFSETS[stride] = offset
   return offset
 end
 

@@ -58,6 +58,7 @@ function M.new(width, height)
     _link_edits = 0,            -- how many times links were made, repriced or removed
     _search = nil,              -- findPath's scratch, made on first use
     _pool = nil,                -- scratch of finished stepped searches (stepper.lua)
+    _range = nil,               -- movementRange's scratch (range.lua), made on first use
     _expanded = 0, _touched = 0, -- the last findPath's statistics
   }, M.META)
 end
@@ -135,7 +136,7 @@ end
 
 -- Releases the cells; every method then raises "attempt to use a closed astar.Grid".
 function M.close(grid)
-  grid._open, grid._cost, grid._search, grid._pool = nil, nil, nil, nil
+  grid._open, grid._cost, grid._search, grid._pool, grid._range = nil, nil, nil, nil, nil
 end
 
 return M

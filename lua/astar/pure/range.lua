@@ -4,10 +4,11 @@
 -- lua/astar/tactics.lua. Same argument checks, messages, rule order, result
 -- order (the same 4-ary heap, so ties settle in the same order) and results.
 --
--- The game's functions may do anything (README, Robustness): each query keeps
--- its scratch in fresh tables, so a query made from inside a callback (or a
--- finalizer) has its own; a callback's error propagates unchanged (nothing is
--- left half-done in shared state); callbacks are called through a C function
+-- The game's functions may do anything (README, Robustness): a query takes
+-- the grid's scratch for itself while it runs (take_scratch), so a query made
+-- from inside a callback (or a finalizer) makes its own; a callback's error
+-- propagates unchanged (the scratch it held is dropped, nothing half-done is
+-- left where the next query looks); callbacks are called through a C function
 -- (string.gsub), so a yield in one is the same error as on the C backend;
 -- after each callback the grid is checked: closed raises "grid closed during
 -- <fname>", changed starts the query again (at most G.MAX_RESTARTS times, then
@@ -51,7 +52,8 @@ local METRIC_INDEX = { manhattan = 1, chebyshev = 2, euclidean = 3 }
 
 -- A Range holds, per settled cell k (1 = the start, in settling order): _x[k],
 -- _y[k] (1-based), _cost[k], _stop[k] and _parent[k] (a position, the start's
--- is itself); _slot maps the cell key (y - 1) * width + x to k.
+-- is itself); _slot maps the cell key (y - 1) * width + x to k, made on the
+-- first look-up (a range that is only listed or attacked from never needs it).
 local Range = {}
 local RANGE = { __index = Range, __name = "astar.Range" }
 
@@ -73,7 +75,14 @@ local function find_cell(fname, nargs, self, x, y)
   if not (x >= 1 and x <= w and y >= 1 and y <= self._h) or x ~= floor(x) or y ~= floor(y) then
     return nil
   end
-  return self._slot[(y - 1) * w + x]
+  local slot = self._slot
+  if not slot then
+    slot = {}
+    local xs, ys = self._x, self._y
+    for k = 1, self._n do slot[(ys[k] - 1) * w + xs[k]] = k end
+    self._slot = slot
+  end
+  return slot[(y - 1) * w + x]
 end
 
 function Range.contains(...)
@@ -257,12 +266,15 @@ end
 -- a list of points, calls when some is a function, argn[name] and label[name]
 -- for messages; nil when no rule was given.
 local function range_rule(r)
-  local rule, used = { argn = {}, label = {} }, false
+  local used = r.move and true or false
+  for which = 1, #Q.RULE_NAMES do used = used or r.index[which] ~= nil end
+  if not used then return nil end   -- the common case: no table made
+  local rule = { argn = {}, label = {} }
   for which, name in ipairs(Q.RULE_NAMES) do
     local v = r.index[which]
     rule.argn[name], rule.label[name] = r.argn[which], r.label[which]
     if v ~= nil then
-      rule[name], used = v, true
+      rule[name] = v
       if r.points[which] then
         rule.points = rule.points or {}
         rule.points[name] = true
@@ -271,10 +283,10 @@ local function range_rule(r)
     end
   end
   if r.move then   -- the move rule (moves.lua): about moves, asked by the search
-    rule.move, used = r.move, true
+    rule.move = r.move
     rule.argn.move, rule.label.move = r.argn[Q.MOVE], r.label[Q.MOVE]
   end
-  return used and rule or nil
+  return rule
 end
 
 -- Reads opts (argument 4 of fname; options.lua, OPTS_RANGE) of a query on
@@ -384,21 +396,21 @@ end
 -- start always), by bordered cell.
 local function new_range(w, h, stride, order, count, g, parent, slot, flags, size, no_stop,
                          diagonal, hex)
-  local xs, ys, costs, stop, parents, keys = {}, {}, {}, {}, {}, {}
+  local xs, ys, costs, stop, parents = {}, {}, {}, {}, {}
   local stops = 0
   for k = 1, count do
-    local cell = order[k]
-    local cx = (cell - 1) % stride
+    local cell = order[k]   -- a whole number: x and y come out as integers
     local cy = floor((cell - 1) / stride)
-    xs[k], ys[k] = toint(cx), toint(cy)
+    xs[k], ys[k] = cell - 1 - cy * stride, cy
     costs[k] = g[cell]
-    if size > 1 then stop[k] = k == 1 or not no_stop[cell] else stop[k] = flags[cell] % 2 == 0 end
-    if stop[k] then stops = stops + 1 end
+    local on
+    if size > 1 then on = k == 1 or not no_stop[cell] else on = flags[cell] % 2 == 0 end
+    stop[k] = on
+    if on then stops = stops + 1 end
     parents[k] = k == 1 and 1 or slot[parent[cell]]
-    keys[(cy - 1) * w + cx] = k
   end
   return setmetatable({ _w = w, _h = h, _n = count, _stops = stops, _x = xs, _y = ys, _cost = costs,
-    _stop = stop, _parent = parents, _slot = keys, _size = size > 1 and size or nil,
+    _stop = stop, _parent = parents, _size = size > 1 and size or nil,
     _diagonal = diagonal, _hex = hex }, RANGE)   -- hex: the layout, for "corners"
 end
 
@@ -496,6 +508,57 @@ local function ask_move(q, rule, from, to, cost)
   arg_error(rule.argn.move, q.fname, nil, Q.bad_move_message(rule.label.move, v, fx, fy, tx, ty))
 end
 
+-- The largest grid (cells, border included) that gets a scratch: its five
+-- arrays take 16 bytes an entry on Lua 5.4 (8 on LuaJIT), rounded up to a
+-- power of two, so 5 MB at most; a larger grid's ranges use fresh tables (a
+-- range covers a small part of such a grid).
+local SCRATCH_MAX = 65536
+
+-- The scratch of a range on a grid (kept in grid._range between queries,
+-- taken by one query while it runs, as findPath's: a query made meanwhile,
+-- from a callback or a finalizer, makes its own; one that ends in an error
+-- drops it): per bordered cell entry, flags, g, parent and slot (false where
+-- unknown: filled once, so every later access is to the array part), the
+-- cells looked at (touched[1..nt], put back to false after each run), the
+-- settling order and the heap's arrays.
+local function take_scratch(grid)
+  local t = grid._range
+  grid._range = nil
+  if t and t.cells == grid._cells then return t end
+  local entry, flags, g, parent, slot = {}, {}, {}, {}, {}
+  for i = 1, grid._cells do
+    entry[i], flags[i], g[i], parent[i], slot[i] = false, false, false, false, false
+  end
+  return { cells = grid._cells, entry = entry, flags = flags, g = g, parent = parent,
+    slot = slot, touched = {}, nt = 0, order = {}, hf = {}, hc = {} }
+end
+
+local function give_back(grid, t)
+  local entry, flags, g, parent, slot, touched = t.entry, t.flags, t.g, t.parent, t.slot, t.touched
+  for i = 1, t.nt do
+    local c = touched[i]
+    entry[c], flags[c], g[c], parent[c], slot[c] = false, false, false, false, false
+  end
+  t.nt, t.q, t.rule, t.open, t.zoc = 0, nil, nil, nil, nil
+  if grid._open then grid._range = t end
+end
+
+-- The scratch with its marks for attack cells (by cell key, 1..w * h): a
+-- cell is marked in this run when its mark is the generation returned. A
+-- grid too large for a scratch gets fresh marks.
+local function take_marks(grid)
+  if grid._cells > SCRATCH_MAX then return nil, {}, 1 end
+  local t = take_scratch(grid)
+  local mark = t.mark
+  if not mark then
+    mark = {}
+    for i = 1, grid._w * grid._h do mark[i] = 0 end
+    t.mark, t.mark_gen = mark, 0
+  end
+  t.mark_gen = t.mark_gen + 1
+  return t, mark, t.mark_gen
+end
+
 -- The search of a movement range on the kernel (range.c dk_settle, dk_look,
 -- dk_relax): a Dijkstra from the start bounded by move. The corner rule is
 -- checked before the diagonal cell is looked up (so the rules see the calls
@@ -515,8 +578,10 @@ local RANGE_LOOP = { name = "range", args = "t, move",
     local cornered = diagonal > 2
     local entry, flags, zoc = t.entry, t.flags, t.zoc
     local g, parent, slot, order = t.g, t.parent, t.slot, t.order
+    local touched, nt = t.touched, t.nt
     local count = 0
-    local hf, hc, n = { 0.0 }, { start }, 1
+    local hf, hc, n = t.hf, t.hc, 1
+    hf[1], hc[1] = 0.0, start
     --@if large
     local p = {}
     --@end
@@ -551,7 +616,8 @@ local RANGE_LOOP = { name = "range", args = "t, move",
       if c < huge then price = c end
     end
     --@else
-    local pass = open[v] and v ~= start
+    -- a settled cell (the start too) was looked up already and takes no move
+    local pass = open[v] and not slot[v]
     --@if diagonal
     if pass and d > 4 and cornered then
       local walls = (corner_wall(open, entry, u + offset[CX[d]], start) and 1 or 0)
@@ -561,7 +627,7 @@ local RANGE_LOOP = { name = "range", args = "t, move",
     --@end
     if pass then
       local c = entry[v]
-      if c == nil then
+      if not c then
         -- the first look at v (look_up, written in: a call per cell costs
         -- the rule rows 5-10%)
         c = grid_costs and grid_costs[v] or 1.0
@@ -576,6 +642,11 @@ local RANGE_LOOP = { name = "range", args = "t, move",
           flags[v] = 0
         end
         entry[v] = c
+        --@if moves
+        --@else
+        nt = nt + 1   -- in the scratch: cleared after the run
+        touched[nt] = v
+        --@end
       end
       if c < huge then price = c end
     end
@@ -606,7 +677,7 @@ local RANGE_LOOP = { name = "range", args = "t, move",
       pass = c < huge and not slot[v]
     end
     --@end]=],
-  finish = "return count",
+  finish = "t.nt = nt return count",
 }
 
 -- One run of the search from cell (x, y) for a unit of size k; returns the
@@ -624,24 +695,35 @@ local function run_range(q, x, y, move, rule, diagonal, k)
   q.version = grid._version
   local w, h, stride = grid._w, grid._h, grid._stride
   local start = y * stride + x + 1
-  local t = { q = q, rule = rule, start = start, diagonal = diagonal, k = k,
-    open = open,   -- the query's own: a finalizer may close the grid
-    entry = { [start] = 0.0 }, flags = { [start] = 0 }, zoc = {},
-    g = { [start] = 0.0 }, parent = {}, slot = {}, order = {} }
   local kind = grid._hex and "hex" or "square"
+  local moved = grid._moves ~= nil or (rule ~= nil and rule.move ~= nil)
+  local t
+  if k == 1 and not moved and grid._cells <= SCRATCH_MAX then
+    t = take_scratch(grid)
+    t.entry[start], t.flags[start], t.g[start] = 0.0, 0, 0.0
+    t.touched[1], t.nt = start, 1
+  else   -- large units, moves and large grids: fresh tables
+    t = { entry = { [start] = 0.0 }, flags = { [start] = 0 }, g = { [start] = 0.0 },
+      parent = {}, slot = {}, order = {}, hf = {}, hc = {}, touched = {}, nt = 0 }
+  end
+  t.q, t.rule, t.start, t.diagonal, t.k = q, rule, start, diagonal, k
+  t.open = open   -- the query's own: a finalizer may close the grid
   if k > 1 then
-    kind, t.entry, t.flags, t.no_stop = "large", {}, {}, {}
+    kind, t.entry, t.flags, t.no_stop, t.zoc = "large", {}, {}, {}, {}
     t.stride, t.offset, t.cells = stride, B.offsets(stride), {}
     t.fits, t.new_cells = clearance().fits, clearance().new_cells
   end
-  local moved = grid._moves ~= nil or (rule ~= nil and rule.move ~= nil)
   local count = K.loop(RANGE_LOOP, kind, moved)(t, move)
-  if count == nil then return nil end
+  if count == nil then return nil end   -- the scratch is dropped
   -- a finalizer may have closed or changed the grid while the tables grew
   check_grid_after(q)
-  if q.changed then return nil end
-  return new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, t.no_stop,
-    diagonal, grid._hex)
+  local range
+  if not q.changed then
+    range = new_range(w, h, stride, t.order, count, t.g, t.parent, t.slot, t.flags, k, t.no_stop,
+      diagonal, grid._hex)
+  end
+  if t.cells then give_back(grid, t) end   -- a scratch
+  return range
 end
 
 --- _movementRange(grid, x, y, move [, opts [, fname [, where]]]) -> astar.Range
@@ -763,7 +845,8 @@ local function run_attack(q, range, lo, hi, sight, metric, k)
   if not open then error("grid closed during " .. q.fname, 0) end
   local call = q.call
   local xs, ys, stop = range._x, range._y, range._stop
-  local marked, out, count = {}, {}, 0
+  local t, mark, gen = take_marks(grid)
+  local out, count = {}, 0
   for i = 1, range._n do
     if stop[i] then
       local px, py = xs[i], ys[i]
@@ -776,34 +859,41 @@ local function run_attack(q, range, lo, hi, sight, metric, k)
         local x0 = px - rem < 1 and 1 or px - rem
         local x1 = qx + rem > w and w or qx + rem
         local sy = ty < py and py or ty > qy and qy or ty
-        local tx = x0
-        while tx <= x1 do
-          if gap > 0 and tx > px - gap and tx < qx + gap then
-            tx = qx + gap                      -- skip the inner part
-          else
-            local key = (ty - 1) * w + tx
-            if not marked[key] then
-              local sx = tx < px and px or tx > qx and qx or tx
+        local row = (ty - 1) * w
+        -- the row's cells left to right, the inner part (closer than lo) left
+        -- out: [x0, x1] whole, or [x0, px - gap] and [qx + gap, x1]
+        local left, right = x1, x1 + 1
+        if gap > 0 then
+          left = px - gap < x1 and px - gap or x1
+          right = qx + gap > x0 and qx + gap or x0
+        end
+        for part = 1, 2 do
+          local from, to = x0, left
+          if part == 2 then from, to = right, x1 end
+          for tx = from, to do
+            local key = row + tx
+            if mark[key] ~= gen then
               local seen = true
               if sight == true then
-                seen = sees(open, stride, sx, sy, tx, ty)
+                seen = sees(open, stride, tx < px and px or tx > qx and qx or tx, sy, tx, ty)
               elseif sight then
+                local sx = tx < px and px or tx > qx and qx or tx
                 seen = call(sight, toint(sx), toint(sy), toint(tx), toint(ty))
                 check_grid_after(q)
                 if q.changed then return nil end
               end
               if seen then
-                marked[key] = true
+                mark[key] = gen
                 count = count + 1
                 out[count] = key
               end
             end
-            tx = tx + 1
           end
         end
       end
     end
   end
+  if t then give_back(grid, t) end
   check_grid_after(q)
   if q.changed then return nil end
   return out
@@ -819,7 +909,8 @@ local function run_attack_hex(q, range, lo, hi, sight)
   if not open then error("grid closed during " .. q.fname, 0) end
   local call = q.call
   local xs, ys, stop = range._x, range._y, range._stop
-  local marked, out, count = {}, {}, 0
+  local t, mark, gen = take_marks(grid)
+  local out, count = {}, 0
   for i = 1, range._n do
     if stop[i] then
       local cx, cy = xs[i], ys[i]
@@ -829,7 +920,7 @@ local function run_attack_hex(q, range, lo, hi, sight)
         for tx = x0, x1 do
           local d = HX.distance(layout, cx - 1, cy - 1, tx - 1, ty - 1)
           local key = (ty - 1) * w + tx
-          if d >= lo and d <= hi and not marked[key] then
+          if d >= lo and d <= hi and mark[key] ~= gen then
             local seen = true
             if sight == true then
               seen = HX.sees(grid, cx, cy, tx, ty, open)
@@ -839,7 +930,7 @@ local function run_attack_hex(q, range, lo, hi, sight)
               if q.changed then return nil end
             end
             if seen then
-              marked[key] = true
+              mark[key] = gen
               count = count + 1
               out[count] = key
             end
@@ -848,6 +939,7 @@ local function run_attack_hex(q, range, lo, hi, sight)
       end
     end
   end
+  if t then give_back(grid, t) end
   check_grid_after(q)
   if q.changed then return nil end
   return out
