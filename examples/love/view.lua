@@ -342,6 +342,7 @@ local MODE_TEXT = {
   hex = "a hex board",
   floors = "a building: moves and links",
   realtime = "real time: units on paths",
+  chase = "a chase: 1000 enemies, one map",
 }
 
 -- scene (the building's): { tiles =, legend = { { colour, text [, base] }, ... },
