@@ -429,6 +429,7 @@ local function drawSidebar(board, hover, info, scene)
     help[#help + 1] = "A: tactics / A* 4-dir / A* 8-dir / crowd"
     help[#help + 1] = "H: a hex board / G: a building, floors"
     help[#help + 1] = "R: real time, smoothed paths"
+    help[#help + 1] = "C: a chase, 1000 enemies on one map"
   end
   help[#help + 1] = "Q: quit"
   for _, text in ipairs(help) do line(s, text, C.dim, fonts.small) end
