@@ -20,7 +20,8 @@ ChaseBoard.ENEMIES = 1000
 ChaseBoard.STEP = 1 / 60        -- seconds of one simulation step
 ChaseBoard.ENEMY_TICK = 6       -- an enemy acts every 6 steps (10 moves a second on grass)
 ChaseBoard.PLAYER_TICK = 4      -- the player, every 4 (15 a second: it outruns them)
-ChaseBoard.EDIT_EVERY = 12      -- a wall built or destroyed every 12 steps (5 a second)
+ChaseBoard.EDIT_EVERY = 12      -- a wall built or destroyed every 12 steps (5 a second),
+ChaseBoard.EDIT_PHASE = 2       -- on the steps 2 after the player's: a repair of its own
 ChaseBoard.EDIT_RADIUS = 24     -- ... within this many cells of the player
 ChaseBoard.FRAMES = 300         -- the frames stats() reads
 ChaseBoard.SEED = 24
@@ -213,8 +214,9 @@ end
 -- Every EDIT_EVERY steps a wall is built on an open cell no one stands on and off the
 -- route, or (every other time) a wall is destroyed. Returns true when one was.
 function ChaseBoard:editWalls()
-  if self.steps % ChaseBoard.EDIT_EVERY ~= 0 then return false end
-  local grid, build = self.grid, (self.steps / ChaseBoard.EDIT_EVERY) % 2 == 0
+  local k = self.steps - ChaseBoard.EDIT_PHASE
+  if k % ChaseBoard.EDIT_EVERY ~= 0 then return false end
+  local grid, build = self.grid, (k / ChaseBoard.EDIT_EVERY) % 2 == 0
   local x, y = self:cellNearPlayer(function(x, y)
     local i = self:index(x, y)
     if not build then return not grid:isWalkable(x, y) end
@@ -271,12 +273,33 @@ function ChaseBoard:step()
   elseif edited then
     self.map:update(self.grid)
   end
+  self.mapWork = moved and "moved" or edited and "repaired" or nil
   local n = self:readSteps(group, wants)
   local spent = clock() - t0
   self:moveEnemies(wants, n)
   self:restEnemies(group)
   self.steps = self.steps + 1
   return spent
+end
+
+-- The first cell where the map the scene keeps differs from a fresh map toward the
+-- player on the grid as it is now (value or next step): "x,y: ..."; nil when none does.
+-- (The screenshot run checks it: moving and repairing must give a fresh map's answers.)
+function ChaseBoard:differenceFromFresh()
+  local p, map = self.player, self.map
+  local fresh = self.grid:distanceMap({ { x = p.x, y = p.y } }, MAP_OPTS)
+  for y = 1, self.height do
+    for x = 1, self.width do
+      local v, w = map:get(x, y), fresh:get(x, y)
+      local ax, ay = map:nextStep(x, y)
+      local bx, by = fresh:nextStep(x, y)
+      if v ~= w or ax ~= bx or ay ~= by then
+        return ("%d,%d: value %s, step %s,%s; a fresh map: %s, %s,%s"):format(x, y,
+          tostring(v), tostring(ax), tostring(ay), tostring(w), tostring(bx), tostring(by))
+      end
+    end
+  end
+  return nil
 end
 
 -- ---- frames and their pathfinding time -------------------------------------------

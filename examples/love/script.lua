@@ -37,7 +37,7 @@ local function realtime(mode)
 end
 
 -- The chase's shot: this many fixed steps (5 s), each timed as a frame; the scene
--- prints its pathfinding time per frame.
+-- prints its pathfinding time per frame, and its map must answer as a fresh one.
 local CHASE_STEPS = 300
 
 local SCENES = {
@@ -97,7 +97,18 @@ local SCENES = {
   -- C: the chase after 5 s, the player on its route's first leg, walls edited near it
   chase = function(board)
     board:toggleChase(love.timer.getTime)
-    board.chase:runSteps(CHASE_STEPS)
+    local cb = board.chase
+    cb:runSteps(CHASE_STEPS)
+    -- the map just repaired after a wall edit, then just moved after the player
+    for _, work in ipairs { "repaired", "moved" } do
+      for _ = 1, 60 do
+        cb:runSteps(1)
+        if cb.mapWork == work then break end
+      end
+      if cb.mapWork ~= work then error("no step of the chase " .. work .. " its map", 0) end
+      local differs = cb:differenceFromFresh()
+      if differs then error("the chase's map " .. work .. " is not a fresh map's at " .. differs, 0) end
+    end
     print(("love-demo chase (%s backend): %s"):format(require("astar").backend,
       ChaseView.timing(board.chase)))
     return nil
