@@ -535,3 +535,66 @@ describe("a unit in a list: size, and zoc's around (issue 21)", function()
     it(c[1], function() check_error(c[1], c[2]) end)
   end
 end)
+
+describe("grid:firstBlocked's arguments (issue 24)", function()
+  local g = astar.new(6, 5)
+  local function fb(path, ...)
+    local args = table.pack(...)
+    return function() return g:firstBlocked(path, unpack(args, 1, args.n)) end
+  end
+  local walk = { { x = 1, y = 1 }, { x = 2, y = 1 }, { x = 3, y = 2 } }
+  local CASES = {
+    { "bad argument #1 to 'firstBlocked' (table expected, got no value)",
+      function() return g:firstBlocked() end },
+    { "bad argument #1 to 'firstBlocked' (table expected, got string)", fb("1,1") },
+    { "bad argument #1 to 'firstBlocked' (path is empty)", fb({}) },
+    { "bad argument #1 to 'firstBlocked' (flat path has an odd length 3)", fb({ 1, 1, 2 }) },
+    { "bad argument #1 to 'firstBlocked' (path[4]: number expected, got string)",
+      fb({ 1, 1, 2, "1" }) },
+    { "bad argument #1 to 'firstBlocked' (path[2]: point expected, got number)", fb({ { x = 1, y = 1 }, 5 }) },
+    { "bad argument #1 to 'firstBlocked' (path[1].y: number expected, got nil)", fb({ { x = 1 } }) },
+    { "bad argument #1 to 'firstBlocked' (path[3].x: number expected, got boolean)",
+      fb({ { x = 1, y = 1 }, { x = 2, y = 1 }, { x = true, y = 2 } }) },
+    { "bad argument #2 to 'firstBlocked' (number expected, got string)", fb(walk, "2") },
+    { "bad argument #2 to 'firstBlocked' (from must be a whole number, got 1.5)", fb(walk, 1.5) },
+    { "bad argument #2 to 'firstBlocked' (from must be a whole number, got nan)", fb(walk, 0 / 0) },
+    { "bad argument #2 to 'firstBlocked' (from out of range 1..4)", fb(walk, 0) },
+    { "bad argument #2 to 'firstBlocked' (from out of range 1..4)", fb(walk, 5) },
+    { "bad argument #2 to 'firstBlocked' (from out of range 1..3)", fb({ 1, 1, 2, 1 }, 4) },
+    -- the point before `from` is read (the step into cell `from` is checked)
+    { "bad argument #1 to 'firstBlocked' (path[2]: point expected, got boolean)",
+      fb({ { x = 1, y = 1 }, false, { x = 3, y = 2 } }, 3) },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[1], function() check_error(c[1], c[2]) end)
+  end
+end)
+
+-- map:setSources (issue 24): its list is checked as grid:distanceMap checks
+-- sources, under its own name; maps with no grid to move on refuse it.
+describe("map:setSources", function()
+  it("raises exact messages for bad sources and maps without a grid", function()
+    if astar.backend == "lua" then return pending("setSources on the pure backend: branch i24-mappure") end
+    local g = astar.new(64, 5)
+    local map = g:distanceMap({ { x = 1, y = 1 } })
+    local function bad(msg) return "bad argument #1 to 'setSources' (" .. msg .. ")" end
+    check_error(bad("sources[2].x out of range 1..64, got 0"), map.setSources, map,
+      { { x = 1, y = 1 }, { x = 0, y = 1 } })
+    check_error(bad("sources[1].y out of range 1..5, got 6"), map.setSources, map, { { x = 1, y = 6 } })
+    check_error(bad("sources[1].x out of range 1..64, got 1.5"), map.setSources, map, { { x = 1.5, y = 1 } })
+    check_error(bad("sources[1]: point expected, got number"), map.setSources, map, { 7 })
+    check_error(bad("sources[1].y: number expected, got string"), map.setSources, map, { { x = 1, y = "1" } })
+    check_error(bad("sources[1].value: number expected, got boolean"), map.setSources, map,
+      { { x = 1, y = 1, value = true } })
+    check_error(bad("sources[1].value must be finite, got inf"), map.setSources, map,
+      { { x = 1, y = 1, value = INF } })
+    check_error(bad("table expected, got string"), map.setSources, map, "x")
+    check_error("calling 'setSources' on bad self (astar.DistanceMap expected, got table)", map.setSources, {}, {})
+    check_error("calling 'setSources' on a map made by flee or blend", map.setSources, map:flee(), {})
+    check_error("calling 'setSources' on a map made by astar.decodeMap", map.setSources,
+      astar.decodeMap(map:encode()), {})
+    -- a bad list leaves the map as it was
+    assert.are.equal(63, map:get(64, 1))
+    assert.are.equal(1, map:nearest(64, 1))
+  end)
+end)

@@ -10,21 +10,27 @@ local SQRT2 = math.sqrt(2)
 
 local read = R.read_map_file
 
--- The pure-Lua backend runs A* for "jps" (the README, The pure-Lua fallback): it is
--- held to the same costs and paths on an evenly spread sample of each map's
--- scenarios, and the C backend on every one of them.
+-- Both backends run jump point search (the pure one: lua/astar/pure/jps.lua, a
+-- port of jps.c). The C backend takes every scenario of every map; the pure-Lua
+-- backend an even spread of FALLBACK_SAMPLE a map here, and of SLOW_SAMPLE in the
+-- #slow sweep below, where it is held to the C module's path, cost and jump
+-- points query by query when the module loads.
 -- LuaJIT runs the same C core a second time (only the binding's Lua differs), so
 -- there the C backend takes an even spread of at most 2000 scenarios a map (the
 -- maze's 12,120 are two minutes); Lua 5.x runs every one.
-local JPS_RUNS = astar.backend == "c"
+local PURE = astar.backend ~= "c"
 local FALLBACK_SAMPLE = 40
-local LIMIT = not JPS_RUNS and FALLBACK_SAMPLE or jit and 2000 or math.huge
+local SLOW_SAMPLE = 400
+local LIMIT = PURE and FALLBACK_SAMPLE or jit and 2000 or math.huge
+local core_loaded, core = pcall(require, "astar.core")
+if not core_loaded then core = nil end
 
-local function sample(list)
-  if #list <= LIMIT then return list end
+local function sample(list, limit)
+  limit = limit or LIMIT
+  if #list <= limit then return list end
   local out = {}
-  for i = 1, LIMIT do
-    out[i] = list[math.floor((i - 1) * #list / LIMIT) + 1]
+  for i = 1, limit do
+    out[i] = list[math.floor((i - 1) * #list / limit) + 1]
   end
   return out
 end
@@ -109,30 +115,51 @@ local function map_walk(text)
   return function(x, y) return open[y][x] end, w, h
 end
 
+-- Every scenario of list on map m (text) has its optimal length and a valid full
+-- path; with `twin` (the C module's grid of the same map) the same path, cost and
+-- expansions as the C module's.
+local function sweep(m, text, list, twin)
+  local grid = astar.fromMovingAI(text)
+  local walk, w, h = map_walk(text)
+  assert.is_true(#list > 0)
+  for i, sc in ipairs(list) do
+    local opts = { algorithm = "jps", diagonal = "no-obstacles" }
+    local path, cost = grid:findPath(sc.sx, sc.sy, sc.gx, sc.gy, opts)
+    assert(path, ("scenario %d: %s"):format(i, tostring(cost)))
+    if math.abs(cost - sc.len) > m.tol(sc.len) then
+      error(("scenario %d: cost %.8f, optimal %.8f"):format(i, cost, sc.len))
+    end
+    local walked, why = path_cost(walk, w, h, 1, "no-obstacles", path, sc.sx, sc.sy, sc.gx, sc.gy)
+    assert(walked, ("scenario %d: %s"):format(i, tostring(why)))
+    assert(R.close(walked, cost), ("scenario %d: the path costs %.9f, not %.9f"):format(i, walked, cost))
+    if twin then
+      local expanded = grid:getSearchStats().expanded
+      local c_path, c_cost = twin:findPath(sc.sx, sc.sy, sc.gx, sc.gy, opts)
+      assert.are.same(c_path, path)
+      assert.are.equal(c_cost, cost)
+      assert.are.equal(twin:getSearchStats().expanded, expanded)
+    end
+  end
+end
+
 describe("jump point search on the Moving AI maps", function()
   for _, m in ipairs(MAPS) do
     it("returns every scenario's optimal length with a valid full path: " .. m.map, function()
       local text = read(m.map)
-      local grid = astar.fromMovingAI(text)
-      local walk, w, h = map_walk(text)
-      local list = sample(scenarios(read(m.scen)))
-      assert.is_true(#list > 0)
-      for i, sc in ipairs(list) do
-        local path, cost = grid:findPath(sc.sx, sc.sy, sc.gx, sc.gy,
-          { algorithm = "jps", diagonal = "no-obstacles" })
-        assert(path, ("scenario %d: %s"):format(i, tostring(cost)))
-        if math.abs(cost - sc.len) > m.tol(sc.len) then
-          error(("scenario %d: cost %.8f, optimal %.8f"):format(i, cost, sc.len))
-        end
-        local walked, why = path_cost(walk, w, h, 1, "no-obstacles", path, sc.sx, sc.sy, sc.gx, sc.gy)
-        assert(walked, ("scenario %d: %s"):format(i, tostring(why)))
-        assert(R.close(walked, cost), ("scenario %d: the path costs %.9f, not %.9f"):format(i, walked, cost))
-      end
+      sweep(m, text, sample(scenarios(read(m.scen))), PURE and core and core.fromMovingAI(text))
+    end)
+  end
+
+  -- the pure backend on ten times as many scenarios (#slow: make soak)
+  for _, m in ipairs(MAPS) do
+    it("#slow returns the C module's paths on a wider spread (pure backend): " .. m.map, function()
+      if not PURE then return end
+      local text = read(m.map)
+      sweep(m, text, sample(scenarios(read(m.scen)), SLOW_SAMPLE), core and core.fromMovingAI(text))
     end)
   end
 
   it("reports its own (far fewer) expansions in getSearchStats", function()
-    if not JPS_RUNS then return end
     local grid = astar.fromMovingAI(read("AR0011SR.map"))
     local list = scenarios(read("AR0011SR.map.scen"))
     local sc = list[#list]                  -- the longest bucket
@@ -245,6 +272,199 @@ describe("jump point search on generated maps", function()
   end
 end)
 
+-- The jump rules case by case on one small map: the exact cells of the path, the
+-- jump points expanded (the same on both backends: the pure one runs jps.c's rules
+-- in the same order) and, where the C module loads beside the pure backend, its
+-- answer; the cost against the reference's optimum (Dijkstra, helpers/reference).
+describe("jump point search's rules, exact", function()
+  local TEXT = table.concat({
+    "..........",
+    "..........",
+    "....#.....",
+    "....#.....",
+    "..........",
+    "......#...",
+  }, "\n")
+  local desc = R.parse_string_map(TEXT)
+
+  local function cells(list)
+    local out = {}
+    for i, p in ipairs(list) do out[i] = { p.x, p.y } end
+    return out
+  end
+
+  -- the optimum to the nearest cell within near of a goal (Chebyshev in 8
+  -- directions, Manhattan in 4)
+  local function optimum(mode, sx, sy, goals, near)
+    local dist, best = R.dijkstra(desc, mode, sx, sy), nil
+    for x = 1, desc.w do
+      for y = 1, desc.h do
+        for _, g in ipairs(goals) do
+          local dx, dy = math.abs(x - g[1]), math.abs(y - g[2])
+          local within = mode == "never" and dx + dy <= near or math.max(dx, dy) <= near
+          local d = dist[x] and dist[x][y]
+          if within and d and (best == nil or d < best) then best = d end
+        end
+      end
+    end
+    return best
+  end
+
+  -- findPath and a stepped search (one expansion a step) of the case: path,
+  -- cost, reached goal, expansions and the expanded cells, against expected
+  -- and the C module's; the cost against the reference.
+  local function check(case)
+    local mode = case.opts.diagonal or "no-obstacles"
+    local goals = case.goals or { { case.gx, case.gy } }
+    local list
+    if case.goals then
+      list = {}
+      for i, g in ipairs(case.goals) do list[i] = { x = g[1], y = g[2] } end
+    end
+    local function run(module)
+      local grid = module.fromString(TEXT)
+      local path, cost, reached
+      if list then
+        path, cost, reached = grid:findPath(case.sx, case.sy, list, case.opts)
+      else
+        path, cost, reached = grid:findPath(case.sx, case.sy, case.gx, case.gy, case.opts)
+      end
+      local expanded = grid:getSearchStats().expanded
+      local search
+      if list then
+        search = grid:newSearch(case.sx, case.sy, list, case.opts)
+      else
+        search = grid:newSearch(case.sx, case.sy, case.gx, case.gy, case.opts)
+      end
+      while search:step(1) == "searching" do end
+      local spath, scost = search:result()
+      assert.are.same(cells(path), cells(spath))
+      assert.are.equal(cost, scost)
+      return { path = cells(path), cost = cost, reached = reached, expanded = expanded,
+        stepped = search:getStats().expanded, cells = cells(search:getExpanded()) }
+    end
+    local got = run(astar)
+    assert.are.same(case.path, got.path)
+    assert.are.equal(case.expanded, got.expanded)
+    assert.are.equal(case.expanded, got.stepped)
+    assert.are.same(case.cells, got.cells)
+    assert.are.equal(case.reached, got.reached)
+    assert(R.close(got.cost, optimum(mode, case.sx, case.sy, goals, case.opts.near or 0)))
+    if PURE and core then assert.are.same(run(core), got) end
+  end
+
+  it("stops a straight run at a forced neighbour (8 directions)", function()
+    -- east along row 2, (6, 2) has (6, 3) open where (5, 3) is a wall
+    check { sx = 1, sy = 4, gx = 9, gy = 2, opts = {},
+      path = { { 1, 4 }, { 2, 3 }, { 3, 2 }, { 4, 2 }, { 5, 2 }, { 6, 2 }, { 7, 2 }, { 8, 2 }, { 9, 2 } },
+      expanded = 3, cells = { { 3, 2 }, { 6, 2 }, { 1, 4 } } }
+  end)
+
+  it("stops a run on the goal, straight or diagonal", function()
+    check { sx = 2, sy = 1, gx = 2, gy = 6, opts = {},
+      path = { { 2, 1 }, { 2, 2 }, { 2, 3 }, { 2, 4 }, { 2, 5 }, { 2, 6 } },
+      expanded = 1, cells = { { 2, 1 } } }
+    check { sx = 6, sy = 1, gx = 10, gy = 5, opts = {},
+      path = { { 6, 1 }, { 7, 2 }, { 8, 3 }, { 9, 4 }, { 10, 5 } },
+      expanded = 1, cells = { { 6, 1 } } }
+  end)
+
+  it("in 4 directions, stops vertical runs at a side opening behind a wall", function()
+    check { sx = 10, sy = 6, gx = 1, gy = 3, opts = { diagonal = "never" },
+      path = { { 10, 6 }, { 10, 5 }, { 9, 5 }, { 8, 5 }, { 7, 5 }, { 6, 5 }, { 5, 5 }, { 4, 5 },
+        { 4, 4 }, { 4, 3 }, { 3, 3 }, { 2, 3 }, { 1, 3 } },
+      expanded = 5, cells = { { 4, 3 }, { 4, 5 }, { 6, 5 }, { 10, 5 }, { 10, 6 } } }
+    check { sx = 1, sy = 4, gx = 9, gy = 2, opts = { diagonal = "never" },
+      path = { { 1, 4 }, { 1, 3 }, { 1, 2 }, { 2, 2 }, { 3, 2 }, { 4, 2 }, { 5, 2 }, { 6, 2 },
+        { 7, 2 }, { 8, 2 }, { 9, 2 } },
+      expanded = 3, cells = { { 1, 2 }, { 6, 2 }, { 1, 4 } } }
+  end)
+
+  -- A stepped search that ran jump point search runs A* after a change to the
+  -- grid (search.c restart_query: any change restarts JPS, which could never
+  -- finish on a grid changed between every two steps); getStats counts both runs.
+  local function changed_midway(module)
+    local grid = module.fromString(TEXT)
+    local search = grid:newSearch(1, 4, 9, 2)
+    assert.are.equal("searching", search:step(1))
+    assert.are.equal(1, search:getStats().expanded)    -- the start: a jump point
+    grid:setWalkable(10, 6, false)                      -- far from anything it read
+    while search:step(1) == "searching" do end
+    local path, cost = search:result()
+    return { path = cells(path), cost = cost, stats = search:getStats(),
+      expanded = #search:getExpanded(), astar = { grid:findPath(1, 4, 9, 2, { algorithm = "astar" }) } }
+  end
+
+  it("hands a stepped search over to A* when the grid changes", function()
+    local got = changed_midway(astar)
+    assert.are.same({ { 1, 4 }, { 2, 4 }, { 3, 3 }, { 4, 2 }, { 5, 2 }, { 6, 2 }, { 7, 2 }, { 8, 2 },
+      { 9, 2 } }, got.path)
+    assert.are.same(cells(got.astar[1]), got.path)      -- A*'s path, not JPS's
+    assert.are.equal(got.astar[2], got.cost)
+    assert.are.same({ expanded = 1 + 8, touched = 33, restarts = 1 }, got.stats)
+    assert.are.equal(8, got.expanded)                  -- A*'s cells
+    if PURE and core then assert.are.same(changed_midway(core), got) end
+  end)
+
+  -- With partial and an unreachable goal, JPS runs out of jump points and hands
+  -- over to A*, whose closest cell is the result; the statistics add up both.
+  local WALLED = table.concat({
+    "..........",
+    "......###.",
+    "......#.#.",
+    "......###.",
+    "..........",
+  }, "\n")
+  local function partial_jps(module)
+    local grid = module.fromString(WALLED)
+    local opts = { partial = true, algorithm = "jps" }
+    local search = grid:newSearch(1, 1, 8, 3, opts)
+    local steps = 0
+    while search:step(2) == "searching" do steps = steps + 1 end
+    local path, cost, reached = search:result()
+    local found = { grid:findPath(1, 1, 8, 3, opts) }
+    local found_stats = grid:getSearchStats()
+    -- a goal list with near: the same hand-over (the cells that end the path
+    -- marked again for A*)
+    local near = { grid:findPath(1, 1, { { x = 8, y = 3 } }, { partial = true, algorithm = "jps",
+      near = 1 }) }
+    return { steps = steps, path = cells(path), cost = cost, reached = reached,
+      stats = search:getStats(), found = { cells(found[1]), found[2], found[3] },
+      found_stats = found_stats, near = { cells(near[1]), near[2], near[3] },
+      near_stats = grid:getSearchStats() }
+  end
+
+  it("hands a partial query over to A* when the goal is out of reach", function()
+    local got = partial_jps(astar)
+    local path = { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 4, 3 }, { 5, 3 }, { 6, 3 } }
+    assert.are.same(path, got.path)
+    assert.are.equal(false, got.reached)
+    assert(R.close(got.cost, 3 + 2 * SQRT2))
+    assert.are.same({ path, got.cost, false }, got.found)
+    -- 4 jump points, then A*'s 41 cells; touched: 3 + 41
+    assert.are.same({ expanded = 45, touched = 44, restarts = 0 }, got.stats)
+    assert.are.same({ expanded = 45, touched = 44 }, got.found_stats)
+    assert.are.equal(21, got.steps)
+    assert.are.same({ { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 4, 2 }, { 5, 2 }, { 6, 2 } }, got.near[2], false },
+      got.near)
+    assert(R.close(got.near[2], 4 + SQRT2))
+    assert.are.same({ expanded = 45, touched = 44 }, got.near_stats)
+    if PURE and core then assert.are.same(partial_jps(core), got) end
+  end)
+
+  it("runs to the nearest of a goal list, and to a goal's near region", function()
+    check { sx = 1, sy = 6, goals = { { 9, 1 }, { 10, 6 }, { 5, 1 } }, opts = {},
+      path = { { 1, 6 }, { 2, 5 }, { 3, 4 }, { 4, 3 }, { 4, 2 }, { 5, 1 } },
+      expanded = 4, reached = 3, cells = { { 4, 2 }, { 4, 3 }, { 2, 5 }, { 1, 6 } } }
+    check { sx = 1, sy = 6, gx = 9, gy = 1, opts = { near = 2 },
+      path = { { 1, 6 }, { 2, 5 }, { 3, 5 }, { 4, 5 }, { 5, 5 }, { 6, 5 }, { 7, 4 }, { 7, 3 } },
+      expanded = 5, cells = { { 4, 3 }, { 7, 4 }, { 2, 5 }, { 6, 5 }, { 1, 6 } } }
+    check { sx = 1, sy = 6, goals = { { 9, 1 }, { 6, 3 } }, opts = { diagonal = "never", near = 1 },
+      path = { { 1, 6 }, { 1, 5 }, { 2, 5 }, { 3, 5 }, { 4, 5 }, { 5, 5 }, { 6, 5 }, { 6, 4 } },
+      expanded = 3, reached = 2, cells = { { 1, 5 }, { 6, 5 }, { 1, 6 } } }
+  end)
+end)
+
 describe("opts.algorithm", function()
   local pre = "bad argument #5 to 'findPath' ("
 
@@ -300,7 +520,7 @@ describe("opts.algorithm", function()
       return grid:getSearchStats().expanded
     end
     local jps, astar_n = expanded { algorithm = "jps" }, expanded { algorithm = "astar" }
-    if JPS_RUNS then assert.is_true(jps < astar_n) end
+    assert.is_true(jps < astar_n)
     assert.are.equal(jps, expanded {})
     assert.are.equal(expanded { algorithm = "astar", weight = 2 }, expanded { weight = 2 })
     assert.are.equal(expanded { algorithm = "astar", heuristic = "manhattan" },

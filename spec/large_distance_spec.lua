@@ -387,7 +387,7 @@ describe("encoded distance maps of large units", function()
       local map = c.grid:distanceMap(c.sources, c.opts)
       for _, m in ipairs { map, map:flee(), astar.blend({ map, 2 }) } do
         local s = m:encode()
-        assert.are.equal(1, s:byte(9))                     -- format version 1
+        assert.are.equal(2, s:byte(9))                     -- format version 2 (issue 24)
         assert.are.equal(c.k > 1 and 1 or 0, math.floor(s:byte(12) / 8) % 2)   -- flag 8: sized
         local d = astar.decodeMap(s)
         assert.are.equal(s, d:encode())
@@ -431,7 +431,7 @@ describe("encoded distance maps of large units", function()
 
   it("refuse bad unit sizes and positions that do not fit", function()
     local EN = require "astar.pure.encode"
-    local function seal(body) return body .. EN.le(EN.fnv1a(EN.FNV_OFFSET, body, 1, #body), 4) end
+    local function seal(body) return body .. EN.le(EN.adler32(body, 1, #body), 4) end
     local function bad(msg) return "bad argument #1 to 'decodeMap' (not an astar distance map: "
       .. msg .. ")" end
     local g = astar.new(4, 3)
@@ -445,15 +445,18 @@ describe("encoded distance maps of large units", function()
     -- a size 3 map with these members: (1,1) and (2,1) still fit, (3,1) and row 2 do not
     E.check_error(bad("bad position"), astar.decodeMap,
       seal(body:sub(1, 32) .. EN.le(3, 4) .. body:sub(37)))
-    -- a cell a member covers made impassable (its cost NaN: never asked)
+    -- a cell a member covers made impassable (its cost NaN: never asked): the
+    -- cost section (format version 2) written again as the palette {1, NaN},
+    -- cell (2,2), covered by the member (1,1), on NaN
     local steps = 32 + 4 + 16 + 1            -- first step byte (1-based)
-    local costs = steps + 12                 -- first cost, cell (1,1)
-    local c22 = costs + 8 * 5                -- cell (2,2), covered by the member (1,1)
-    E.check_error(bad("bad position"), astar.decodeMap,
-      seal(body:sub(1, c22 - 1) .. ("\0"):rep(6) .. "\248\127" .. body:sub(c22 + 8)))
+    local costs = steps + 12                 -- the cost section: 2 bytes P, the palette, the indices
+    local after = costs + 2 + 8 * EN.u32(body .. "\0\0", costs) % 65536 + 12
+    local idx = ("\0"):rep(5) .. "\1" .. ("\0"):rep(6)
+    E.check_error(bad("bad position"), astar.decodeMap, seal(body:sub(1, costs - 1) .. "\2\0"
+      .. EN.f64_any(1) .. EN.f64_any(0 / 0) .. idx .. body:sub(after)))
     -- bytes without the flag still decode, as maps of one cell
     local one = g:distanceMap({ { x = 1, y = 1 } }):encode()
-    assert.are.equal(1, one:byte(9))
+    assert.are.equal(2, one:byte(9))
     assert.are.equal(one, astar.decodeMap(one):encode())
   end)
 end)
@@ -461,7 +464,7 @@ end)
 describe("forged maps of large units", function()
   it("decode to an error or a usable map, flee and blend included", function()
     local EN = require "astar.pure.encode"
-    local function seal(body) return body .. EN.le(EN.fnv1a(EN.FNV_OFFSET, body, 1, #body), 4) end
+    local function seal(body) return body .. EN.le(EN.adler32(body, 1, #body), 4) end
     local g = astar.fromString("..#...\n.2....\n...#..\n......")
     local maps = { g:distanceMap({ { x = 1, y = 1 }, { x = 5, y = 3, value = 2 } }, { size = 2 }) }
     maps[2] = maps[1]:flee()

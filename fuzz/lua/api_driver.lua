@@ -148,6 +148,7 @@ SMOOTH.PATH_OPTS = { "nil", "{}", "{smooth = \"corners\"}", "{smooth = \"sight\"
   "{smooth = false, into = {}}", "{diagonal = \"always\"}", "{diagonal = \"never\", smooth = \"sight\"}",
   "{smooth = \"theta\"}", "{smooth = \"corners\", diagonal = \"one-obstacle\", into = {5, {}}}",
   "{flat = false}", "{size = 2}", "{diagonal = \"no-obstacles\"}" }
+SMOOTH.FROMS = { src("nil"), 1, 2, 3, 5, 9, 40, 0, 1.5, "2", 0 / 0, src("nil") }   -- issue 24: firstBlocked's from
 local THROWN = { "boom", src("{}"), src("nil"), false, 42, 1.5, src("G[1]"), src("print"),
   "grid closed during movementRange", src("coroutine.running()"), src("setmetatable({}, {})"), true }
 
@@ -390,7 +391,7 @@ function M.decode(input)
   -- An action for a callback or a finalizer, on grid slot k mostly.
   function gen_action(k, nest)
     if nest > 2 then return nil end
-    local kind = b() % 26
+    local kind = b() % 27
     local g = b() % 4 == 0 and slot() or k
     local w, h = dim(g)
     if kind <= 1 then
@@ -454,6 +455,8 @@ function M.decode(input)
     elseif kind == 25 then
       return { "dmap", dslot(), g, src(format("H.srcs(%d, %d, %d, %d)", b() * 256 + b(), 1 + b() % 40, w, h)),
         gen_query_opts(g, nest, true) }
+    elseif kind == 26 then
+      return { "setSources", dslot(), src(format("H.srcs(%d, %d, %d, %d)", b() * 256 + b(), b() % 40, w, h)) }
     end
     return { "rangeQuery", rslot(), coord(w), coord(h) }
   end
@@ -596,6 +599,11 @@ function M.decode(input)
     end
     local u = b()
     if u < 128 then return format("H.gridCall(%s, %q)", G, ({ "getShape", "getLayout" })[u % 2 + 1]) end
+    -- issue 24: a walk checked for cells that became walls, from a cell
+    if u % 4 == 1 then
+      return format("H.firstBlocked(%s, H.walk(%s, %d, %d), %s)", G, G, pos * 251 + u, 1 + u % 40,
+        lit(SMOOTH.FROMS[b() % #SMOOTH.FROMS + 1]))
+    end
     -- issue 20: a walk over the grid (now and then a broken one), smoothed
     return format("H.smoothPath(%s, H.walk(%s, %d, %d), %s)", G, G, pos * 251 + u, 1 + u % 40,
       SMOOTH.PATH_OPTS[u % #SMOOTH.PATH_OPTS + 1])
@@ -2900,6 +2908,101 @@ function H.smoothPath(g, path, opts)
   fail("%s: %s", call_text("smoothPath", g, path, opts), why)
 end
 
+-- ---- issue 24: grid:firstBlocked -------------------------------------------------
+
+-- Point k of path in its form (flat or tables), read raw: x, y, or nil and
+-- the message the binding raises about it.
+function SMOOTH.fb_point(path, flat, k)
+  local function bad(fmt, ...) return nil, "bad argument #1 to 'firstBlocked' (" .. format(fmt, ...) .. ")" end
+  local x, y
+  if flat then
+    x, y = rawget(path, 2 * k - 1), rawget(path, 2 * k)
+    if type(x) ~= "number" then return bad("path[%d]: number expected, got %s", 2 * k - 1, type(x)) end
+    if type(y) ~= "number" then return bad("path[%d]: number expected, got %s", 2 * k, type(y)) end
+    return x, y
+  end
+  local p = rawget(path, k)
+  if type(p) ~= "table" then return bad("path[%d]: point expected, got %s", k, type(p)) end
+  x, y = rawget(p, "x"), rawget(p, "y")
+  if type(x) ~= "number" then return bad("path[%d].x: number expected, got %s", k, type(x)) end
+  if type(y) ~= "number" then return bad("path[%d].y: number expected, got %s", k, type(y)) end
+  return x, y
+end
+
+-- What firstBlocked(path, from) answers on snapshot s: the index, false
+-- (nil: nothing blocked), a message it must raise, or true when no verdict
+-- is given (a bad argument whose words are not checked: "bad"; a grid with
+-- moves, whose steps are not modelled here: true).
+function SMOOTH.fb_expect(s, path, from)
+  if type(path) ~= "table" then return "bad" end
+  local n = #path
+  local flat = type(rawget(path, 1)) == "number"
+  if n == 0 then return "bad argument #1 to 'firstBlocked' (path is empty)" end
+  if flat and n % 2 == 1 then return format("bad argument #1 to 'firstBlocked' (flat path has an odd length %d)", n) end
+  local m = flat and n // 2 or n
+  if from ~= nil and not whole_in(from, 1, m + 1) then return "bad" end
+  if has_moves(s) then return true end
+  from = from or 1
+  local px, py
+  if from > 1 then
+    local x, y = SMOOTH.fb_point(path, flat, from - 1)
+    if not x then return y end
+    px, py = x, y
+  end
+  local function on(x, y) return whole_in(x, 1, s.w) and whole_in(y, 1, s.h) end
+  for k = from, m do
+    local x, y = SMOOTH.fb_point(path, flat, k)
+    if not x then return y end
+    if not on(x, y) or not s.walk[(y - 1) * s.w + x] then return k end
+    if k > 1 and on(px, py) then
+      local dx, dy = x - px, y - py
+      if math.abs(dx) <= 1 and math.abs(dy) <= 1 and (dx ~= 0 or dy ~= 0)
+          and not diagonal_ok(s, s.diag, px, py, dx, dy) then
+        return k
+      end
+    end
+    px, py = x, y
+  end
+  return false
+end
+
+-- nil when r (firstBlocked's packed results) is right on snapshot s, else why.
+function SMOOTH.fb_outcome(s, path, from, r)
+  local want = SMOOTH.fb_expect(s, path, from)
+  if want == true then return nil end
+  if want == "bad" then
+    if r[1] then return "accepted bad arguments" end
+    return not is_bad_message(r[2]) and "raised " .. show(r[2]) or nil
+  end
+  if type(want) == "string" then
+    if r[1] then return "accepted a bad path" end
+    return r[2] ~= want and format("raised %s, not %s", show(r[2]), want) or nil
+  end
+  if not r[1] then return "raised " .. show(r[2]) end
+  if r.n ~= 2 or r[2] ~= (want or nil) then return format("answered %s, not %s", show(r[2]), show(want or nil)) end
+  return nil
+end
+
+function H.firstBlocked(g, path, from)
+  local gi, was_closed = before(g)
+  local h0 = gi and #gi.hist
+  local r, ev0 = api(Grid.firstBlocked, g, path, from)
+  local w = happened(ev0, g, depth + 1)
+  if w.meta and strict then fail("firstBlocked used %s (a path is read raw)", w.meta) end
+  if not gi or was_closed then
+    if r[1] then fail("firstBlocked on %s returned", gi and "a closed grid" or "no grid") end
+    if not (is_bad_message(r[2]) or r[2] == CLOSED_USE) then fail("firstBlocked raised %s", show(r[2])) end
+    return nil
+  end
+  if w.disturbed then fail("firstBlocked ran something (it reads raw and makes no table)") end
+  local why
+  for _, s in ipairs(candidates(gi, h0)) do
+    why = SMOOTH.fb_outcome(s, path, from, r)
+    if not why then return r[1] and r[2] or nil end
+  end
+  fail("%s: %s", call_text("firstBlocked", g, path, from), why)
+end
+
 -- ---- rules, traps, finalizers ----------------------------------------------------
 
 local act
@@ -3741,7 +3844,7 @@ function H.distanceMap(g, sources, opts)
     local o = {}
     for k, v in next, (type(opts) == "table" and plain_arg(opts) or {}) do o[k] = v end
     if o.diagonal == nil and info[g] then o.diagonal = cur(info[g]).diag end
-    minfo[map] = { sources = plain_arg(sources), opts = o }
+    minfo[map] = { sources = plain_arg(sources), opts = o, grid = g }
   end
   return map
 end
@@ -3820,6 +3923,7 @@ function H.update(map, g)
     fail("update raised %s", show(err))
   end
   local mi = minfo[map]
+  if mi then mi.grid = g end
   if not mi or w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
   local box = twin_of(g)
   if not box then return end
@@ -3829,6 +3933,41 @@ function H.update(map, g)
   local want = ok and outcome_text(pack(true, fresh)) or "error " .. show(fresh)
   local got = outcome_text(pack(true, map))
   if got ~= want then fail("map:update gave %s, a new map on the grid %s", got:sub(1, 200), want:sub(1, 200)) end
+end
+
+-- map:setSources(sources) (issue 24): the map must then be the one
+-- grid:distanceMap gives from those sources with the map's options on its
+-- grid (the last one it was made or updated on) as it is.
+function H.setSources(map, sources)
+  if map == nil or map.setSources == nil then return end
+  local mi = minfo[map]
+  local g = mi and mi.grid
+  local gi = g and info[g]
+  busy[map] = true
+  local h0 = gi and #gi.hist
+  local r, ev0 = api(function() return map:setSources(sources) end)
+  busy[map] = nil
+  event("grown", { map = map })
+  local w = happened(ev0, g, depth + 1)
+  if not r[1] then
+    local err = r[2]
+    if is_bad_message(err) or (type(err) == "string" and err:find("^calling 'setSources' on ")) then return end
+    if callback_error_ok("setSources", err, w) or err == CLOSED_USE then return end
+    if w.changed_fin and err == "grid changed during setSources" then return end
+    if w.closed_fin and err == "grid closed during setSources" then return end
+    fail("setSources raised %s", show(err))
+  end
+  if not mi then return end
+  mi.sources = plain_arg(sources)
+  if w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
+  local box = twin_of(g)
+  if not box then return end
+  quiet = quiet + 1
+  local ok, fresh = pcall(Grid.distanceMap, box[1], mi.sources, mi.opts)
+  quiet = quiet - 1
+  local want = ok and outcome_text(pack(true, fresh)) or "error " .. show(fresh)
+  local got = outcome_text(pack(true, map))
+  if got ~= want then fail("map:setSources gave %s, a new map on the grid %s", got:sub(1, 200), want:sub(1, 200)) end
 end
 
 -- Tile ids and rules for fromTiles and setTiles: a w x h table of ids, and
@@ -3938,6 +4077,8 @@ function act(a)
     if R[a[2]] then H.rangeQuery(R[a[2]], a[3], a[4]) end
   elseif kind == "update" then
     H.update(D[a[2]], G[a[3]])
+  elseif kind == "setSources" then
+    H.setSources(D[a[2]], a[3])
   elseif kind == "mapcall" then
     local r = H.mapCall(D[a[2]], a[3])
     if a[3] == "flee" then D[a[2] % 4 + 1] = r end

@@ -61,6 +61,7 @@ methods.distanceMap = D.distance_map
 methods.getShape = HX.getShape
 methods.getLayout = HX.getLayout
 methods.smoothPath = SM.smoothPath
+methods.firstBlocked = SM.firstBlocked
 for _, name in ipairs { "setMove", "getMove", "setWallBetween", "link", "unlink", "getLinks" } do
   methods[name] = MV[name]
 end

@@ -653,6 +653,19 @@ typedef struct {
      * snapshot, never the grid's moves: a map made with moves keeps them. */
     const struct AstarMoves *moves;
     uint32_t *via;
+    /* What a run may keep from the last one (issue 24): the arrays hold a
+     * cleared map of `synced` as it was at version synced_version (costs
+     * from the grid, or NAN to ask with synced_rule bit 1 set; bit 2: the
+     * run followed moves or a move rule)
+     * everywhere but in the rectangle box (bordered x0, y0, x1, y1,
+     * inclusive), the cells the last run wrote. A run on the same grid then
+     * clears the box and the cells the grid's change log names, not every
+     * cell. NULL: the next run clears all (astar_distance_layout, _clear,
+     * _forget). */
+    const AstarGrid *synced;
+    uint64_t synced_version;
+    int synced_rule;
+    uint32_t box[4];
 } AstarDistanceMap;
 
 /* Bytes of the arrays of a width x height map (0 if that overflows). */
@@ -663,10 +676,16 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
                            AstarDiagonal diagonal);
 /* Empties the map, its costs too, keeping its layout, shape and size. */
 void astar_distance_clear(AstarDistanceMap *m);
+/* Forgets which grid m was last run on: the next run clears every cell. A
+ * caller that keeps a map across runs calls it when the grid it last ran
+ * on may have been freed (another grid could then have its address). */
+void astar_distance_forget(AstarDistanceMap *m);
 /* Fills m (made for grid's size) from the n sources, in m->diagonal's mode,
  * up to max_cost (cells whose value is above it are left out). Cells that
  * cannot be entered (walls, rule INFINITY) are never in the map; sources on
- * them are ignored. rule (may be NULL) is asked at most once per walkable
+ * them are ignored. Run again on the grid it last ran on (m->synced), a
+ * map bounded by max_cost costs in proportion to the cells it reaches, the
+ * last run's and this one's. rule (may be NULL) is asked at most once per walkable
  * cell; NAN aborts (*aborted set, the map is then empty). The heap is the
  * range scratch's (no allocation once warm). Ties: among equally cheap
  * first steps the first in the order E W S N SE SW NE NW; a source keeps
@@ -692,6 +711,16 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
                                      AstarDistanceMap *m, const AstarDistanceSource *sources,
                                      size_t n, double max_cost, AstarCellRule rule, void *user,
                                      AstarMoveRule move_rule, void *move_user, int *aborted);
+/* astar_distance_run_moves with the sources, max_cost and rules of m's last
+ * run (map:update): when that run was on grid, without rules or moves, for
+ * one-cell units on a square board, and the grid has changed at most 16
+ * cells since (its change log), an exact repair of the cells the changes
+ * reach (issue 24: the values, steps and origins a run gives, to the bit);
+ * else a run. */
+AstarError astar_distance_update(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
+                                 const AstarDistanceSource *sources, size_t n, double max_cost,
+                                 AstarCellRule rule, void *user, AstarMoveRule move_rule,
+                                 void *move_user, int *aborted);
 /* Bytes of a snapshot of grid's overrides and links (0: it has none). */
 size_t astar_distance_moves_bytes(const AstarGrid *grid);
 /* Copies grid's overrides and links into memory (astar_distance_moves_bytes
@@ -766,11 +795,13 @@ typedef struct {
 #define ASTAR_DISTANCE_SIZED 8u    /* a map of large units: the size after the header */
 #define ASTAR_DISTANCE_MOVES 16u   /* the map keeps overrides or links (issue 19) */
 
-/* Bytes of the encoding (0 if that does not fit in a size_t). */
+/* The most bytes the encoding takes, room to write it in (0 if that does
+ * not fit in a size_t). */
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources);
-/* Writes astar_distance_encoded_size bytes to out. */
-void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
-                           const AstarDistanceSource *sources, unsigned char *out);
+/* Writes the encoding to out (astar_distance_encoded_size bytes of room);
+ * returns its length. */
+size_t astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
+                             const AstarDistanceSource *sources, unsigned char *out);
 /* Reads and checks the header and the length: ASTAR_EPARSE and a message
  * when the bytes are no map (nothing else is read). */
 AstarError astar_distance_decode_header(const void *data, size_t length,

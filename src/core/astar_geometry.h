@@ -56,4 +56,13 @@ typedef struct {
 size_t astar_cell_moves(const AstarGrid *grid, AstarDiagonal diagonal, uint32_t x, uint32_t y,
                         AstarCellMove *out, size_t cap);
 
+/* Whether a unit in cell (x0, y0) can still enter cell (x1, y1), both on
+ * the grid (grid:firstBlocked, issue 24): (x1, y1) is walkable and, when it
+ * is a board neighbour of (x0, y0), the move is one astar_cell_moves lists
+ * in mode diagonal (the corner rule, an override false, a diagonal in mode
+ * NEVER: not a move) or a link joins them. A step to a cell that is not a
+ * neighbour (a link, a smoothed path's leg) is judged by its cell alone. */
+int astar_cell_enterable(const AstarGrid *grid, AstarDiagonal diagonal, uint32_t x0, uint32_t y0,
+                         uint32_t x1, uint32_t y1);
+
 #endif

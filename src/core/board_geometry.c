@@ -188,6 +188,41 @@ static size_t put_move(const AstarGrid *grid, AstarCellMove *out, size_t cap, si
     return n + 1;
 }
 
+/* The board of grid in mode diagonal (NEVER on hex boards), its kind, and
+ * whether the four orthogonal neighbours of bordered cell c are open. */
+static BoardKind cell_board(const AstarGrid *grid, AstarDiagonal diagonal, size_t c, Board *b,
+                            int side[4])
+{
+    AstarHexLayout layout = ASTAR_HEX_ODD_R;
+    BoardKind kind;
+    int k;
+    if (astar_grid_hex(grid, &layout)) {
+        kind = BOARD_HEX;
+        diagonal = ASTAR_DIAGONAL_NEVER;
+    } else {
+        kind = diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8;
+    }
+    board_init(b, grid->stride, diagonal, layout, 1);
+    for (k = 0; k < 4; k++)
+        side[k] = grid->open[(size_t)((long)c + b->off[k])];
+    return kind;
+}
+
+/* Whether the board move out of bordered cell c in direction d is one the
+ * grid allows (the entered cell walkable, the corner rule, an override not
+ * false), and in *step what a findPath step pays for it. */
+static int board_move_open(const AstarGrid *grid, const Board *b, BoardKind kind, size_t c,
+                           unsigned d, const int side[4], double *step)
+{
+    const size_t v = (size_t)((long)c + b->off[d]);
+    if (!grid->open[v])
+        return 0;
+    if (d >= 4 && board_has_corners(b, kind) && !board_corner_ok(b, (int)d, side))
+        return 0;
+    *step = board_step(kind, d, grid->cost ? grid->cost[v] : 1.0);
+    return board_move_price(b, kind, grid->moves, c, d, step);
+}
+
 size_t astar_cell_moves(const AstarGrid *grid, AstarDiagonal diagonal, uint32_t x, uint32_t y,
                         AstarCellMove *out, size_t cap)
 {
@@ -195,34 +230,16 @@ size_t astar_cell_moves(const AstarGrid *grid, AstarDiagonal diagonal, uint32_t 
     const struct AstarMoves *m = grid->moves;
     const size_t c = (size_t)(y + 1) * grid->stride + x + 1;
     const unsigned *dirs = SQUARE;
-    AstarHexLayout layout = ASTAR_HEX_ODD_R;
-    BoardKind kind;
     Board b;
     int side[4], moves, k;
+    BoardKind kind = cell_board(grid, diagonal, c, &b, side);
     size_t n = 0;
 
-    if (astar_grid_hex(grid, &layout)) {
-        kind = BOARD_HEX;
-        diagonal = ASTAR_DIAGONAL_NEVER;
-    } else {
-        kind = diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8;
-    }
-    board_init(&b, grid->stride, diagonal, layout, 1);
-    for (k = 0; k < 4; k++)
-        side[k] = grid->open[(size_t)((long)c + b.off[k])];
     moves = board_moves(&b, kind, c, &dirs);
     for (k = 0; k < moves; k++) {
-        const unsigned d = dirs[k];
-        const size_t v = (size_t)((long)c + b.off[d]);
         double step;
-        if (!grid->open[v])
-            continue;
-        if (d >= 4 && board_has_corners(&b, kind) && !board_corner_ok(&b, (int)d, side))
-            continue;
-        step = board_step(kind, d, grid->cost ? grid->cost[v] : 1.0);
-        if (!board_move_price(&b, kind, m, c, d, &step))
-            continue;
-        n = put_move(grid, out, cap, n, v, step);
+        if (board_move_open(grid, &b, kind, c, dirs[k], side, &step))
+            n = put_move(grid, out, cap, n, (size_t)((long)c + b.off[dirs[k]]), step);
     }
     if (m && (m->flags[c] & MOVES_OUT)) {
         const MovesLink *link;
@@ -232,4 +249,46 @@ size_t astar_cell_moves(const AstarGrid *grid, AstarDiagonal diagonal, uint32_t 
                 n = put_move(grid, out, cap, n, link[i].to, link[i].cost);
     }
     return n;
+}
+
+/* Whether a link leaves bordered cell c for v. */
+static int has_link(const struct AstarMoves *m, size_t c, size_t v)
+{
+    const MovesLink *link;
+    size_t links, i;
+    if (!m || !(m->flags[c] & MOVES_OUT))
+        return 0;
+    links = astar_moves_links(m, c, 0, &link);
+    for (i = 0; i < links; i++)
+        if (link[i].to == v)
+            return 1;
+    return 0;
+}
+
+int astar_cell_enterable(const AstarGrid *grid, AstarDiagonal diagonal, uint32_t x0, uint32_t y0,
+                         uint32_t x1, uint32_t y1)
+{
+    static const unsigned SQUARE[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const size_t c = (size_t)(y0 + 1) * grid->stride + x0 + 1;
+    const size_t v = (size_t)(y1 + 1) * grid->stride + x1 + 1;
+    const unsigned *dirs = SQUARE;
+    Board b;
+    int side[4], k, moves;
+    BoardKind kind = cell_board(grid, diagonal, c, &b, side);
+
+    if (!grid->open[v])
+        return 0;
+    /* a neighbour in any of the eight directions of a square board */
+    moves = board_moves(&b, kind == BOARD_HEX ? BOARD_HEX : BOARD_SQUARE8, c, &dirs);
+    for (k = 0; k < moves; k++) {
+        const unsigned d = dirs[k];
+        double step;
+        if ((size_t)((long)c + b.off[d]) != v)
+            continue;
+        if ((kind == BOARD_SQUARE4 && d >= 4)
+            || !board_move_open(grid, &b, kind, c, d, side, &step))
+            return has_link(grid->moves, c, v);
+        return 1;
+    }
+    return 1;   /* not a board move (a link, a smoothed leg): the cell alone */
 }

@@ -28,9 +28,8 @@
 #include "dijkstra.h"   /* board.h and the open lists; the loop is included below */
 #include "grid_layout.h"
 #include "hex_geometry.h"
+#include "distance_internal.h"
 #include "range_internal.h"
-
-#define ST_CLOSED 16u                  /* settled by the current flood */
 
 static int starts(AstarDistanceMap *m, double max_cost, AstarMoveRule rule, void *user);
 
@@ -71,6 +70,20 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
     astar_distance_clear(m);
 }
 
+/* The rectangle of every cell, border included. */
+static void whole_box(AstarDistanceMap *m)
+{
+    m->box[0] = m->box[1] = 0;
+    m->box[2] = m->stride - 1;
+    m->box[3] = m->height + 1;
+}
+
+void astar_distance_forget(AstarDistanceMap *m)
+{
+    m->synced = NULL;
+    whole_box(m);
+}
+
 void astar_distance_clear(AstarDistanceMap *m)
 {
     size_t i;
@@ -82,9 +95,10 @@ void astar_distance_clear(AstarDistanceMap *m)
         m->origin[i] = 0;
         m->step[i] = ASTAR_STEP_NONE;
     }
+    astar_distance_forget(m);
 }
 
-/* Empties the map (its costs stay). */
+/* Empties the map (its costs stay; the next run clears every cell). */
 static void empty(AstarDistanceMap *m)
 {
     size_t i;
@@ -93,6 +107,7 @@ static void empty(AstarDistanceMap *m)
         m->step[i] = ASTAR_STEP_NONE;
     }
     m->reached = 0;
+    astar_distance_forget(m);
 }
 
 static uint32_t cell_number(const AstarDistanceMap *m, size_t i)
@@ -234,12 +249,15 @@ static int sized_source(AstarDistanceMap *m, const AstarGrid *grid, size_t c,
     return 1;
 }
 
-/* Clears the closed bits a flood left. */
+/* Clears the closed bits a flood left: they are in m->box. */
 static void unclose(AstarDistanceMap *m)
 {
-    size_t i;
-    for (i = 0; i < m->cells; i++)
-        m->step[i] &= (uint8_t)~ST_CLOSED;
+    uint32_t x, y;
+    for (y = m->box[1]; y <= m->box[3]; y++) {
+        uint8_t *row = m->step + (size_t)y * m->stride;
+        for (x = m->box[0]; x <= m->box[2]; x++)
+            row[x] &= (uint8_t)~ST_CLOSED;
+    }
 }
 
 /* ---- the flood: dijkstra.h's loop with distance-map hooks --------------- */
@@ -261,6 +279,10 @@ typedef struct {
     const struct AstarMoves *moves;   /* moves and links (DK_MOVES): the map's snapshot */
     AstarMoveRule move_rule; /* the query's move rule, or NULL */
     void *move_user;
+    int track;               /* keep in box the rectangle of the cells settled */
+    uint32_t box[4];
+    AstarCellList *settled;  /* a repair's: every cell settled, in order (NULL: none) */
+    int nomem;               /* settled could not grow */
 } MapQuery;
 
 static inline int dk_settle(MapQuery *q, const BoardKind kind, uint32_t u, double *g)
@@ -272,6 +294,15 @@ static inline int dk_settle(MapQuery *q, const BoardKind kind, uint32_t u, doubl
         return 0;                                      /* a stale duplicate */
     q->step[u] = (uint8_t)(su | ST_CLOSED | ASTAR_STEP_MEMBER);
     q->m->reached++;
+    if (q->track) {
+        const uint32_t x = u % q->m->stride, y = u / q->m->stride;
+        q->box[0] = x < q->box[0] ? x : q->box[0];
+        q->box[1] = y < q->box[1] ? y : q->box[1];
+        q->box[2] = x > q->box[2] ? x : q->box[2];
+        q->box[3] = y > q->box[3] ? y : q->box[3];
+    }
+    if (q->settled && astar_cell_list_push(q->settled, u) != ASTAR_OK)
+        q->nomem = 1;
     q->entered = q->cost[u];
     *g = q->dist[u];
     return 1;
@@ -382,6 +413,9 @@ static inline void map_query(MapQuery *q, AstarDistanceMap *m, const AstarGrid *
     q->moves = m->moves;
     q->move_rule = move_rule;
     q->move_user = move_user;
+    q->track = 0;
+    q->settled = NULL;
+    q->nomem = 0;
 }
 
 /* map_flood's loops over moves and links (issue 19): the heap, no
@@ -412,13 +446,33 @@ static int map_flood_moves(AstarDistanceMap *m, const AstarGrid *grid, const Ast
     return dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, mt, max_cost);
 }
 
+/* m->box after a flood: the rectangle of the cells settled and the sources
+ * (box), grown by what a run writes around them (the cells a step asks
+ * about, a start cell beside a member: a unit's size and one more). */
+static void grow_box(AstarDistanceMap *m, const uint32_t *box)
+{
+    const uint32_t k = m->size + 1;
+
+    if (box[0] > box[2]) {                  /* nothing: an empty rectangle */
+        m->box[0] = m->box[1] = 1;
+        m->box[2] = m->box[3] = 0;
+        return;
+    }
+    m->box[0] = box[0] > k ? box[0] - k : 0;
+    m->box[1] = box[1] > k ? box[1] - k : 0;
+    m->box[2] = box[2] + k < m->stride - 1 ? box[2] + k : m->stride - 1;
+    m->box[3] = box[3] + k < m->height + 1 ? box[3] + k : m->height + 1;
+}
+
 /* The flood from what is in the open list, the loop compiled for the map's
  * board and the open list chosen (with moves or a move rule: the heap,
- * map_flood_moves): a rule stopping it leaves the map empty. */
+ * map_flood_moves): a rule stopping it leaves the map empty. With track
+ * (a bounded map without moves), m->box holds the sources' rectangle and
+ * becomes what the flood wrote (grow_box); else every cell. */
 static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const AstarGrid *fit,
                             AstarCellRule rule, void *user, AstarMoveRule move_rule,
                             void *move_user, const OpenList *open_list, OpenKind open_kind,
-                            double max_cost, int *aborted)
+                            double max_cost, int track, AstarCellList *settled, int *aborted)
 {
     OpenList open_copy = *open_list, *open = &open_copy;   /* a local: kept in registers */
     MapQuery q;
@@ -428,6 +482,8 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     unsigned traits = grid ? 0u : DK_RESCAN;
     int done;
 
+    memcpy(q.box, m->box, sizeof q.box);
+    whole_box(m);
     if (m->moves || move_rule) {
         done = map_flood_moves(m, grid, fit, rule, user, move_rule, move_user, *open_list, kind,
                                traits, max_cost);
@@ -435,6 +491,8 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
     }
     board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
     map_query(&q, m, grid, fit, rule, user, NULL, NULL, NULL);
+    q.track = track;
+    q.settled = settled;
     if (open_kind == OPEN_FIFO)
         done = dijkstra_loop(&q, &b, BOARD_SQUARE4, open, OPEN_FIFO, DK_KNOWN, max_cost);
     else if (open_kind == OPEN_BUCKETS)
@@ -449,6 +507,10 @@ static AstarError map_flood(AstarDistanceMap *m, const AstarGrid *grid, const As
         done = dijkstra_loop(&q, &b, BOARD_HEX, open, OPEN_HEAP, traits, max_cost);
     else
         done = dijkstra_loop(&q, &b, BOARD_LARGE, open, OPEN_HEAP, traits, max_cost);
+    if (track && done == DK_DONE)
+        grow_box(m, q.box);
+    if (q.nomem && done == DK_DONE)
+        done = DK_NOMEM;
 end:
     if (done == DK_ABORTED) {
         empty(m);
@@ -456,6 +518,14 @@ end:
     }
     unclose(m);
     return done == DK_NOMEM ? ASTAR_ENOMEM : ASTAR_OK;
+}
+
+AstarError astar_distance_flood(AstarDistanceMap *m, const AstarGrid *grid, const OpenList *open,
+                                double max_cost, int track, AstarCellList *settled)
+{
+    int aborted = 0;
+    return map_flood(m, grid, NULL, NULL, NULL, NULL, NULL, open, OPEN_HEAP, max_cost, track,
+                     settled, &aborted);
 }
 
 /* The open list for a flood of m from sources of one value or not (same):
@@ -524,47 +594,123 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
                                     NULL, aborted);
 }
 
+/* ---- what a run clears (issue 24) -------------------------------------------
+ *
+ * A run starts from the cleared map of the grid: no values, the grid's entry
+ * costs (NAN with a rule: to ask).
+ * Run again on the grid of its last run (m->synced), a map is that already
+ * but in m->box, what the last run wrote, and at the cells changed since
+ * (the grid's change log): those alone are cleared, so a bounded map costs
+ * what it reaches, not the grid's size. */
+
+/* Cell (x, y) (bordered) of a cleared map of grid: no value, its entry
+ * cost the grid's (ruled: NAN, to ask). */
+static inline void clear_cell(AstarDistanceMap *m, const AstarGrid *grid, uint32_t x, uint32_t y,
+                              int ruled)
+{
+    const size_t i = (size_t)y * m->stride + x;
+
+    m->dist[i] = INFINITY;
+    m->origin[i] = 0;
+    m->step[i] = ASTAR_STEP_NONE;
+    if (grid->open[i]) {
+        m->cost[i] = ruled ? NAN : grid->cost ? grid->cost[i] : 1.0;
+        return;
+    }
+    m->cost[i] = INFINITY;
+}
+
+/* Clears what the last run left (every cell unless m->synced is grid as
+ * the change log still tells) and records the grid; *lo and *hi bound the
+ * entry costs for the bucket queue (INFINITY, 0: unknown, the heap). */
+static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int ruled, double *lo,
+                      double *hi)
+{
+    uint32_t x, y, x0 = 0, y0 = 0, x1 = m->stride - 1, y1 = m->height + 1;
+    const int kept = m->synced == grid && m->synced_rule == ruled
+                     && grid->version - m->synced_version <= ASTAR_CHANGE_LOG;
+
+    *lo = INFINITY;
+    *hi = 0;
+    if (kept) {
+        uint64_t v;
+        x0 = m->box[0], y0 = m->box[1], x1 = m->box[2], y1 = m->box[3];
+        for (v = m->synced_version + 1; v <= grid->version; v++) {
+            uint32_t i = grid->changes[v % ASTAR_CHANGE_LOG];
+            clear_cell(m, grid, i % m->stride, i / m->stride, ruled);
+        }
+        if (!grid->cost && !ruled)
+            *lo = *hi = 1.0;
+    }
+    for (y = y0; y <= y1; y++)
+        for (x = x0; x <= x1; x++) {
+            clear_cell(m, grid, x, y, ruled);
+            if (!kept) {
+                double c = m->cost[(size_t)y * m->stride + x];
+                if (c < INFINITY) {
+                    *lo = c < *lo ? c : *lo;
+                    *hi = c > *hi ? c : *hi;
+                }
+            }
+        }
+    m->synced = grid;
+    m->synced_version = grid->version;
+    m->synced_rule = ruled;
+    m->reached = 0;
+    m->box[0] = m->box[1] = UINT32_MAX;     /* the run's rectangle: none yet */
+    m->box[2] = m->box[3] = 0;
+}
+
+/* Adds bordered cell i to m->box. */
+static void box_add(AstarDistanceMap *m, size_t i)
+{
+    const uint32_t x = (uint32_t)(i % m->stride), y = (uint32_t)(i / m->stride);
+    m->box[0] = x < m->box[0] ? x : m->box[0];
+    m->box[1] = y < m->box[1] ? y : m->box[1];
+    m->box[2] = x > m->box[2] ? x : m->box[2];
+    m->box[3] = y > m->box[3] ? y : m->box[3];
+}
+
 AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
                                      AstarDistanceMap *m, const AstarDistanceSource *sources,
                                      size_t n, double max_cost, AstarCellRule rule, void *user,
                                      AstarMoveRule move_rule, void *move_user, int *aborted)
 {
     const AstarGrid *fit = NULL;
+    const int track = max_cost < INFINITY && !m->moves && !move_rule;
     OpenList open;
     OpenKind kind;
     AstarError e;
     size_t i;
-    double lo = INFINITY, hi = 0;
+    double lo, hi;
 
     *aborted = 0;
-    for (i = 0; i < m->cells; i++) {
-        double c = !grid->open[i] ? INFINITY : rule ? NAN : grid->cost ? grid->cost[i] : 1.0;
-        m->dist[i] = INFINITY;
-        m->step[i] = ASTAR_STEP_NONE;
-        m->origin[i] = 0;
-        m->cost[i] = c;
-        if (c < INFINITY) {
-            lo = c < lo ? c : lo;
-            hi = c > hi ? c : hi;
-        }
-    }
-    m->reached = 0;
+    clear_for(m, grid, rule != NULL, &lo, &hi);
+    if (m->moves || move_rule)
+        m->synced_rule |= 2;                /* no repair after: its walks took moves */
     if (m->size > 1 && !rule) {   /* the layer of the positions where the unit fits (clearance.c) */
         AstarGrid *layer;
         uint32_t used;
-        if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK)
+        if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK) {
+            astar_distance_forget(m);
             return ASTAR_ENOMEM;
+        }
         fit = layer;
     }
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
         ;
     if (map_open(scratch, grid, m, rule, m->moves || move_rule, i >= n && n > 0,
-                 n ? sources[0].value : 0, lo, hi, &open, &kind) != ASTAR_OK)
+                 n ? sources[0].value : 0, lo, hi, &open, &kind) != ASTAR_OK) {
+        astar_distance_forget(m);
         return ASTAR_ENOMEM;
+    }
     for (i = 0; i < n; i++) {
         size_t c = astar_index(grid, sources[i].x, sources[i].y);
         double v = sources[i].value;
-        int fits = source_fits(m, grid, c, rule, user);
+        int fits;
+
+        box_add(m, c);                      /* asked about: written */
+        fits = source_fits(m, grid, c, rule, user);
 
         if (fits < 0) {
             open_clear(&open, kind);
@@ -577,11 +723,15 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
         m->dist[c] = v;
         m->step[c] = ASTAR_STEP_END;
         m->origin[c] = (uint32_t)i;
-        if (open_push(&open, kind, v, (uint32_t)c) != ASTAR_OK)
+        if (open_push(&open, kind, v, (uint32_t)c) != ASTAR_OK) {
+            astar_distance_forget(m);
             return ASTAR_ENOMEM;
+        }
     }
-    e = map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost,
-                  aborted);
+    e = map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost, track,
+                  NULL, aborted);
+    if (e != ASTAR_OK)
+        astar_distance_forget(m);          /* half filled: clear every cell next time */
     /* start cells come from the rule alone: without one, no pass over the cells */
     if (e == ASTAR_OK && !*aborted && rule && starts(m, max_cost, move_rule, move_user) < 0) {
         empty(m);
@@ -606,7 +756,7 @@ AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
         if (heap_push(open.heap, m->dist[i], (uint32_t)i) != ASTAR_OK)
             return ASTAR_ENOMEM;
     }
-    return map_flood(m, NULL, NULL, NULL, NULL, NULL, NULL, &open, OPEN_HEAP, INFINITY,
+    return map_flood(m, NULL, NULL, NULL, NULL, NULL, NULL, &open, OPEN_HEAP, INFINITY, 0, NULL,
                      &aborted);
 }
 
@@ -763,41 +913,44 @@ static inline unsigned descend_step(AstarDistanceMap *m, const Board *b,
     return bs;
 }
 
-/* The start cells of a map of one-cell units (ASTAR_STEP_START): each
- * takes the best move into the map (choose_move: least value + price, the
- * first on a tie; rule asked about each) when that is at most max_cost, as
- * if a unit stood there. -1 when the rule stopped. */
+/* The start cells of a map of one-cell units (ASTAR_STEP_START: cells the
+ * rule closes; those beside the map are in m->box): each takes
+ * the best move into the map (choose_move: least value + price, the first
+ * on a tie; rule asked about each) when that is at most max_cost, as if a
+ * unit stood there. -1 when the rule stopped. */
 static int starts_on(AstarDistanceMap *m, const BoardKind kind, double max_cost,
                      AstarMoveRule rule, void *user)
 {
     Board b;
-    size_t i;
+    uint32_t x, y;
 
     board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
-    for (i = 0; i < m->cells; i++) {
-        MoveChoice c;
-        unsigned bs;
+    for (y = m->box[1]; y <= m->box[3]; y++)
+        for (x = m->box[0]; x <= m->box[2]; x++) {
+            const size_t i = (size_t)y * m->stride + x;
+            MoveChoice c;
+            unsigned bs;
 
-        if (!(m->step[i] & ASTAR_STEP_START))
-            continue;
-        c.best = INFINITY;
-        c.rule = rule;
-        c.user = user;
-        c.aborted = 0;
-        bs = choose_move(m, &b, kind, i, INFINITY, NULL, &c);
-        if (c.aborted)
-            return -1;
-        if (bs == ASTAR_STEP_END || !(c.best <= max_cost)) {
-            m->step[i] = ASTAR_STEP_START | ASTAR_STEP_NONE;
-            m->dist[i] = INFINITY;
-            continue;
+            if (!(m->step[i] & ASTAR_STEP_START))
+                continue;
+            c.best = INFINITY;
+            c.rule = rule;
+            c.user = user;
+            c.aborted = 0;
+            bs = choose_move(m, &b, kind, i, INFINITY, NULL, &c);
+            if (c.aborted)
+                return -1;
+            if (bs == ASTAR_STEP_END || !(c.best <= max_cost)) {
+                m->step[i] = ASTAR_STEP_START | ASTAR_STEP_NONE;
+                m->dist[i] = INFINITY;
+                continue;
+            }
+            m->step[i] = (uint8_t)(ASTAR_STEP_START | bs);
+            m->dist[i] = c.best;
+            m->origin[i] = m->origin[c.to];
+            if (bs == ASTAR_STEP_LINK)
+                m->via[i] = (uint32_t)c.to;
         }
-        m->step[i] = (uint8_t)(ASTAR_STEP_START | bs);
-        m->dist[i] = c.best;
-        m->origin[i] = m->origin[c.to];
-        if (bs == ASTAR_STEP_LINK)
-            m->via[i] = (uint32_t)c.to;
-    }
     return 0;
 }
 
@@ -806,6 +959,8 @@ static BoardKind map_kind(const AstarDistanceMap *m)
     return m->hex ? BOARD_HEX : m->size > 1 ? BOARD_LARGE
            : m->diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8;
 }
+
+BoardKind astar_distance_kind(const AstarDistanceMap *m) { return map_kind(m); }
 
 static int starts(AstarDistanceMap *m, double max_cost, AstarMoveRule rule, void *user)
 {
@@ -946,7 +1101,7 @@ int astar_distance_walk_next(const AstarDistanceMap *m, const AstarDistanceWalk 
 
 /* ---- encoding ---------------------------------------------------------------
  *
- * Format version 1, every number little-endian:
+ * Format version 1 (astar 2.0.0), every number little-endian:
  *
  *   offset  size  field
  *        0     8  magic "ASTARDMP"
@@ -1001,6 +1156,20 @@ int astar_distance_walk_next(const AstarDistanceMap *m, const AstarDistanceWalk 
  * map); a link joins two distinct cells; costs are in (0, 1e15] (but an
  * override's 0). A step 9's cell has a link to its target, which is in the
  * map. Bytes without the flag (every map made before) decode as before.
+ *
+ * Format version 2 (issue 24: a map handed to a thread costs well under
+ * building it) is written; version 1 (2.0.0) still decodes. Version 2 is
+ * version 1 but for:
+ *   - byte 9: the width in bytes of an origin, 0 (every origin is 0: one
+ *     source), 1, 2 or 4, the least that holds the largest;
+ *   - the entry costs: 2 bytes P, then, when 1 <= P <= 256, the P distinct
+ *     costs (binary64, in the order the cells first show them, NaN as one
+ *     bit pattern) and one byte per cell, the index of its cost; P = 0: the
+ *     8 C bytes of version 1 (more than 256 distinct costs);
+ *   - the values: the M values (binary64) first, then the M origins in that
+ *     width;
+ *   - the checksum: Adler-32 (RFC 1950) of every byte before it, which a
+ *     machine (and the pure-Lua backend) computes with additions only.
  */
 #define DM_MAGIC "ASTARDMP"
 #define DM_HEADER 32u
@@ -1026,12 +1195,12 @@ static void put_f64(unsigned char *p, double d)
     put_u32(p + 4, (uint32_t)(v >> 32));
 }
 
-static uint32_t get_u32(const unsigned char *p)
+static inline uint32_t get_u32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static double get_f64(const unsigned char *p)
+static inline double get_f64(const unsigned char *p)
 {
     uint64_t v = (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
     double d;
@@ -1053,6 +1222,121 @@ static uint64_t fixed_size(uint64_t cells, uint64_t n)
     return DM_HEADER + 16 * n + 9 * cells + 4;
 }
 
+#define DM_VERSION 2u      /* written; version 1 still decodes */
+#define DM_PALETTE 256u    /* the most distinct costs written as a palette */
+#define DM_SLOTS 1024u     /* the palette's hash slots (a power of 2) */
+#define ADLER_MOD 65521u
+#define ADLER_BLOCK 5552u  /* the most bytes before b can overflow 32 bits */
+
+/* Adler-32 (version 2's checksum): two sums, additions only. */
+static uint32_t adler32(const unsigned char *p, size_t n)
+{
+    uint32_t a = 1, b = 0;
+    while (n > 0) {
+        size_t k = n < ADLER_BLOCK ? n : ADLER_BLOCK;
+        n -= k;
+        for (; k >= 8; k -= 8, p += 8) {   /* 8 bytes at once: b gains 8a and a weighted sum */
+            b += 8 * a + 8u * p[0] + 7u * p[1] + 6u * p[2] + 5u * p[3] + 4u * p[4] + 3u * p[5]
+                 + 2u * p[6] + p[7];
+            a += (uint32_t)p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
+        }
+        while (k--) {
+            a += *p++;
+            b += a;
+        }
+        a %= ADLER_MOD;
+        b %= ADLER_MOD;
+    }
+    return b << 16 | a;
+}
+
+static uint32_t checksum(unsigned version, const unsigned char *p, size_t n)
+{
+    return version == 1 ? fnv1a(p, n) : adler32(p, n);
+}
+
+static uint64_t f64_bits(double d)
+{
+    uint64_t v;
+    if (d != d)
+        return UINT64_C(0x7ff8000000000000);
+    memcpy(&v, &d, sizeof v);
+    return v;
+}
+
+/* The cost written for bordered cell i: -inf for a start cell. */
+static double written_cost(const AstarDistanceMap *m, size_t i)
+{
+    return (m->step[i] & ASTAR_STEP_START) ? -INFINITY : m->cost[i];
+}
+
+/* The distinct costs of a map, in the order the cells first show them. */
+typedef struct {
+    uint64_t bits[DM_PALETTE];
+    uint16_t slot[DM_SLOTS];   /* 0 empty, else the index + 1 */
+    unsigned n;
+} CostPalette;
+
+/* The index of cost bits v, added when new; -1 when the palette is full. */
+static int palette_index(CostPalette *pal, uint64_t v)
+{
+    size_t h = (size_t)((v * UINT64_C(0x9e3779b97f4a7c15)) >> 54) & (DM_SLOTS - 1);
+    while (pal->slot[h]) {
+        if (pal->bits[pal->slot[h] - 1] == v)
+            return pal->slot[h] - 1;
+        h = (h + 1) & (DM_SLOTS - 1);
+    }
+    if (pal->n == DM_PALETTE)
+        return -1;
+    pal->bits[pal->n] = v;
+    pal->slot[h] = (uint16_t)++pal->n;
+    return (int)pal->n - 1;
+}
+
+/* The bytes of the cost section for a palette of n (0: none) and C cells. */
+static uint64_t costs_size(unsigned n, uint64_t cells)
+{
+    return 2 + (n ? 8 * (uint64_t)n + cells : 8 * cells);
+}
+
+/* Where the sections of an encoding lie, in either version. */
+typedef struct {
+    unsigned version, width;          /* width: of an origin */
+    const unsigned char *steps, *costs, *palette, *values, *origins;
+    unsigned npalette;                /* 0: a binary64 per cell */
+    double pal[DM_PALETTE];           /* the palette, read */
+    size_t value_stride, origin_stride;
+    uint64_t members, links, end;     /* end: the offset after the values */
+} Sections;
+
+/* Cell c's entry cost in the encoding. */
+static inline double section_cost(const Sections *sc, size_t c)
+{
+    if (sc->npalette)
+        return sc->pal[sc->costs[c]];
+    return get_f64(sc->costs + 8 * c);
+}
+
+static inline double section_value(const Sections *sc, uint64_t k)
+{
+    return get_f64(sc->values + sc->value_stride * (size_t)k);
+}
+
+static inline uint32_t section_origin(const Sections *sc, uint64_t k)
+{
+    const unsigned char *q = sc->origins + sc->origin_stride * (size_t)k;
+    switch (sc->width) {
+    case 0:
+        return 0;
+    case 1:
+        return q[0];
+    case 2:
+        return (uint32_t)q[0] | (uint32_t)q[1] << 8;
+    default:
+        return get_u32(q);
+    }
+}
+
 #define DM_MOVE 13u      /* bytes of an override */
 #define DM_LINK 16u      /* bytes of a link */
 
@@ -1063,16 +1347,6 @@ static uint64_t link_steps(const AstarDistanceMap *m)
     size_t i;
     for (i = 0; i < m->cells; i++)
         k += has_value(m->step[i]) && (m->step[i] & ASTAR_STEP_MASK) == ASTAR_STEP_LINK;
-    return k;
-}
-
-/* The start cells with a step: their values are written after the members'. */
-static uint64_t start_steps(const AstarDistanceMap *m)
-{
-    uint64_t k = 0;
-    size_t i;
-    for (i = 0; i < m->cells; i++)
-        k += !(m->step[i] & ASTAR_STEP_MEMBER) && has_value(m->step[i]);
     return k;
 }
 
@@ -1087,9 +1361,11 @@ static uint64_t moves_size(const AstarDistanceMap *m)
 
 size_t astar_distance_encoded_size(const AstarDistanceMap *m, size_t nsources)
 {
+    /* room for every cell with a value: counting them would cost a pass */
     uint64_t cells = (uint64_t)m->width * m->height;
-    uint64_t total = fixed_size(cells, nsources) + 12 * (uint64_t)(m->reached + start_steps(m))
-                     + (m->size > 1 ? 4 : 0) + moves_size(m);
+    uint64_t costs = costs_size(0, cells), palette = costs_size(DM_PALETTE, cells);
+    uint64_t total = DM_HEADER + (m->size > 1 ? 4 : 0) + 16 * (uint64_t)nsources + cells
+                     + (costs > palette ? costs : palette) + 12 * cells + moves_size(m) + 4;
     return total > (uint64_t)(size_t)-1 ? 0 : (size_t)total;
 }
 
@@ -1141,16 +1417,72 @@ static unsigned char *encode_moves(const AstarDistanceMap *m, unsigned char *p)
     return p;
 }
 
-void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
-                           const AstarDistanceSource *sources, unsigned char *out)
+/* Writes the steps at p, and after them the cost section; returns its end,
+ * and in *members and *width the count and the origin width of the cells
+ * with a value. The palette's indices are written first where the largest
+ * palette would end (the room the encoded size leaves), then moved down. */
+static unsigned char *encode_cells(const AstarDistanceMap *m, unsigned char *p, uint64_t *members,
+                                   unsigned *width)
+{
+    const size_t cells = (size_t)m->width * m->height;
+    unsigned char *costs = p + cells, *idx = costs + 2 + 8 * DM_PALETTE;
+    CostPalette pal;
+    uint32_t x, y, most = 0;
+    int full = 0;
+    unsigned k;
+
+    memset(pal.slot, 0, sizeof pal.slot);
+    pal.n = 0;
+    *members = 0;
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1;
+            uint8_t st = m->step[i];
+            if (has_value(st)) {
+                *p++ = (unsigned char)(st & ASTAR_STEP_MASK);
+                ++*members;
+                if (m->origin[i] > most)
+                    most = m->origin[i];
+            } else {
+                *p++ = ASTAR_STEP_NONE;
+            }
+            if (!full) {
+                int c = palette_index(&pal, f64_bits(written_cost(m, i)));
+                full = c < 0;
+                *idx++ = (unsigned char)c;
+            }
+        }
+    *width = most == 0 ? 0u : most < 256 ? 1u : most < 65536 ? 2u : 4u;
+    if (full)
+        pal.n = 0;
+    costs[0] = (unsigned char)(pal.n & 0xff);
+    costs[1] = (unsigned char)(pal.n >> 8);
+    p = costs + 2;
+    if (!full) {
+        for (k = 0; k < pal.n; k++, p += 8) {
+            put_u32(p, (uint32_t)(pal.bits[k] & 0xffffffffu));
+            put_u32(p + 4, (uint32_t)(pal.bits[k] >> 32));
+        }
+        memmove(p, costs + 2 + 8 * DM_PALETTE, cells);
+        return p + cells;
+    }
+    for (y = 0; y < m->height; y++)
+        for (x = 0; x < m->width; x++, p += 8)
+            put_f64(p, written_cost(m, ((size_t)y + 1) * m->stride + x + 1));
+    return p;
+}
+
+size_t astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader *header,
+                             const AstarDistanceSource *sources, unsigned char *out)
 {
     unsigned char *p = out;
+    uint64_t members;
+    unsigned width;
     uint32_t x, y;
     size_t k;
 
     memcpy(p, DM_MAGIC, 8);
-    p[8] = 1;
-    p[9] = 0;
+    p[8] = DM_VERSION;
     p[10] = (unsigned char)(m->hex ? m->hex - 1 : (unsigned)m->diagonal);
     p[11] = (unsigned char)((header->flags
                              & ~(ASTAR_DISTANCE_HEX | ASTAR_DISTANCE_SIZED | ASTAR_DISTANCE_MOVES))
@@ -1171,28 +1503,35 @@ void astar_distance_encode(const AstarDistanceMap *m, const AstarDistanceHeader 
         put_u32(p + 4, sources[k].y);
         put_f64(p + 8, sources[k].value);
     }
-    for (y = 0; y < m->height; y++)
-        for (x = 0; x < m->width; x++) {
-            uint8_t st = m->step[((size_t)y + 1) * m->stride + x + 1];
-            *p++ = (unsigned char)(has_value(st) ? (st & ASTAR_STEP_MASK) : ASTAR_STEP_NONE);
-        }
-    for (y = 0; y < m->height; y++)
-        for (x = 0; x < m->width; x++, p += 8) {
-            size_t i = ((size_t)y + 1) * m->stride + x + 1;
-            put_f64(p, (m->step[i] & ASTAR_STEP_START) ? -INFINITY : m->cost[i]);
-        }
+    p = encode_cells(m, p, &members, &width);
+    out[9] = (unsigned char)width;
     for (y = 0; y < m->height; y++)
         for (x = 0; x < m->width; x++) {
             size_t i = ((size_t)y + 1) * m->stride + x + 1;
+            if (has_value(m->step[i])) {
+                put_f64(p, m->dist[i]);
+                p += 8;
+            }
+        }
+    for (y = 0; y < m->height && width; y++)
+        for (x = 0; x < m->width; x++) {
+            size_t i = ((size_t)y + 1) * m->stride + x + 1;
+            uint32_t o = m->origin[i];
             if (!has_value(m->step[i]))
                 continue;
-            put_f64(p, m->dist[i]);
-            put_u32(p + 8, m->origin[i]);
-            p += 12;
+            p[0] = (unsigned char)(o & 0xff);
+            if (width > 1)
+                p[1] = (unsigned char)((o >> 8) & 0xff);
+            if (width > 2) {
+                p[2] = (unsigned char)((o >> 16) & 0xff);
+                p[3] = (unsigned char)(o >> 24);
+            }
+            p += width;
         }
     if (m->moves)
         p = encode_moves(m, p);
-    put_u32(p, fnv1a(out, (size_t)(p - out)));
+    put_u32(p, adler32(out, (size_t)(p - out)));
+    return (size_t)(p - out) + 4;
 }
 
 static AstarError parse_error(char *message, size_t size, const char *text)
@@ -1213,7 +1552,8 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
 
     if (length < DM_HEADER + 4 || memcmp(p, DM_MAGIC, 8) != 0)
         return parse_error(message, message_size, "bad magic or too short");
-    if (p[8] != 1 || p[9] != 0)
+    if (!((p[8] == 1 && p[9] == 0)
+          || (p[8] == 2 && (p[9] == 0 || p[9] == 1 || p[9] == 2 || p[9] == 4))))
         return parse_error(message, message_size, "unknown format version");
     if (p[10] > ASTAR_DIAGONAL_NO_OBSTACLES || p[11] > 31)
         return parse_error(message, message_size, "bad diagonal mode or flags");
@@ -1238,9 +1578,12 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
         if (header->size < 2 || header->size > ASTAR_MAX_SIDE || header->hex)
             return parse_error(message, message_size, "bad unit size");
     }
-    if (fixed_size(cells, header->nsources) + (header->size > 1 ? 4 : 0) > length)
+    if ((p[8] == 1 ? fixed_size(cells, header->nsources)
+                   : DM_HEADER + 16 * (uint64_t)header->nsources + cells + 2 + 4)
+            + (header->size > 1 ? 4 : 0)
+        > length)
         return parse_error(message, message_size, "truncated");
-    if (fnv1a(p, length - 4) != get_u32(p + length - 4))
+    if (checksum(p[8], p, length - 4) != get_u32(p + length - 4))
         return parse_error(message, message_size, "bad checksum");
     return ASTAR_OK;
 }
@@ -1250,8 +1593,8 @@ AstarError astar_distance_decode_header(const void *data, size_t length,
  * O(cells): scratch (at least (width + 1) * (height + 1) entries, the map's
  * origin array before it is filled) holds the count of cells without one
  * above and left of each corner. */
-static int sized_members_fit(const AstarDistanceHeader *hd, const unsigned char *steps,
-                             const unsigned char *costs, uint32_t *scratch)
+static int sized_members_fit(const AstarDistanceHeader *hd, const Sections *sc,
+                             uint32_t *scratch)
 {
     const size_t w = hd->width, h = hd->height, k = hd->size, row = w + 1;
     size_t x, y;
@@ -1262,14 +1605,14 @@ static int sized_members_fit(const AstarDistanceHeader *hd, const unsigned char 
         uint32_t run = 0;
         scratch[(y + 1) * row] = 0;
         for (x = 0; x < w; x++) {
-            double c = get_f64(costs + 8 * (y * w + x));
+            double c = section_cost(sc, y * w + x);
             run += !(c > 0 && c < HUGE_VAL);
             scratch[(y + 1) * row + x + 1] = scratch[y * row + x + 1] + run;
         }
     }
     for (y = 0; y < h; y++)
         for (x = 0; x < w; x++) {
-            if (steps[y * w + x] == ASTAR_STEP_NONE)
+            if (sc->steps[y * w + x] == ASTAR_STEP_NONE)
                 continue;
             if (x + k > w || y + k > h)
                 return 0;
@@ -1292,19 +1635,54 @@ static void count_steps(const unsigned char *steps, uint64_t cells, uint64_t *me
     }
 }
 
-/* Where the moves section of an encoding with ASTAR_DISTANCE_MOVES starts
- * (*at) and its counts, each read only when the length holds it: 0 when
- * the section does not fit before the checksum. The fixed part must fit
- * (astar_distance_decode_header). */
-static int moves_counts(const unsigned char *p, size_t length, const AstarDistanceHeader *hd,
-                        uint64_t *at, uint64_t *n, uint64_t *l)
+/* The sections of an encoding whose header checked (its fixed part fits):
+ * 0 when the cost section (version 2) does not fit the length. The values
+ * end at sc->end, where the moves section starts (the checksum when none). */
+static int find_sections(const unsigned char *p, size_t length, const AstarDistanceHeader *hd,
+                         Sections *sc)
 {
     const uint64_t cells = (uint64_t)hd->width * hd->height;
-    const unsigned char *steps = p + DM_HEADER + (hd->size > 1 ? 4 : 0) + 16 * hd->nsources;
-    uint64_t members, links;
+    uint64_t at = DM_HEADER + (hd->size > 1 ? 4 : 0) + 16 * (uint64_t)hd->nsources;
+    unsigned k;
 
-    count_steps(steps, cells, &members, &links);
-    *at = fixed_size(cells, hd->nsources) - 4 + (hd->size > 1 ? 4 : 0) + 12 * members;
+    sc->version = p[8];
+    sc->width = sc->version == 1 ? 4 : p[9];
+    sc->steps = p + at;
+    count_steps(sc->steps, cells, &sc->members, &sc->links);
+    at += cells;
+    sc->npalette = 0;
+    sc->palette = NULL;
+    if (sc->version == 1) {
+        sc->costs = p + at;
+        sc->values = sc->costs + 8 * cells;
+        sc->origins = sc->values + 8;
+        sc->value_stride = sc->origin_stride = 12;
+        sc->end = at + 8 * cells + 12 * sc->members;
+        return 1;
+    }
+    sc->npalette = (unsigned)p[at] | (unsigned)p[at + 1] << 8;
+    if (sc->npalette > DM_PALETTE || at + costs_size(sc->npalette, cells) + 4 > length)
+        return 0;
+    sc->palette = p + at + 2;
+    sc->costs = sc->npalette ? sc->palette + 8 * (size_t)sc->npalette : sc->palette;
+    for (k = 0; k < sc->npalette; k++)
+        sc->pal[k] = get_f64(sc->palette + 8 * k);
+    at += costs_size(sc->npalette, cells);
+    sc->values = p + at;
+    sc->value_stride = 8;
+    sc->origins = sc->values + 8 * sc->members;
+    sc->origin_stride = sc->width;
+    sc->end = at + (8 + sc->width) * sc->members;
+    return 1;
+}
+
+/* Where the moves section of an encoding with ASTAR_DISTANCE_MOVES starts
+ * (*at) and its counts, each read only when the length holds it: 0 when
+ * the section does not fit before the checksum. */
+static int moves_counts(const unsigned char *p, size_t length, const Sections *sc, uint64_t *at,
+                        uint64_t *n, uint64_t *l)
+{
+    *at = sc->end;
     if (*at + 8 + 4 > length)
         return 0;
     *n = get_u32(p + *at);
@@ -1319,12 +1697,14 @@ AstarError astar_distance_decode_moves(const void *data, size_t length,
                                        int *linked, char *message, size_t message_size)
 {
     uint64_t at, n, l, cells = ((uint64_t)header->width + 2) * ((uint64_t)header->height + 2);
+    Sections sc;
 
     *bytes = 0;
     *linked = 0;
     if (!(header->flags & ASTAR_DISTANCE_MOVES))
         return ASTAR_OK;
-    if (!moves_counts((const unsigned char *)data, length, header, &at, &n, &l))
+    if (!find_sections((const unsigned char *)data, length, header, &sc)
+        || !moves_counts((const unsigned char *)data, length, &sc, &at, &n, &l))
         return parse_error(message, message_size, "truncated");
     *bytes = astar_moves_flat_bytes((size_t)cells, (size_t)n, (size_t)l);
     if (*bytes == 0)
@@ -1419,10 +1799,11 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
                                  AstarDistanceSource *sources, void *moves_memory,
                                  char *message, size_t message_size)
 {
-    const unsigned char *p = (const unsigned char *)data, *steps, *costs, *values;
+    const unsigned char *p = (const unsigned char *)data, *steps;
     const unsigned char *targets = NULL;
     AstarDistanceHeader hd;
-    uint64_t cells, members = 0, links = 0, at = 0, n = 0, l = 0, expected;
+    Sections sc;
+    uint64_t cells, at = 0, n = 0, l = 0, expected, member = 0;
     uint32_t x, y;
     size_t k;
 
@@ -1442,22 +1823,24 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
             return parse_error(message, message_size, "bad source");
     }
     steps = p;
-    costs = steps + cells;
-    values = costs + 8 * cells;
     for (k = 0; k < cells; k++)
         if (steps[k] != ASTAR_STEP_NONE && steps[k] > ASTAR_STEP_END
             && !(steps[k] == ASTAR_STEP_LINK && (hd.flags & ASTAR_DISTANCE_MOVES)))
             return parse_error(message, message_size, "bad step");
-    count_steps(steps, cells, &members, &links);
-    expected = fixed_size(cells, hd.nsources) + (hd.size > 1 ? 4 : 0) + 12 * members;
+    if (!find_sections((const unsigned char *)data, length, &hd, &sc))
+        return parse_error(message, message_size, "bad length");
+    expected = sc.end + 4;
     if (hd.flags & ASTAR_DISTANCE_MOVES) {
-        if (!moves_counts((const unsigned char *)data, length, &hd, &at, &n, &l))
+        if (!moves_counts((const unsigned char *)data, length, &sc, &at, &n, &l))
             return parse_error(message, message_size, "bad length");
-        expected += 8 + DM_MOVE * n + DM_LINK * l + 4 * links;
+        expected += 8 + DM_MOVE * n + DM_LINK * l + 4 * sc.links;
     }
     if (expected != length)
         return parse_error(message, message_size, "bad length");
-    if (hd.size > 1 && !sized_members_fit(&hd, steps, costs, m->origin))
+    for (k = 0; sc.npalette && k < cells; k++)
+        if (sc.costs[k] >= sc.npalette)
+            return parse_error(message, message_size, "bad cost");
+    if (hd.size > 1 && !sized_members_fit(&hd, &sc, m->origin))
         return parse_error(message, message_size, "bad position");
     if ((hd.flags & ASTAR_DISTANCE_MOVES)) {
         if (decode_snapshot(m, (const unsigned char *)data + at, moves_memory, message,
@@ -1472,7 +1855,7 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
         for (x = 0; x < hd.width; x++) {
             size_t i = ((size_t)y + 1) * m->stride + x + 1, c = (size_t)y * hd.width + x;
             unsigned st = steps[c];
-            double cost = get_f64(costs + 8 * c);
+            double cost = section_cost(&sc, c);
 
             int start = cost == -INFINITY && hd.size == 1;   /* a start cell */
 
@@ -1506,9 +1889,9 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
                 }
             }
             m->step[i] = (uint8_t)((start ? ASTAR_STEP_START : ASTAR_STEP_MEMBER) | st);
-            m->dist[i] = get_f64(values);
-            m->origin[i] = get_u32(values + 8);
-            values += 12;
+            m->dist[i] = section_value(&sc, member);
+            m->origin[i] = section_origin(&sc, member);
+            member++;
             if (!(m->dist[i] > -HUGE_VAL && m->dist[i] < HUGE_VAL)
                 || m->origin[i] >= ((hd.flags & ASTAR_DISTANCE_DERIVED) ? cells : hd.nsources))
                 return parse_error(message, message_size, "bad value");

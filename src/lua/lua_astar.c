@@ -620,6 +620,7 @@ int astar_lua_decode_map(lua_State *L);
 extern const luaL_Reg MOVE_METHODS[];
 /* Smoothing a walk (lua_paths.c). */
 int astar_lua_smooth_path(lua_State *L);
+int astar_lua_first_blocked(lua_State *L);
 /* Board geometry (lua_geometry.c). */
 extern const luaL_Reg GEOMETRY_METHODS[];
 
@@ -644,6 +645,7 @@ static const luaL_Reg GRID_METHODS[] = {
     {"getShape", astar_lua_get_shape},  /* lua_hex.c */
     {"getLayout", astar_lua_get_layout}, /* lua_hex.c */
     {"smoothPath", astar_lua_smooth_path}, /* lua_paths.c */
+    {"firstBlocked", astar_lua_first_blocked}, /* lua_paths.c */
     {NULL, NULL}};
 
 static const luaL_Reg GRID_META[] = {

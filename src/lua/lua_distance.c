@@ -37,7 +37,9 @@
 #define UV_MOVE 3
 #define UV_MOVES 4        /* the userdata holding the snapshot m.moves points to */
 #define UV_VIA 5          /* the userdata m.via points to (link steps' targets) */
-#define UV_SLOTS 5
+#define UV_GRID 6         /* the grid of the last fill: setSources' (issue 24) */
+#define UV_SOURCES 7      /* the userdata h->grown points to */
+#define UV_SLOTS 7
 
 #if LUA_VERSION_NUM >= 502
 #define set_rules_ref lua_setuservalue
@@ -49,7 +51,12 @@
 
 typedef struct {
     AstarDistanceMap m;
-    size_t nsources;           /* stored after the header */
+    size_t nsources;           /* stored after the header, or in grown */
+    size_t room;               /* the sources the header's space holds */
+    AstarDistanceSource *grown;   /* setSources' list when it outgrew that (UV_SOURCES) */
+    size_t grown_room;
+    const void *grid_of;       /* the LuaGrid of the last fill (held in UV_GRID): the
+                                * core's m.synced is its cells */
     double max_cost;
     int derived;               /* made by flee or blend: no sources, no update */
     int busy;                  /* being filled: every method raises */
@@ -65,7 +72,7 @@ typedef struct {
 
 static AstarDistanceSource *map_sources(MapHeader *h)
 {
-    return (AstarDistanceSource *)(void *)((char *)h + SOURCES_OFFSET);
+    return h->grown ? h->grown : (AstarDistanceSource *)(void *)((char *)h + SOURCES_OFFSET);
 }
 
 
@@ -84,7 +91,7 @@ static MapHeader *push_map(lua_State *L, uint32_t width, uint32_t height,
         raise_error(L, "not enough memory");
     h = (MapHeader *)lua_newuserdata(L, SOURCES_OFFSET + n * sizeof(AstarDistanceSource) + bytes);
     memset(h, 0, sizeof *h);
-    h->nsources = n;
+    h->nsources = h->room = n;
     h->max_cost = INFINITY;
     astar_distance_layout(&h->m, map_sources(h) + n, width, height, diagonal);
     set_map_metatable(L);
@@ -511,14 +518,41 @@ static int map_tostring(lua_State *L)
 
 /* ---- filling a map: the rules, the lease, restarts ------------------------- */
 
+/* setSources' list, read and checked, to become the map's right before the
+ * flood (no Lua code between): list (n of them) on the C stack or in a
+ * userdata; buffer, the stack index of a userdata of room sources that the
+ * map keeps when its own space is too small (0: none was needed). */
+typedef struct {
+    const AstarDistanceSource *list;
+    size_t n;
+    int buffer;
+    size_t room;
+} NewSources;
+
+/* Makes ns the map's sources (its table at stack index t). Allocates nothing. */
+static void install_sources(lua_State *L, MapHeader *h, int t, const NewSources *ns)
+{
+    if (ns->n > h->room && ns->n > h->grown_room) {
+        /* a call from a finalizer only ever grows the space: when it is still
+         * too small, it was when the buffer was made */
+        lua_pushvalue(L, ns->buffer);
+        lua_rawseti(L, t, UV_SOURCES);
+        h->grown = (AstarDistanceSource *)lua_touserdata(L, ns->buffer);
+        h->grown_room = ns->room;
+    }
+    if (ns->n)                             /* where map_sources says: room for n */
+        memcpy(map_sources(h), ns->list, ns->n * sizeof *ns->list);
+    h->nsources = ns->n;
+}
+
 /* Runs the flood of h (at stack index map) on g with rules (their slots on
  * the stack) until it completes, as lua_range.c run_query does. Each try
  * first takes a snapshot of the grid's moves and links: the userdata are
  * made (which may run finalizers), then the scratch taken (the same), and
  * only then, the grid checked, are the moves copied and set, right before
  * the flood. */
-static void fill(lua_State *L, LuaGrid *g, MapHeader *h, int map, QueryRules *rule,
-                 const char *fname)
+static void fill(lua_State *L, LuaGrid *g, int grid, MapHeader *h, int map, QueryRules *rule,
+                 const NewSources *ns, const char *fname)
 {
     int base = lua_gettop(L), restarts = 0, attempt;
 
@@ -533,18 +567,15 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, int map, QueryRules *ru
             raise_error(L, "grid closed during %s", fname);
         bytes = astar_distance_moves_bytes(g->grid);
         linked = astar_grid_link_count(g->grid) > 0;
+        push_map_table(L, map);            /* allocates the first time */
+        t = lua_gettop(L);
         if (bytes) {
-            push_map_table(L, map);
-            t = lua_gettop(L);
             lua_newuserdata(L, bytes);
             snap = lua_gettop(L);
             if (linked) {
                 lua_newuserdata(L, astar_distance_via_bytes(&h->m));
                 via = lua_gettop(L);
             }
-        } else if (h->table) {
-            push_map_table(L, map);        /* allocates nothing: it is there */
-            t = lua_gettop(L);
         }
         lease_take(L, g, LENT_RANGE, attempt >= 2, rule->callbacks, &lease);
         if (g->closed)
@@ -559,6 +590,15 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, int map, QueryRules *ru
         set_map_moves(L, h, t, snap,
                       snap ? astar_distance_moves_copy(g->grid, lua_touserdata(L, snap)) : NULL,
                       via);
+        /* the map keeps its grid (setSources); what it kept of another
+         * grid's cells is forgotten: only a grid held is known by address */
+        if (h->grid_of != (const void *)g)
+            astar_distance_forget(&h->m);
+        lua_pushvalue(L, grid);
+        lua_rawseti(L, t, UV_GRID);
+        h->grid_of = g;
+        if (ns)
+            install_sources(L, h, t, ns);
         rule->L = L;
         rule->version = astar_grid_version(g->grid);
         rule->stop = QR_STOP_NONE;
@@ -566,10 +606,11 @@ static void fill(lua_State *L, LuaGrid *g, MapHeader *h, int map, QueryRules *ru
         h->busy = 1;
         h->fills++;
         grid_enter(g);
-        e = astar_distance_run_moves(lease.range, g->grid, &h->m, map_sources(h), h->nsources,
-                                     h->max_cost, rule->cells ? query_rules_cell : NULL, rule,
-                                     rule->index[QR_MOVE] ? query_rules_move : NULL, rule,
-                                     &aborted);
+        /* update repairs what the grid's edits reach (issue 24); setSources runs */
+        e = (ns ? astar_distance_run_moves : astar_distance_update)(
+            lease.range, g->grid, &h->m, map_sources(h), h->nsources, h->max_cost,
+            rule->cells ? query_rules_cell : NULL, rule,
+            rule->index[QR_MOVE] ? query_rules_move : NULL, rule, &aborted);
         grid_leave(g);
         lease_return(&lease);
         h->busy = 0;
@@ -623,20 +664,21 @@ static void rules_from_map(lua_State *L, MapHeader *h, int map, QueryRules *rule
     query_rules_finish(rule, g->grid);
 }
 
-/* Checks sources[1..n] (argument 1 at stack index t, a list of
- * {x =, y = [, value =]}) on g and, when out is not NULL, copies them there
- * (room for n). n is counted once by the caller: a finalizer that changes the
- * list between two reads cannot make the second overrun out. */
-static void read_sources(lua_State *L, int t, const LuaGrid *g, AstarDistanceSource *out,
-                         size_t n)
+/* Checks sources[1..n] (argument 1 of fname at stack index t, a list of
+ * {x =, y = [, value =]}) on a width x height grid and, when out is not
+ * NULL, copies them there (room for n). n is counted once by the caller: a
+ * finalizer that changes the list between two reads cannot make the second
+ * overrun out. */
+static void read_sources(lua_State *L, int t, uint32_t width, uint32_t height,
+                         AstarDistanceSource *out, size_t n, const char *fname)
 {
     size_t i;
     uint32_t max[2];
     static const char *const XY[2] = {"x", "y"};
     char buf[32];
 
-    max[0] = g->width;
-    max[1] = g->height;
+    max[0] = width;
+    max[1] = height;
     for (i = 1; i <= n; i++) {
         uint32_t c[2];
         double value = 0;
@@ -645,18 +687,18 @@ static void read_sources(lua_State *L, int t, const LuaGrid *g, AstarDistanceSou
         lua_rawgeti(L, t, (int)i);
         p = lua_gettop(L);
         if (!lua_istable(L, p))
-            arg_error(L, 1, "distanceMap", NULL, "sources[%d]: point expected, got %s", (int)i,
+            arg_error(L, 1, fname, NULL, "sources[%d]: point expected, got %s", (int)i,
                       luaL_typename(L, p));
         for (k = 0; k < 2; k++) {
             double v;
             lua_pushstring(L, XY[k]);
             lua_rawget(L, p);
             if (lua_type(L, -1) != LUA_TNUMBER)
-                arg_error(L, 1, "distanceMap", NULL, "sources[%d].%s: number expected, got %s",
+                arg_error(L, 1, fname, NULL, "sources[%d].%s: number expected, got %s",
                           (int)i, XY[k], luaL_typename(L, -1));
             v = (double)lua_tonumber(L, -1);
             if (!(v >= 1 && v <= max[k]) || v != floor(v))
-                arg_error(L, 1, "distanceMap", NULL, "sources[%d].%s out of range 1..%u, got %s",
+                arg_error(L, 1, fname, NULL, "sources[%d].%s out of range 1..%u, got %s",
                           (int)i, XY[k], (unsigned)max[k], number_text(buf, sizeof buf, v));
             c[k] = (uint32_t)v - 1;
             lua_pop(L, 1);
@@ -665,12 +707,12 @@ static void read_sources(lua_State *L, int t, const LuaGrid *g, AstarDistanceSou
         lua_rawget(L, p);
         if (!lua_isnil(L, -1)) {
             if (lua_type(L, -1) != LUA_TNUMBER)
-                arg_error(L, 1, "distanceMap", NULL,
+                arg_error(L, 1, fname, NULL,
                           "sources[%d].value: number expected, got %s", (int)i,
                           luaL_typename(L, -1));
             value = (double)lua_tonumber(L, -1);
             if (!(value > -HUGE_VAL && value < HUGE_VAL))
-                arg_error(L, 1, "distanceMap", NULL, "sources[%d].value must be finite, got %s",
+                arg_error(L, 1, fname, NULL, "sources[%d].value must be finite, got %s",
                           (int)i, number_text(buf, sizeof buf, value));
         }
         lua_pop(L, 2);
@@ -697,7 +739,7 @@ static int grid_distance_map(lua_State *L)
         type_error(L, as, NULL, "table");
     lua_settop(L, 3);
     n = (size_t)compat_rawlen(L, 2);
-    read_sources(L, 2, g, NULL, n);
+    read_sources(L, 2, g->width, g->height, NULL, n, "distanceMap");
     query_rules_init(L, &rule, "distanceMap", 2);
     memset(&o, 0, sizeof o);
     o.diagonal = g->diagonal;
@@ -709,7 +751,8 @@ static int grid_distance_map(lua_State *L)
     map = lua_gettop(L);
     h->m.hex = grid_hex_code(g);       /* a hex board's map: hex steps */
     h->m.size = o.size;                /* large units: positions of size x size */
-    read_sources(L, 2, g, map_sources(h), n);   /* again: a finalizer may have changed them */
+    /* again: a finalizer may have changed them */
+    read_sources(L, 2, g->width, g->height, map_sources(h), n, "distanceMap");
     h->max_cost = o.max_cost;
     h->points[0] = rule.points[QR_BLOCKED];
     h->points[1] = rule.points[QR_COST];
@@ -730,7 +773,7 @@ static int grid_distance_map(lua_State *L)
     }
     rule.g = g;
     check_open(L, g);
-    fill(L, g, h, map, &rule, "distanceMap");
+    fill(L, g, 1, h, map, &rule, NULL, "distanceMap");
     lua_settop(L, map);
     return 1;
 }
@@ -761,7 +804,66 @@ static int map_update(lua_State *L)
     lua_settop(L, 2);
     rules_from_map(L, h, 1, &rule, "update", g);
     check_open(L, g);
-    fill(L, g, h, 1, &rule, "update");
+    fill(L, g, 2, h, 1, &rule, NULL, "update");
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* setSources reads up to this many sources on the C stack, more into a userdata. */
+#define STACK_SOURCES 32
+
+/* map:setSources(sources): the map from new sources, with its options and
+ * rules, on the grid of its last fill as that is now, in the same memory
+ * (issue 24). Returns the map. */
+static int map_set_sources(lua_State *L)
+{
+    MapHeader *h = check_self(L, "setSources");
+    AstarDistanceSource local[STACK_SOURCES];
+    NewSources ns;
+    LuaGrid *g;
+    QueryRules rule;
+    int t, grid;
+
+    if (h->derived)
+        raise_error(L, "calling 'setSources' on a map made by flee or blend");
+    if (!h->grid_of)
+        raise_error(L, "calling 'setSources' on a map made by astar.decodeMap");
+    if (!lua_istable(L, 2))
+        type_error(L, method_arg("setSources", 1), NULL, "table");
+    lua_settop(L, 2);
+    ns.n = (size_t)compat_rawlen(L, 2);
+    read_sources(L, 2, h->m.width, h->m.height, NULL, ns.n, "setSources");
+    push_map_table(L, 1);              /* 3: there since the map's fill */
+    t = 3;
+    ns.list = local;
+    ns.buffer = 0;
+    ns.room = 0;
+    if (ns.n > STACK_SOURCES) {
+        if (ns.n > (size_t)-1 / sizeof *ns.list)
+            raise_error(L, "not enough memory");
+        ns.list = (AstarDistanceSource *)lua_newuserdata(L, ns.n * sizeof *ns.list);
+    }
+    if (ns.n > h->room && ns.n > h->grown_room) {   /* grows geometrically */
+        ns.room = ns.n > 2 * h->grown_room ? ns.n : 2 * h->grown_room;
+        if (ns.room > (size_t)-1 / sizeof *ns.list)
+            raise_error(L, "not enough memory");
+        lua_newuserdata(L, ns.room * sizeof *ns.list);
+        ns.buffer = lua_gettop(L);
+    }
+    /* again, into the list: the allocations may have run finalizers */
+    read_sources(L, 2, h->m.width, h->m.height, (AstarDistanceSource *)ns.list, ns.n,
+                 "setSources");
+    h = check_self(L, "setSources");
+    lua_rawgeti(L, t, UV_GRID);
+    grid = lua_gettop(L);
+    g = (LuaGrid *)compat_testudata(L, grid, GRID_TYPE);
+    if (!g)
+        raise_error(L, "calling 'setSources' on a map made by astar.decodeMap");
+    if (g->closed)
+        raise_error(L, "calling 'setSources' on a map whose grid is closed");
+    rules_from_map(L, h, 1, &rule, "setSources", g);
+    check_open(L, g);
+    fill(L, g, grid, h, 1, &rule, &ns, "setSources");
     lua_settop(L, 1);
     return 1;
 }
@@ -1017,7 +1119,8 @@ static int astar_blend(lua_State *L)
 
 /* ---- encoding: map:encode(), astar.decodeMap(s) ---------------------------- */
 
-/* The encoded size of the map that is argument 1 (self), still usable. */
+/* The room the encoding of the map that is argument 1 (self, still usable)
+ * needs. */
 static size_t map_measure(lua_State *L, const void *unused)
 {
     MapHeader *h = check_self(L, "encode");
@@ -1042,7 +1145,7 @@ static int map_encode(lua_State *L)
     hd.flags = (h->derived ? ASTAR_DISTANCE_DERIVED : 0u)
                | (h->ruled || h->rules_lost ? ASTAR_DISTANCE_RULES : 0u);
     hd.max_cost = h->max_cost;
-    astar_distance_encode(&h->m, &hd, map_sources(h), buffer);
+    size = astar_distance_encode(&h->m, &hd, map_sources(h), buffer);
     lua_pushlstring(L, (const char *)buffer, size);
     return 1;
 }
@@ -1097,6 +1200,7 @@ static const luaL_Reg MAP_METHODS[] = {
     {"getDimensions", map_get_dimensions},
     {"flee", map_flee},
     {"update", map_update},
+    {"setSources", map_set_sources},
     {NULL, NULL}};
 
 static void set_map_metatable(lua_State *L)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../core/astar_geometry.h"
 #include "lua_hex.h"
 #include "query_options.h"
 
@@ -81,11 +82,17 @@ static void read_smooth_options(lua_State *L, Arg a, const LuaGrid *g, SmoothOpt
     }
 }
 
+/* Whether (x, y) is a cell of the grid: whole numbers in range. */
+static int on_grid(const LuaGrid *g, double x, double y)
+{
+    return x == floor(x) && y == floor(y) && x >= 1 && y >= 1 && x <= g->width && y <= g->height;
+}
+
 /* Point k (x, y) must be a cell of the grid. */
 static void check_point(lua_State *L, Arg a, const LuaGrid *g, size_t k, double x, double y)
 {
     char bx[32], by[32];
-    if (x == floor(x) && y == floor(y) && x >= 1 && y >= 1 && x <= g->width && y <= g->height)
+    if (on_grid(g, x, y))
         return;
     arg_error(L, a.number, a.fname, NULL, "point %lu (%s, %s) is outside the %lux%lu grid",
                                (unsigned long)k, number_text(bx, sizeof bx, x),
@@ -106,33 +113,61 @@ static double read_number(lua_State *L, Arg a, const char *where, size_t i, cons
     return lua_tonumber(L, -1);
 }
 
+/* Point k (1-based) of the path at a, in the form it has (flat: x1, y1,
+ * x2, ...; else {x =, y =} tables), as numbers, or the error naming the
+ * value that is not one. Raw reads: nothing runs, nothing is allocated. */
+static void read_point(lua_State *L, Arg a, int flat, size_t k, double *x, double *y)
+{
+    if (flat) {
+        lua_rawgeti(L, a.index, (int)(2 * k - 1));
+        *x = read_number(L, a, "path", 2 * k - 1, NULL);
+        lua_rawgeti(L, a.index, (int)(2 * k));
+        *y = read_number(L, a, "path", 2 * k, NULL);
+        lua_pop(L, 2);
+        return;
+    }
+    lua_rawgeti(L, a.index, (int)k);
+    if (!lua_istable(L, -1))
+        arg_error(L, a.number, a.fname, NULL, "path[%lu]: point expected, got %s",
+                  (unsigned long)k, luaL_typename(L, -1));
+    lua_pushliteral(L, "x");
+    lua_rawget(L, -2);
+    *x = read_number(L, a, "path", k, "x");
+    lua_pushliteral(L, "y");
+    lua_rawget(L, -3);
+    *y = read_number(L, a, "path", k, "y");
+    lua_pop(L, 3);
+}
+
+/* The form of the path at a (a table): whether it is flat (its first value
+ * a number), and its number of points; an empty path or a flat one of odd
+ * length is an error. */
+static size_t read_form(lua_State *L, Arg a, int *flat)
+{
+    size_t len;
+    if (!lua_istable(L, a.index))
+        type_error(L, a, NULL, "table");
+    len = (size_t)compat_rawlen(L, a.index);
+    if (len == 0)
+        arg_error(L, a.number, a.fname, NULL, "path is empty");
+    lua_rawgeti(L, a.index, 1);
+    *flat = lua_type(L, -1) == LUA_TNUMBER;
+    lua_pop(L, 1);
+    if (*flat && len % 2)
+        arg_error(L, a.number, a.fname, NULL, "flat path has an odd length %lu",
+                  (unsigned long)len);
+    return *flat ? len / 2 : len;
+}
+
 /* Reads the n points of the path at a into xy (0-based pairs), checking each
  * is in the grid and walkable (the first excepted); the core checks the
- * steps. Raw reads: nothing runs. */
+ * steps. */
 static void read_walk(lua_State *L, Arg a, const LuaGrid *g, int flat, size_t n, uint32_t *xy)
 {
     size_t k;
     for (k = 1; k <= n; k++) {
         double x, y;
-        if (flat) {
-            lua_rawgeti(L, a.index, (int)(2 * k - 1));
-            x = read_number(L, a, "path", 2 * k - 1, NULL);
-            lua_rawgeti(L, a.index, (int)(2 * k));
-            y = read_number(L, a, "path", 2 * k, NULL);
-            lua_pop(L, 2);
-        } else {
-            lua_rawgeti(L, a.index, (int)k);
-            if (!lua_istable(L, -1))
-                arg_error(L, a.number, a.fname, NULL, "path[%lu]: point expected, got %s",
-                          (unsigned long)k, luaL_typename(L, -1));
-            lua_pushliteral(L, "x");
-            lua_rawget(L, -2);
-            x = read_number(L, a, "path", k, "x");
-            lua_pushliteral(L, "y");
-            lua_rawget(L, -3);
-            y = read_number(L, a, "path", k, "y");
-            lua_pop(L, 3);
-        }
+        read_point(L, a, flat, k, &x, &y);
         check_point(L, a, g, k, x, y);
         xy[2 * k - 2] = (uint32_t)x - 1;
         xy[2 * k - 1] = (uint32_t)y - 1;
@@ -161,7 +196,7 @@ int astar_lua_smooth_path(lua_State *L)
     Arg pa = method_arg("smoothPath", 1), oa = method_arg("smoothPath", 2);
     SmoothOptions o;
     PathReader reader;
-    size_t len, n, kept, bad;
+    size_t n, kept, bad;
     uint32_t *xy;
     double cost = 0.0;
     int flat;
@@ -170,16 +205,7 @@ int astar_lua_smooth_path(lua_State *L)
     if (!lua_istable(L, pa.index))
         type_error(L, pa, NULL, "table");
     read_smooth_options(L, oa, g, &o);
-    len = (size_t)compat_rawlen(L, pa.index);
-    if (len == 0)
-        return arg_error(L, pa.number, pa.fname, NULL, "path is empty");
-    lua_rawgeti(L, pa.index, 1);
-    flat = lua_type(L, -1) == LUA_TNUMBER;
-    lua_pop(L, 1);
-    if (flat && len % 2)
-        return arg_error(L, pa.number, pa.fname, NULL, "flat path has an odd length %lu",
-                         (unsigned long)len);
-    n = flat ? len / 2 : len;
+    n = read_form(L, pa, &flat);
     if (!o.flat_given)
         o.out.flat = flat;
     xy = (uint32_t *)lua_newuserdata(L, n * (2 * sizeof *xy + sizeof(double)));
@@ -204,4 +230,43 @@ int astar_lua_smooth_path(lua_State *L)
     push_path(L, &reader, o.out);
     lua_pushnumber(L, (lua_Number)cost);
     return 2;
+}
+
+/* grid:firstBlocked(path [, from]) (issue 24): the index of the first cell
+ * of path, from cell `from` on (default 1), that a unit can no longer enter
+ * (astar_cell_enterable from the cell before it, in the grid's diagonal
+ * mode; a point off the grid is blocked; the first cell: its own wall), or
+ * nil. Reads the points it checks, one by one, and nothing past the first
+ * blocked one: raw reads, no allocation, so nothing else runs meanwhile. */
+int astar_lua_first_blocked(lua_State *L)
+{
+    LuaGrid *g = check_grid(L, "firstBlocked");
+    Arg pa = method_arg("firstBlocked", 1), fa = method_arg("firstBlocked", 2);
+    size_t n, k, from = 1;
+    double px = 0, py = 0;
+    int flat;
+
+    n = read_form(L, pa, &flat);
+    if (!lua_isnoneornil(L, fa.index))
+        from = (size_t)check_index(L, fa, "from", n < UINT32_MAX ? (uint32_t)n + 1 : UINT32_MAX) + 1;
+    if (from > 1)
+        read_point(L, pa, flat, from - 1, &px, &py);
+    for (k = from; k <= n; k++) {
+        double x, y;
+        int before = k > 1 && on_grid(g, px, py);
+        read_point(L, pa, flat, k, &x, &y);
+        if (!on_grid(g, x, y))
+            break;
+        if (before ? !astar_cell_enterable(g->grid, g->diagonal, (uint32_t)px - 1,
+                                           (uint32_t)py - 1, (uint32_t)x - 1, (uint32_t)y - 1)
+                   : !astar_grid_walkable(g->grid, (uint32_t)x - 1, (uint32_t)y - 1))
+            break;
+        px = x;
+        py = y;
+    }
+    if (k > n)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, (lua_Integer)k);
+    return 1;
 }

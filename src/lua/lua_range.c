@@ -240,41 +240,57 @@ static void range_point(const AstarRangeCell *cells, size_t k, uint32_t p[2])
     p[1] = cells[k].y;
 }
 
-/* How many points of the path ending at cells[k] "corners" keeps (all of
- * them without it): the turns, read from the goal back. */
-static size_t path_points(const RangeHeader *h, const AstarRangeCell *cells, size_t k,
-                          int corners)
+/* Stores cells[k] as point i of the path table at t. */
+static void put_path_point(lua_State *L, int t, int i, const AstarRangeCell *cell, int flat,
+                           int into)
 {
-    size_t len = 1;
-    uint32_t a[2], b[2], c[2];
-    if (!corners) {
-        for (; k != 0; k = cells[k].parent)
-            len++;
-        return len;
+    if (flat) {
+        lua_pushinteger(L, (lua_Integer)cell->x + 1);
+        lua_rawseti(L, t, 2 * i - 1);
+        lua_pushinteger(L, (lua_Integer)cell->y + 1);
+        lua_rawseti(L, t, 2 * i);
+    } else {
+        set_point(L, t, i, cell, 0, into);
     }
-    range_point(cells, k, c);
-    if (k == 0)
-        return 1;
-    k = cells[k].parent;
-    range_point(cells, k, b);
-    for (len = 2; k != 0; k = cells[k].parent) {
-        range_point(cells, cells[k].parent, a);
-        len += (size_t)astar_path_turns(h->hex, a, b, c);
-        c[0] = b[0];
-        c[1] = b[1];
-        b[0] = a[0];
-        b[1] = a[1];
+}
+
+/* The points of the path ending at cells[k], all of them or with corners
+ * the turns (docs/paths.md), read from the goal back to the start (cells[0]).
+ * Counts them (L NULL), or writes them into the table at t as points len,
+ * len - 1, ..., 1 (len: what counting gave). */
+static size_t path_points(lua_State *L, const RangeHeader *h, const AstarRangeCell *cells,
+                          size_t k, size_t len, int corners, int t, int flat, int into)
+{
+    uint32_t after[2], here[2], before[2];
+    size_t kept = 0;
+    int first = 1;
+
+    for (;;) {
+        int keep = 1;
+        if (corners && !first && k != 0) {
+            range_point(cells, k, here);
+            range_point(cells, cells[k].parent, before);
+            keep = astar_path_turns(h->hex, before, here, after);
+        }
+        if (keep) {
+            kept++;
+            if (L)
+                put_path_point(L, t, (int)(len + 1 - kept), &cells[k], flat, into);
+        }
+        if (k == 0)
+            return kept;
+        range_point(cells, k, after);
+        first = 0;
+        k = cells[k].parent;
     }
-    return len;
 }
 
 static int range_path_to(lua_State *L)
 {
     RangeHeader *h = check_self(L, "pathTo");
     AstarRangeCell *c = find_cell(L, h, "pathTo"), *cells = range_cells(h);
-    size_t k, len;
-    int i, t, flat, into, corners;
-    uint32_t after[2] = {0, 0}, here[2], before[2];
+    size_t len;
+    int flat, into, corners;
 
     lua_settop(L, 4);
     read_path_options(L, method_arg("pathTo", 3), &flat, &into, &corners);
@@ -282,40 +298,14 @@ static int range_path_to(lua_State *L)
         lua_pushnil(L);                 /* into is not touched */
         return 1;
     }
-    len = path_points(h, cells, (size_t)(c - cells), corners);
+    len = path_points(NULL, h, cells, (size_t)(c - cells), 0, corners, 0, flat, into);
     if (into)
         lua_pushvalue(L, into);
     else
         lua_createtable(L, (int)(flat ? 2 * len : len), 0);
-    t = lua_gettop(L);
-    k = (size_t)(c - cells);
-    for (i = (int)len; i >= 1; i--) {
-        /* with corners, skip the points where the path goes straight on
-         * (after: the walk's point after cells[k]) */
-        if (i == 1)
-            k = 0;                      /* the start (cells[0]) */
-        while (corners && i > 1 && i < (int)len && k != 0) {
-            range_point(cells, k, here);
-            range_point(cells, cells[k].parent, before);
-            if (astar_path_turns(h->hex, before, here, after))
-                break;
-            after[0] = here[0];
-            after[1] = here[1];
-            k = cells[k].parent;
-        }
-        if (flat) {
-            lua_pushinteger(L, (lua_Integer)cells[k].x + 1);
-            lua_rawseti(L, t, 2 * i - 1);
-            lua_pushinteger(L, (lua_Integer)cells[k].y + 1);
-            lua_rawseti(L, t, 2 * i);
-        } else {
-            set_point(L, t, i, &cells[k], 0, into != 0);
-        }
-        range_point(cells, k, after);
-        k = cells[k].parent;
-    }
+    path_points(L, h, cells, (size_t)(c - cells), len, corners, lua_gettop(L), flat, into != 0);
     if (into)
-        clear_tail(L, t, flat ? 2 * len + 1 : len + 1);
+        clear_tail(L, lua_gettop(L), flat ? 2 * len + 1 : len + 1);
     return 1;
 }
 

@@ -154,6 +154,16 @@ function Grid:cellAt(px, py, size) end
 ---@return number cost
 function Grid:smoothPath(path, opts) end
 
+---The index of the first cell of `path` (a path table or a flat array; cells
+---counted 1, 2, ... in both forms), from cell `from` on, that a unit can no
+---longer enter: a wall, a point off the grid, a step between neighbours that is
+---no longer a move of the grid's diagonal mode (corner rule, a move set false)
+---unless a link joins them. Nil when the path holds.
+---@param path astar.Path|astar.FlatPath
+---@param from? integer 1 to the number of cells + 1 (default 1): a unit on cell k asks from k + 1
+---@return integer|nil index
+function Grid:firstBlocked(path, from) end
+
 ---The options of `grid:smoothPath`.
 ---@class astar.SmoothPathOptions
 ---@field smooth? "sight"|"corners"|false false: the walk's corners

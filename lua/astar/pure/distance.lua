@@ -918,6 +918,7 @@ end
 -- each link step (code 9), in cell order.
 
 local byte, char, sub, concat = string.byte, string.char, string.sub, table.concat
+local function u16(s, i) return byte(s, i) + byte(s, i + 1) * 256 end
 local le, u32, f64_any, get_f64 = EN.le, EN.u32, EN.f64_any, EN.get_f64
 local DIAGONAL_CODE = { [1] = 0, [2] = 1, [3] = 2, [4] = 3 }   -- index -> AstarDiagonal
 
@@ -938,40 +939,141 @@ local function link_steps(self)
   return concat(out)
 end
 
+-- Format version 2 (distance.c describes it): the costs as a palette of at
+-- most 256 (or binary64 per cell), the values in one block, the origins in
+-- the width they need, Adler-32. Version 1 (2.0.0) still decodes.
+local VERSION, PALETTE, CHUNK = 2, 256, 128   -- CHUNK: numbers per string.char / pack call
+local tunpack = table.unpack or unpack        -- luacheck: ignore 143
+local spack, sunpack = EN.pack, EN.unpack     -- string.pack, string.unpack: nil before 5.3
+local rep = string.rep
+local u32_bytes = EN.u32_bytes
+local NAN_KEY = {}                            -- the palette's key for NaN
+
+-- The bytes list[1..n] (whole numbers 0-255) as a string.
+local function chars(list, n)
+  local out = {}
+  for a = 1, n, CHUNK do
+    local b = a + CHUNK - 1
+    if b > n then b = n end
+    out[#out + 1] = char(tunpack(list, a, b))
+  end
+  return concat(out)
+end
+
+-- The binary64s of the numbers list[1..n], none NaN.
+local function doubles(list, n)
+  local out = {}
+  if not spack then   -- (Lua 5.1, LuaJIT) the bytes by arithmetic, a string per CHUNK / 8 values
+    local bytes, f64_bytes, j = {}, EN.f64_bytes, 0
+    for k = 1, n do
+      bytes[j + 1], bytes[j + 2], bytes[j + 3], bytes[j + 4], bytes[j + 5], bytes[j + 6],
+        bytes[j + 7], bytes[j + 8] = f64_bytes(list[k])
+      j = j + 8
+    end
+    return chars(bytes, j)
+  end
+  local whole = "<" .. rep("d", CHUNK)
+  for a = 1, n, CHUNK do
+    local b = a + CHUNK - 1
+    if b > n then
+      out[#out + 1] = spack("<" .. rep("d", n - a + 1), tunpack(list, a, n))
+    else
+      out[#out + 1] = spack(whole, tunpack(list, a, b))
+    end
+  end
+  return concat(out)
+end
+
+-- The n binary64s at byte at of s, as a list.
+local function read_doubles(s, at, n)
+  local out = {}
+  if not sunpack then
+    for k = 1, n do out[k] = get_f64(s, at + 8 * (k - 1)) end
+    return out
+  end
+  local whole = "<" .. rep("d", CHUNK)
+  for a = 1, n, CHUNK do
+    local m = n - a + 1
+    if m > CHUNK then m = CHUNK end
+    local got = { sunpack(m == CHUNK and whole or "<" .. rep("d", m), s, at + 8 * (a - 1)) }
+    for j = 1, m do out[a + j - 1] = got[j] end
+  end
+  return out
+end
+
+-- The cost section: 2 bytes P, the palette and an index per cell, or (P = 0,
+-- more than 256 distinct costs) a binary64 per cell.
+local function cost_section(costs, n)
+  local index, palette, idx = {}, {}, {}
+  for c = 1, n do
+    local v = costs[c]
+    local key = v == v and v or NAN_KEY
+    local k = index[key]
+    if not k then
+      if #palette == PALETTE then
+        local raw = {}
+        for j = 1, n do raw[j] = f64_any(costs[j]) end
+        return "\0\0" .. concat(raw)
+      end
+      palette[#palette + 1] = f64_any(v)
+      k = #palette - 1
+      index[key] = k
+    end
+    idx[c] = k
+  end
+  return char(#palette % 256, (#palette - #palette % 256) / 256) .. concat(palette) .. chars(idx, n)
+end
+
 function Map.encode(...)
   local self = ...
   check_self("encode", select("#", ...), self)
-  local out = {}
   local sized = self._size > 1   -- large units: flag 8, the size after the header
   local moved = self._moves ~= nil   -- flag 16: the moves it keeps, then the link steps
   local flags = (self._derived and 1 or 0) + ((self._ruled or self._rules_lost) and 2 or 0)
     + (self._hex and 4 or 0) + (sized and 8 or 0) + (moved and 16 or 0)
   local mode = self._hex and self._hex - 1 or DIAGONAL_CODE[self._diagonal]
-  out[1] = "ASTARDMP" .. char(1, 0, mode, flags) .. le(self._w, 4)
-    .. le(self._h, 4) .. le(#self._sources, 4) .. f64_any(self._max)
-    .. (sized and le(self._size, 4) or "")
-  for _, src in ipairs(self._sources) do
-    out[#out + 1] = le(src.x - 1, 4) .. le(src.y - 1, 4) .. f64_any(src.value)
-  end
   local stride, step, cost, dist, origin = self._stride, self._step, self._cost, self._dist,
     self._origin
-  local steps, costs, values = {}, {}, {}
+  local start, sdist = self._start, self._sdist
+  local steps, costs, values, origins = {}, {}, {}, {}
+  local c, m, most = 0, 0, 0
   for y = 1, self._h do
     for x = 1, self._w do
       local i = y * stride + x + 1
-      local st, sv = step[i], self._start[i]
+      local st, sv = step[i], start[i]
       if st == nil and sv then st = sv end   -- a start cell with a step (issue 21)
-      steps[#steps + 1] = char(st or 15)
-      costs[#costs + 1] = f64_any(sv ~= nil and -huge or cost[i] or 0 / 0)   -- a start cell: -inf
-      if st then values[#values + 1] = f64_any(dist[i] or self._sdist[i]) .. le(origin[i], 4) end
+      c = c + 1
+      steps[c] = st or 15
+      costs[c] = sv ~= nil and -huge or cost[i] or 0 / 0   -- a start cell: -inf
+      if st then
+        m = m + 1
+        values[m] = dist[i] or sdist[i]
+        local o = origin[i]
+        origins[m] = o
+        if o > most then most = o end
+      end
     end
   end
-  out[#out + 1] = concat(steps)
-  out[#out + 1] = concat(costs)
-  out[#out + 1] = concat(values)
+  local width = most == 0 and 0 or most < 256 and 1 or most < 65536 and 2 or 4
+  local out = { "ASTARDMP" .. char(VERSION, width, mode, flags) .. u32_bytes(self._w)
+    .. u32_bytes(self._h) .. u32_bytes(#self._sources) .. f64_any(self._max)
+    .. (sized and u32_bytes(self._size) or "") }
+  for _, src in ipairs(self._sources) do
+    out[#out + 1] = u32_bytes(src.x - 1) .. u32_bytes(src.y - 1) .. f64_any(src.value)
+  end
+  out[#out + 1] = chars(steps, c)
+  out[#out + 1] = cost_section(costs, c)
+  out[#out + 1] = doubles(values, m)
+  if width == 1 then
+    out[#out + 1] = chars(origins, m)
+  elseif width > 1 then
+    local parts = {}
+    for k = 1, m do parts[k] = sub(u32_bytes(origins[k]), 1, width) end
+    out[#out + 1] = concat(parts)
+  end
   if moved then out[#out + 1] = EN.encode_moves(self) .. link_steps(self) end
   local s = concat(out)
-  return s .. le(EN.fnv1a(EN.FNV_OFFSET, s, 1, #s), 4)
+  return s .. u32_bytes(EN.adler32(s, 1, #s))
 end
 
 -- The moves section at byte at + 1 of a decoded map (checked) as the
@@ -990,7 +1092,7 @@ end
 -- distance.c sized_members_fit: every member position of a map of large units
 -- has its k x k cells in the grid, each with a finite entry cost (counts of the
 -- cells without one above and left of each corner, in O(cells)).
-local function sized_members_fit(s, w, h, k, steps, costs)
+local function sized_members_fit(s, w, h, k, steps, cost_of)
   local row = w + 1
   local bad = {}
   for x = 0, w do bad[x] = 0 end
@@ -998,7 +1100,7 @@ local function sized_members_fit(s, w, h, k, steps, costs)
     local count = 0
     bad[(y + 1) * row] = 0
     for x = 0, w - 1 do
-      local c = get_f64(s, costs + 8 * (y * w + x))
+      local c = cost_of[y * w + x + 1]
       if not (c > 0 and c < huge) then count = count + 1 end
       bad[(y + 1) * row + x + 1] = bad[y * row + x + 1] + count
     end
@@ -1021,7 +1123,11 @@ function M.decode_map(...)
   if type(s) ~= "string" then type_error(1, "decodeMap", nil, "string", s, select("#", ...) > 0) end
   local length = #s
   if length < 36 or sub(s, 1, 8) ~= "ASTARDMP" then bad_map("bad magic or too short") end
-  if byte(s, 9) ~= 1 or byte(s, 10) ~= 0 then bad_map("unknown format version") end
+  local version, width = byte(s, 9), byte(s, 10)
+  if not (version == 1 and width == 0 or version == 2 and (width <= 2 or width == 4)) then
+    bad_map("unknown format version")
+  end
+  if version == 1 then width = 4 end
   local diagonal, flags = byte(s, 11), byte(s, 12)
   if diagonal > 3 or flags > 31 then bad_map("bad diagonal mode or flags") end
   local moved = flags >= 16   -- the moves the map keeps, and link steps
@@ -1039,11 +1145,10 @@ function M.decode_map(...)
     size, head = u32(s, 33), 36
     if size < 2 or size > G.MAX_SIDE or hex then bad_map("bad unit size") end
   end
-  local fixed = head + 16 * n + 9 * cells + 4
+  local fixed = head + 16 * n + (version == 1 and 9 * cells or cells + 2) + 4
   if fixed > length then bad_map("truncated") end
-  if EN.fnv1a(EN.FNV_OFFSET, s, 1, length - 4) ~= u32(s, length - 3) then
-    bad_map("bad checksum")
-  end
+  local sum = version == 1 and EN.fnv1a(EN.FNV_OFFSET, s, 1, length - 4) or EN.adler32(s, 1, length - 4)
+  if sum ~= u32(s, length - 3) then bad_map("bad checksum") end
   local m = empty_map(toint(w), toint(h), hex and 1 or diagonal + 1, hex, toint(size))
   local p = head + 1
   for k = 1, n do
@@ -1052,7 +1157,13 @@ function M.decode_map(...)
     m._sources[k] = { x = toint(x + 1), y = toint(y + 1), value = v }
     p = p + 16
   end
-  local steps, costs, values = p, p + cells, p + 9 * cells
+  local steps = p
+  -- version 2's cost section: P (0: a binary64 per cell), where it ends
+  local npalette = version == 2 and byte(s, p + cells) + 256 * byte(s, p + cells + 1)
+  local values = version == 1 and p + 9 * cells
+    or p + cells + 2 + (npalette > 0 and 8 * npalette + cells or 8 * cells)
+  local fits = version == 1 or npalette <= PALETTE and values - 1 + 4 <= length
+  if moved and not fits then bad_map("truncated") end   -- (C: read with the moves' counts)
   local members, linked = 0, 0
   for c = 0, cells - 1 do
     local st = byte(s, steps + c)
@@ -1063,27 +1174,64 @@ function M.decode_map(...)
     end
     if st ~= 15 then members = members + 1 end
   end
-  local moves_at = fixed - 4 + 12 * members   -- the moves section after the values
+  if not fits then bad_map("bad length") end
+  local moves_at = values - 1 + (version == 1 and 12 or 8 + width) * members   -- after the values
   local via_at = moves_at
   if moved then via_at = EN.moves_end(s, moves_at) or bad_map("bad length") end
   if via_at + 4 * linked + 4 ~= length then bad_map("bad length") end
+  local cost_of = {}   -- each cell's entry cost, in cell order
+  if version == 1 then
+    cost_of = read_doubles(s, p + cells, cells)
+  elseif npalette == 0 then
+    cost_of = read_doubles(s, p + cells + 2, cells)
+  else
+    local palette, at = {}, p + cells + 2
+    for k = 0, npalette - 1 do palette[k] = get_f64(s, at + 8 * k) end
+    at = at + 8 * npalette
+    for c = 1, cells do
+      local v = palette[byte(s, at + c - 1)]
+      if v == nil then bad_map("bad cost") end
+      cost_of[c] = v
+    end
+  end
+  -- the values and origins of the members, in cell order
+  local vals, origs = {}, {}
+  if version == 1 then   -- values 12 bytes apart
+    for k = 1, members do vals[k] = get_f64(s, values + 12 * (k - 1)) end
+  else
+    vals = read_doubles(s, values, members)
+  end
+  local at = values + (version == 1 and 8 or 8 * members)
+  local ostride = version == 1 and 12 or width
+  for k = 1, members do
+    if width == 0 then
+      origs[k] = 0
+    elseif width == 1 then
+      origs[k] = byte(s, at)
+    elseif width == 2 then
+      origs[k] = u16(s, at)
+    else
+      origs[k] = u32(s, at)
+    end
+    at = at + ostride
+  end
+  if size > 1 then sized_members_fit(s, w, h, size, steps, cost_of) end
   if moved then
     local message = EN.check_moves(s, moves_at, w, h, hex)
     if message then bad_map(message) end
   end
-  if size > 1 then sized_members_fit(s, w, h, size, steps, costs) end
   local stride = m._stride
   if moved then m._moves = decoded_moves(s, moves_at, m) end
   local step, cost, dist, origin = m._step, m._cost, m._dist, m._origin
   via_at = via_at + 1
-  local reached = 0
+  local reached, member = 0, 0
   for i = 1, m._cells do cost[i] = huge end
   for y = 0, h - 1 do
     for x = 0, w - 1 do
       local i = (y + 1) * stride + x + 2
       local c = y * w + x
       local st = byte(s, steps + c)
-      local cc = get_f64(s, costs + 8 * c)
+      local cc = cost_of[c + 1]
       local start = cc == -huge and size == 1   -- a start cell (issue 21)
       if start then
         cc = huge
@@ -1114,8 +1262,8 @@ function M.decode_map(...)
           end
         end
         local v
-        v, origin[i] = get_f64(s, values), u32(s, values + 8)
-        values = values + 12
+        member = member + 1
+        v, origin[i] = vals[member], origs[member]
         if not (v > -huge and v < huge) or origin[i] >= (flags % 2 == 1 and cells or n) then
           bad_map("bad value")
         end

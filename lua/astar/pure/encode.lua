@@ -167,8 +167,76 @@ local function f64_any(x)
   return f64(x)
 end
 
+-- ---- Adler-32 (distance maps, format version 2) ---------------------------------
+
+-- The Adler-32 of s[first .. last] (RFC 1950; distance.c adler32): additions
+-- only, 8 bytes a string.byte call, b gaining 8a and the bytes weighted 8..1.
+-- Sums stay exact whole numbers: reduced every 65536 bytes, b stays below 2^41.
+local ADLER = 65521
+local function adler32(s, first, last)
+  local a, b = 1, 0
+  local i = first
+  while i <= last do
+    local stop = i + 65535
+    if stop > last then stop = last end
+    while i + 7 <= stop do
+      local b1, b2, b3, b4, b5, b6, b7, b8 = byte(s, i, i + 7)
+      b = b + 8 * a + 8 * b1 + 7 * b2 + 6 * b3 + 5 * b4 + 4 * b5 + 3 * b6 + 2 * b7 + b8
+      a = a + b1 + b2 + b3 + b4 + b5 + b6 + b7 + b8
+      i = i + 8
+    end
+    while i <= stop do
+      a = a + byte(s, i)
+      b = b + a
+      i = i + 1
+    end
+    a, b = a % ADLER, b % ADLER
+  end
+  return b * 65536 + a
+end
+
+-- Four little-endian bytes of a whole number in 0 .. 2^32 - 1 (le without
+-- its table: a distance map writes one per source and per origin).
+local function u32_bytes(v)
+  local b0 = v % 256
+  v = (v - b0) / 256
+  local b1 = v % 256
+  v = (v - b1) / 256
+  local b2 = v % 256
+  return char(b0, b1, b2, (v - b2) / 256)
+end
+
+-- The 8 bytes of any double as numbers, low first (f64_any's bytes, without
+-- making a string: a distance map's values are written CHUNK at a time).
+local function f64_bytes(x)
+  if x ~= x then return 0, 0, 0, 0, 0, 0, 248, 127 end
+  local sign = 0
+  if x < 0 or x == 0 and 1 / x < 0 then sign, x = 128, -x end
+  if x == huge then return 0, 0, 0, 0, 0, 0, 240, 127 + sign end
+  if x == 0 then return 0, 0, 0, 0, 0, 0, 0, sign end
+  local m, e = frexp(x)
+  local biased = e + 1022
+  local frac = (m * 2 - 1) * 2 ^ 52
+  if biased < 1 then biased, frac = 0, x * 2 ^ 1022 * 2 ^ 52 end
+  local b0 = frac % 256
+  frac = (frac - b0) / 256
+  local b1 = frac % 256
+  frac = (frac - b1) / 256
+  local b2 = frac % 256
+  frac = (frac - b2) / 256
+  local b3 = frac % 256
+  frac = (frac - b3) / 256
+  local b4 = frac % 256
+  frac = (frac - b4) / 256
+  local b5 = frac % 256
+  local hi = (frac - b5) / 256      -- the top 4 bits of the fraction
+  return b0, b1, b2, b3, b4, b5, hi + biased % 16 * 16, floor(biased / 16) + sign
+end
+
 -- What lua/astar/pure/distance.lua shares (map:encode, astar.decodeMap).
 M.le, M.u32, M.f64_any, M.get_f64, M.FNV_OFFSET = le, u32, f64_any, get_f64, FNV_OFFSET
+M.adler32, M.u32_bytes, M.f64_bytes = adler32, u32_bytes, f64_bytes
+M.pack, M.unpack = pack, unpack
 M.fnv1a = function(h, s, first, last) return fnv1a(h, s, first, last) end
 
 -- ---- encode -------------------------------------------------------------------

@@ -97,31 +97,38 @@ local function cell_at(grid, px, py, size)
   return col, row
 end
 
+-- The price of the board move out of bordered cell c in direction d when
+-- the grid allows it (the entered cell walkable, the corner rule of mode
+-- `mode`, an override not false), else nil (board_geometry.c board_move_open).
+local function move_open(grid, c, d, mode)
+  local open, cost, stride, hex = grid._open, grid._cost, grid._stride, grid._hex
+  local v = c + B.DY[d] * stride + B.DX[d]
+  if not open[v] then return nil end
+  if not hex and d > 4 and mode ~= B.ALWAYS then
+    local walls = (open[c + B.DY[B.CX[d]] * stride + B.DX[B.CX[d]]] and 0 or 1)
+      + (open[c + B.DY[B.CY[d]] * stride + B.DX[B.CY[d]]] and 0 or 1)
+    if not B.corner_ok(mode, walls) then return nil end
+  end
+  local c1 = cost and cost[v] or 1.0
+  local step = (not hex and d > 4) and B.SQRT2 * c1 or c1
+  local o = MV.override(grid, c, d)
+  if o ~= nil then step = o end
+  return step or nil
+end
+
 -- The moves leaving bordered cell c in diagonal mode `mode` (board.lua's
 -- 1-4), in order, as flat lists of targets and costs (astar_cell_moves).
 local ALL8 = { 1, 2, 3, 4, 5, 6, 7, 8 }
 local function cell_moves(grid, c, mode)
-  local open, cost, stride = grid._open, grid._cost, grid._stride
+  local open, stride = grid._open, grid._stride
   local hex = grid._hex
   local dirs, n = ALL8, (mode == NEVER) and 4 or 8
   if hex then dirs, n = B.hex_dirs(hex, stride, c), 6 end
   local to, price = {}, {}
   for k = 1, n do
     local d = dirs[k]
-    local v = c + B.DY[d] * stride + B.DX[d]
-    local ok = open[v]
-    if ok and not hex and d > 4 and mode ~= B.ALWAYS then
-      local walls = (open[c + B.DY[B.CX[d]] * stride + B.DX[B.CX[d]]] and 0 or 1)
-        + (open[c + B.DY[B.CY[d]] * stride + B.DX[B.CY[d]]] and 0 or 1)
-      ok = B.corner_ok(mode, walls)
-    end
-    if ok then
-      local c1 = cost and cost[v] or 1.0
-      local step = (not hex and d > 4) and B.SQRT2 * c1 or c1
-      local o = MV.override(grid, c, d)
-      if o ~= nil then step = o end
-      if step then to[#to + 1], price[#price + 1] = v, step end
-    end
+    local step = move_open(grid, c, d, mode)
+    if step then to[#to + 1], price[#price + 1] = c + B.DY[d] * stride + B.DX[d], step end
   end
   local m = grid._moves
   local links = m and m.out[c]
@@ -129,6 +136,27 @@ local function cell_moves(grid, c, mode)
     if open[links[k]] then to[#to + 1], price[#price + 1] = links[k], links[k + 1] end
   end
   return to, price
+end
+
+--- enterable(grid, mode, c, v) -> whether a unit in bordered cell c can
+-- still enter bordered cell v (astar_cell_enterable): v walkable and, when
+-- it is a board neighbour of c, a move of mode `mode` (a diagonal in mode
+-- "never" is none) or a link; any other step is judged by v alone.
+function M.enterable(grid, mode, c, v)
+  if not grid._open[v] then return false end
+  local stride, hex = grid._stride, grid._hex
+  local dirs, n = ALL8, 8
+  if hex then dirs, n = B.hex_dirs(hex, stride, c), 6 end
+  for k = 1, n do
+    local d = dirs[k]
+    if c + B.DY[d] * stride + B.DX[d] == v then
+      if (hex or d <= 4 or mode ~= NEVER) and move_open(grid, c, d, hex and NEVER or mode) then
+        return true
+      end
+      return MV.link_cost(grid, c, v) ~= nil
+    end
+  end
+  return true   -- not a board move (a link, a smoothed leg): the cell alone
 end
 
 -- ---- the methods (lua_geometry.c) ----------------------------------------------

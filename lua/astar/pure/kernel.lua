@@ -432,6 +432,13 @@ function M.astar(q, variant)
   return fn
 end
 
+-- Any other loop text on the same heap (jps.lua): $pop filled with the heap's
+-- pop, PUSH(f, v) written in, the lines of flags kept, compiled with COMMON
+-- and `uses`. Returns what the text returns.
+function M.compile(text, flags, uses, name)
+  return build(text, { pop = POP }, flags, { uses = uses }, name)
+end
+
 -- The heap's push as a function, for the entries put in before a loop runs
 -- (sources, a rescan's cells): push(hf, hc, n, f, c) -> n.
 M.push = T.compile(expand_push("return function(hf, hc, n, f, c) PUSH(f, c) return n end"), {},

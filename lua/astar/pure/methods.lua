@@ -5,6 +5,7 @@
 local A = require "astar.pure.args"
 local G = require "astar.pure.grid"
 local S = require "astar.pure.search"
+local J = require "astar.pure.jps"
 local Q = require "astar.pure.query_rules"
 local O = require "astar.pure.options"
 local SM = require "astar.pure.smooth"
@@ -389,6 +390,7 @@ local function find_general(self, start, gx, gy, goal_list, o)
     if not self._open then error("grid closed during findPath", 0) end
     if rules then Q.prepare(rules, self) end
     status = S.begin_general(s, self, start, gx, gy, o, rules)
+    J.attach(s, o)
     if status ~= S.STOPPED then status = smoothed(self, s, S.step(s, 0), o.smooth) end
     if status == S.STOPPED then
       if not (rules.stop == Q.STOP_CHANGED and self._open and restarts < MAX_RESTARTS) then
@@ -433,6 +435,7 @@ function M.findPath(...)
         false, o)
     end
     S.begin(s, self, start, goal, o.diagonal, o.heuristic, o.weight, o.partial)
+    J.attach(s, o)
     status = smoothed(self, s, S.step(s, 0), o.smooth)
     if status ~= S.GRID_CHANGED then break end
     if restarts == MAX_RESTARTS then error("grid changed during findPath", 0) end

@@ -13,6 +13,7 @@ local S = require "astar.pure.search"
 local HX = require "astar.pure.hex"
 local SEG = require "astar.pure.segment"
 local O = require "astar.pure.options"
+local GEO = require "astar.pure.geometry"
 
 local M = {}
 
@@ -307,8 +308,40 @@ local function read_path_options(grid, opts, present)
   return o
 end
 
-local function bad_path(message)
-  arg_error(1, SMOOTH_PATH, nil, message)
+local function bad_path(message, fname)
+  arg_error(1, fname or SMOOTH_PATH, nil, message)
+end
+
+-- The form of path (a table, argument 1 of fname): whether it is flat (its
+-- first value a number) and its number of points; an empty path or a flat
+-- one of odd length is an error (lua_paths.c read_form).
+local function path_form(path, fname)
+  local n = rawlen(path)
+  if n == 0 then bad_path("path is empty", fname) end
+  local flat = type(rawget(path, 1)) == "number"
+  if flat and n % 2 == 1 then bad_path("flat path has an odd length " .. n, fname) end
+  return flat, flat and n / 2 or n
+end
+
+-- Point k of path in its form, as numbers, or the error naming the value
+-- that is not one (lua_paths.c read_point). Raw reads, no table made.
+local function path_point(path, flat, k, fname)
+  if flat then
+    local x, y = rawget(path, 2 * k - 1), rawget(path, 2 * k)
+    if type(x) ~= "number" then
+      bad_path(format("path[%d]: number expected, got %s", 2 * k - 1, type(x)), fname)
+    end
+    if type(y) ~= "number" then
+      bad_path(format("path[%d]: number expected, got %s", 2 * k, type(y)), fname)
+    end
+    return x, y
+  end
+  local p = rawget(path, k)
+  if type(p) ~= "table" then bad_path(format("path[%d]: point expected, got %s", k, type(p)), fname) end
+  local x, y = rawget(p, "x"), rawget(p, "y")
+  if type(x) ~= "number" then bad_path(format("path[%d].x: number expected, got %s", k, type(x)), fname) end
+  if type(y) ~= "number" then bad_path(format("path[%d].y: number expected, got %s", k, type(y)), fname) end
+  return x, y
 end
 
 -- The path's raw values: a flat array's numbers, or each point and its x, y.
@@ -340,34 +373,15 @@ end
 -- read may run finalizers that change it).
 local function read_walk(path)
   for _ = 1, G.MEASURE_TRIES do
-    local n = rawlen(path)
-    if n == 0 then bad_path("path is empty") end
-    local flat = type(rawget(path, 1)) == "number"
-    if flat and n % 2 == 1 then bad_path("flat path has an odd length " .. n) end
+    local flat, m = path_form(path)
+    local n = flat and 2 * m or m
     local vs, xs, ys = read_raw(path, n, flat)
     if unchanged(path, n, flat, vs, xs, ys) then
+      for k = 1, m do path_point(path, flat, k) end   -- (the path as read: nothing ran since)
+      if not flat then return xs, ys, n end
       local px, py = {}, {}
-      if flat then
-        for i = 1, n do
-          if type(vs[i]) ~= "number" then
-            bad_path(format("path[%d]: number expected, got %s", i, type(vs[i])))
-          end
-        end
-        for k = 1, n / 2 do px[k], py[k] = vs[2 * k - 1], vs[2 * k] end
-        return px, py, n / 2
-      end
-      for i = 1, n do
-        if type(vs[i]) ~= "table" then
-          bad_path(format("path[%d]: point expected, got %s", i, type(vs[i])))
-        end
-        for _, name in ipairs { "x", "y" } do
-          local v = name == "x" and xs[i] or ys[i]
-          if type(v) ~= "number" then
-            bad_path(format("path[%d].%s: number expected, got %s", i, name, type(v)))
-          end
-        end
-      end
-      return xs, ys, n
+      for k = 1, m do px[k], py[k] = vs[2 * k - 1], vs[2 * k] end
+      return px, py, m
     end
   end
   error("path changed during " .. SMOOTH_PATH, 0)
@@ -461,6 +475,50 @@ function M.smoothPath(...)
     end
   end
   error("grid changed during " .. SMOOTH_PATH, 0)
+end
+
+-- ---- grid:firstBlocked(path [, from]) (issue 24) ---------------------------------
+
+local FIRST_BLOCKED = "firstBlocked"
+
+-- The bordered cell of point (x, y) when it is a cell of the grid, else nil.
+local function grid_cell(grid, x, y)
+  if not (x >= 1 and x <= grid._w and y >= 1 and y <= grid._h) or x ~= floor(x) or y ~= floor(y) then
+    return nil
+  end
+  return toint(y * grid._stride + x + 1)
+end
+
+--- grid:firstBlocked(path [, from]) -> the index of the first cell of path,
+-- from cell `from` on (default 1), that a unit can no longer enter
+-- (geometry.lua enterable from the cell before it in the grid's mode; a
+-- point off the grid; the first cell: its own wall), or nil. Reads the
+-- points it checks and none past the first blocked one; makes no table.
+function M.firstBlocked(...)
+  local self, path, from = ...
+  local nargs = select("#", ...)
+  G.check_grid(FIRST_BLOCKED, nargs, self)
+  if type(path) ~= "table" then A.type_error(1, FIRST_BLOCKED, nil, "table", path, nargs > 1) end
+  local flat, n = path_form(path, FIRST_BLOCKED)
+  if from == nil then
+    from = 1
+  else
+    from = toint(A.check_index(from, true, 2, FIRST_BLOCKED, "from", n + 1))
+  end
+  local open, mode = self._open, self._diagonal
+  local before   -- the cell of the point before k, when it is on the grid
+  if from > 1 then before = grid_cell(self, path_point(path, flat, from - 1, FIRST_BLOCKED)) end
+  for k = from, n do
+    local c = grid_cell(self, path_point(path, flat, k, FIRST_BLOCKED))
+    if not c then return k end
+    if before then
+      if not GEO.enterable(self, mode, before, c) then return k end
+    elseif not open[c] then
+      return k
+    end
+    before = c
+  end
+  return nil
 end
 
 return M

@@ -7,6 +7,7 @@ local G = require "astar.pure.grid"
 local methods = require "astar.pure.methods"
 local Q = require "astar.pure.query_rules"
 local SM = require "astar.pure.smooth"
+local J = require "astar.pure.jps"
 
 local select, getmetatable, setmetatable, format = select, getmetatable, setmetatable, string.format
 local huge = math.huge
@@ -38,20 +39,6 @@ local function check_grid_alive(self)
   if self._grid_changed then error("grid changed during search", 0) end
 end
 
--- Would the C backend run this query with jump point search (search.c
--- choose)? Such a query starts again on any change, as it does there, since
--- jump point search reads whole lines. (This backend always runs A*; C's
--- hand-over to A* of a partial query whose goal is unreachable is not
--- followed: such a query keeps starting again on any change here.)
-local function runs_jps(grid, o)
-  if o.general or o.algorithm == 2 or not (o.diagonal == 1 or o.diagonal == 4)
-    or grid._min_count ~= grid._w * grid._h then
-    return false
-  end
-  if not (o.weight == 1 and (o.heuristic ~= 1 or o.diagonal == 1)) then return false end
-  return o.algorithm == 3 or not o.partial
-end
-
 -- Starts (or starts again) the query on the grid as it is now. A query with
 -- rules, goals, near or a budget may ask its rules about the goal, and its
 -- smoothing may ask them about more cells when it finds its path at once:
@@ -59,7 +46,6 @@ end
 local function start_query(self)
   local o, grid, s = self._options, self._grid, self._scratch
   o.general = o.fixed_general or grid._moves ~= nil   -- moves may have come or gone
-  self._jps = runs_jps(grid, o)
   local status
   if o.general then
     status = S.begin_general(s, grid, self._start, self._xs, self._ys, o, self._rules)
@@ -67,6 +53,7 @@ local function start_query(self)
     status = S.begin(s, grid, self._start, self._goal, o.diagonal, o.heuristic, o.weight,
       o.partial)
   end
+  J.attach(s, o)   -- jump point search where the C module runs it (jps.lua)
   -- the smoothing happens when the search finishes, inside the query (smooth.lua)
   self._status = SM.after(s, status, o.smooth)
 end
@@ -78,8 +65,8 @@ end
 -- search's status after.
 local function follow_changes(self)
   local s = self._scratch
-  if S.disturbed(s, self._jps, self._options.weight) then
-    if self._jps then self._options.algorithm = 2 end
+  if S.disturbed(s, s.jps, self._options.weight) then
+    if s.jps then self._options.algorithm = 2 end
     self._earlier_expanded = self._earlier_expanded + s.expanded
     self._earlier_touched = self._earlier_touched + s.touched
     start_query(self)

@@ -1,0 +1,22 @@
+/*
+ * What distance_repair.c borrows from distance.c (not public): the flood of
+ * a map over the open list's cells, and the map's board. Layer 6 (queries).
+ */
+#ifndef ASTAR_DISTANCE_INTERNAL_H
+#define ASTAR_DISTANCE_INTERNAL_H
+
+#include "dijkstra.h"
+
+#define ST_CLOSED 16u   /* step[]: settled by the current flood; a repair's mark */
+
+/* The flood of m on grid (no rules, no moves) from the cells queued on open
+ * (a heap) with their values, up to max_cost, over the cells' known entry
+ * costs. With track, m->box holds the rectangle of what it may write before
+ * and after (distance.c, grow_box); settled (may be NULL) gets every cell
+ * the flood settles, in order. */
+AstarError astar_distance_flood(AstarDistanceMap *m, const AstarGrid *grid, const OpenList *open,
+                                double max_cost, int track, AstarCellList *settled);
+/* The board m's moves are on. */
+BoardKind astar_distance_kind(const AstarDistanceMap *m);
+
+#endif
