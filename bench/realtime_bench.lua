@@ -6,6 +6,7 @@
 --             player's route every frame, without collectgarbage. Peak RSS (VmHWM of
 --             /proc/self/status) before and after, and the median time of a move.
 --             Each way runs in a process of its own (the peak is the process's):
+--               setSources    map:setSources: the same map, recomputed in place
 --               distanceMap   a new grid:distanceMap per move (a new userdata, or new
 --                             Lua tables on the fallback, each time)
 --   chase     the demo's scene as it runs in LÖVE, without drawing: 1000 enemies,
@@ -36,6 +37,9 @@ end
 
 -- The ways of moving a map's source; each returns the map to read next.
 local MOVES = {
+  setSources = function(_, map, x, y)
+    return map:setSources({ { x = x, y = y } })
+  end,
   distanceMap = function(grid, _, x, y)
     return grid:distanceMap({ { x = x, y = y } }, MAP_OPTS)
   end,
@@ -83,7 +87,7 @@ else
   -- environment), so that one's peak is not the other's
   local lua = arg and arg[-1] or "lua"
   print(("== %s, %s backend =="):format(_VERSION .. (jit and (" / " .. jit.version) or ""), astar.backend))
-  for _, name in ipairs { "distanceMap" } do
+  for _, name in ipairs { "setSources", "distanceMap" } do
     io.stdout:flush()
     assert(os.execute(lua .. " bench/realtime_bench.lua memory " .. name))
   end

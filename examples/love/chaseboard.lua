@@ -2,7 +2,7 @@
 -- a player on a 256x256 map with terrain costs while walls are built and destroyed.
 -- The enemies share ONE distance map toward the player: each reads map:nextStep (O(1))
 -- when it moves; when the player enters a new cell the map's source moves, and after
--- wall edits the map is repaired with map:update(grid). The player walks a fixed
+-- wall edits the map is repaired with map:update(grid): one map, made once. The player walks a fixed
 -- route; a wall is built or destroyed near it 5 times a second (a seeded generator, so
 -- a run is the same every time). The simulation runs in fixed steps of STEP seconds.
 --
@@ -143,7 +143,8 @@ function ChaseBoard.new(opts)
   self:makeRoute()
   local start = self.route[1]
   self.player = { x = start.x, y = start.y, leg = 1, rest = 0 }
-  self.map = self.grid:distanceMap({ { x = start.x, y = start.y } }, MAP_OPTS)
+  self.sources = { { x = start.x, y = start.y } }
+  self.map = self.grid:distanceMap(self.sources, MAP_OPTS)
   self.enemies = {}
   for i = 1, opts.enemies or ChaseBoard.ENEMIES do
     local e = {}
@@ -158,11 +159,12 @@ end
 
 -- ---- pathfinding: the only calls the clock measures ------------------------------
 
--- The player entered a new cell: the map's source follows it (a new map for now:
--- map:setSources is coming).
+-- The player entered a new cell: the map's source follows it, recomputed in the map's
+-- own memory on the grid as it is now (the source's table is reused: no garbage).
 function ChaseBoard:moveTarget()
-  local p = self.player
-  self.map = self.grid:distanceMap({ { x = p.x, y = p.y } }, MAP_OPTS)
+  local source = self.sources[1]
+  source.x, source.y = self.player.x, self.player.y
+  self.map:setSources(self.sources)
 end
 
 -- Each enemy of `group` that moves this step reads its next step, into the lists of
