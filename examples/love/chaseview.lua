@@ -137,8 +137,8 @@ local function sidebar(board, hover, cb)
     },
     help = {
       "P: pause / go on",
-      "(the map's source follows the player;",
-      " map:update(grid) after each wall edit)",
+      "(one map: map:setSources as the player",
+      " moves, map:update(grid) after an edit)",
       "C: back to the square board",
     },
   })
