@@ -4,7 +4,7 @@
 #                              (main.lua finds lua/ and build/luajit/ of the checkout)
 #   make love-screenshot-test  under xvfb-run (Mesa's software OpenGL), the demo draws
 #                              scripted frames (tactics, danger zone, enemy turn, free A*, crowd, flee, hex,
-#                              the building with floors, the real-time scene in each path mode), saves each
+#                              the building with floors, the real-time scene in each path mode, the chase), saves each
 #                              as a PNG and quits; a headless LÖVE run (spec/love_screenshot) checks size,
 #                              colours and probes, and that the real-time shots differ where their lines do
 #   make love-screenshot       regenerate docs/images/love-demo*.png
@@ -38,6 +38,10 @@ $(foreach m,$(LOVE_DEMO_REALTIME_MODES),$(eval LOVE_DEMO_PROBES_realtime-$(m) = 
 LOVE_DEMO_PROBES_realtime-grid += "own line not sight" "own line not theta"
 LOVE_DEMO_PROBES_realtime-sight += "own line not grid" "own line not theta"
 LOVE_DEMO_PROBES_realtime-theta += "own line not grid" "own line not sight"
+# the chase (C) after 5 s: the player, an enemy, each terrain, a wall built and one
+# destroyed during the chase
+LOVE_DEMO_PROBES_chase = "chase player" "chase enemy" "grass tile" "forest tile" "swamp tile" \
+                         "wall tile" "built tile" "destroyed tile"
 
 .PHONY: love-demo love-screenshot-test love-screenshot
 
@@ -58,7 +62,8 @@ $(LOVE_DEMO_SHOTS)/%.png: FORCE_LOVE_DEMO
 love-screenshot-test: $(LOVE_DEMO_SHOTS)/tactics.png $(LOVE_DEMO_SHOTS)/danger.png \
                       $(LOVE_DEMO_SHOTS)/enemy.png $(LOVE_DEMO_SHOTS)/astar.png \
                       $(LOVE_DEMO_SHOTS)/crowd.png $(LOVE_DEMO_SHOTS)/flee.png \
-                      $(LOVE_DEMO_SHOTS)/hex.png $(LOVE_DEMO_SHOTS)/floors.png $(LOVE_DEMO_REALTIME)
+                      $(LOVE_DEMO_SHOTS)/hex.png $(LOVE_DEMO_SHOTS)/floors.png $(LOVE_DEMO_REALTIME) \
+                      $(LOVE_DEMO_SHOTS)/chase.png
 	env -u DISPLAY -u WAYLAND_DISPLAY $(LOVE_DEMO_ENV) timeout 120 \
 	    love spec/love_screenshot --apart $(LOVE_DEMO_BOARD) $(LOVE_DEMO_REALTIME)
 
@@ -70,6 +75,7 @@ love-screenshot: love-screenshot-test
 	cp $(LOVE_DEMO_SHOTS)/hex.png docs/images/love-demo-hex.png
 	cp $(LOVE_DEMO_SHOTS)/floors.png docs/images/love-demo-floors.png
 	cp $(LOVE_DEMO_SHOTS)/realtime-theta.png docs/images/love-demo-realtime.png
+	cp $(LOVE_DEMO_SHOTS)/chase.png docs/images/love-demo-chase.png
 
 .PHONY: FORCE_LOVE_DEMO
 FORCE_LOVE_DEMO:

@@ -7,6 +7,7 @@ local tactics = require "astar.tactics"
 local HexBoard = require "hexboard"
 local FloorBoard = require "floorboard"
 local RealtimeBoard = require "realtimeboard"
+local ChaseBoard = require "chaseboard"
 
 local Board = {}
 Board.__index = Board
@@ -89,7 +90,7 @@ function Board.new()
     self.units[i] = copy
   end
   self.showDanger = false
-  self.mode = "tactics"           -- or "astar4", "astar8", "crowd", "hex", "floors", "realtime"
+  self.mode = "tactics"           -- or "astar4", "astar8", "crowd", "hex", "floors", "realtime", "chase"
   self:refresh()
   return self
 end
@@ -279,10 +280,10 @@ function Board:crowdStep()
 end
 
 -- ---- the hex board (hexboard.lua): H and back; the building (floorboard.lua): G;
--- ---- the real-time scene (realtimeboard.lua): R ----------------------------------
+-- ---- the real-time scene (realtimeboard.lua): R; the chase (chaseboard.lua): C ----
 
 -- the modes that are scenes of their own, not the square board's
-local SCENES = { hex = true, floors = true, realtime = true }
+local SCENES = { hex = true, floors = true, realtime = true, chase = true }
 
 -- Into a scene of its own, or back to the square board's mode from it.
 function Board:toggleScene(mode)
@@ -308,6 +309,12 @@ end
 function Board:toggleRealtime(size)
   self:toggleScene("realtime")
   self.realtime = self.realtime or RealtimeBoard.new(size)
+end
+
+-- clock: the function that times the chase's pathfinding (love.timer.getTime)
+function Board:toggleChase(clock)
+  self:toggleScene("chase")
+  self.chase = self.chase or ChaseBoard.new({ clock = clock })
 end
 
 -- ---- free A*: any start, any goal, on walkGrid (water is a wall) -----------
@@ -360,6 +367,7 @@ end
 
 function Board:update(dt)
   if self.mode == "realtime" then return self.realtime:update(dt) end
+  if self.mode == "chase" then return self.chase:update(dt) end
   if SCENES[self.mode] then return end   -- the square board waits
   if self.mode == "crowd" then
     self.crowdClock = (self.crowdClock or 0) + 1

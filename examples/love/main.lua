@@ -6,12 +6,13 @@
 -- G for a building with two floors, stairs (links), thin walls with a door (O opens and
 -- shuts it) and a one-way ledge: a unit's range through them, the hovered tile's path;
 -- R for units walking in real time along paths on a map with costs, M cycling the
--- path mode: the grid walk, "sight" or "theta".
+-- path mode: the grid walk, "sight" or "theta"; C for a chase, 1000 enemies after a
+-- player on a 256x256 map whose walls change, on one distance map.
 --
 --   make love-demo                 (builds the module for LuaJIT, then runs this)
 --   love examples/love             (after make LUA=luajit, from the checkout)
 --   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex|floors|
---                                           realtime-grid|realtime-sight|realtime-theta]
+--                                           realtime-grid|realtime-sight|realtime-theta|chase]
 --                                  (draws a scripted frame, saves it, quits)
 -- luacheck: globals love
 
@@ -49,6 +50,7 @@ local View = require "view"
 local HexView = require "hexview"
 local FloorView = require "floorview"
 local RealtimeView = require "realtimeview"
+local ChaseView = require "chaseview"
 
 local board, hover, script
 
@@ -67,6 +69,7 @@ end
 -- tiles are the square board's)
 local function tileAt(px, py)
   if board.mode == "hex" then return HexView.tileAt(board, px, py) end
+  if board.mode == "chase" then return ChaseView.tileAt(px, py) end
   return View.tileAt(px, py)
 end
 
@@ -75,6 +78,7 @@ local function tiles()
   if board.mode == "hex" then return board.hex end
   if board.mode == "floors" then return board.floors end
   if board.mode == "realtime" then return board.realtime end
+  if board.mode == "chase" then return board.chase end
   return board
 end
 
@@ -99,6 +103,8 @@ function love.draw()
     path = FloorView.draw(board, hover)
   elseif board.mode == "realtime" then
     path = RealtimeView.draw(board, hover)
+  elseif board.mode == "chase" then
+    path = ChaseView.draw(board, hover)
   else
     path = View.draw(board, hover)
   end
@@ -108,7 +114,7 @@ end
 function love.mousepressed(px, py, button)
   if script then return end
   local x, y = tileAt(px, py)
-  if not x or board.mode == "realtime" then return end   -- the units go on their own
+  if not x or board.mode == "realtime" or board.mode == "chase" then return end   -- they go on their own
   if board.mode == "hex" then
     if button == 1 then board.hex:setTarget(x, y) elseif button == 2 then board.hex:setUnit(x, y) end
   elseif board.mode == "floors" then
@@ -138,6 +144,9 @@ function love.keypressed(key)
   elseif key == "r" then
     board:toggleRealtime(View.TILE)
     hover = nil
+  elseif key == "c" then
+    board:toggleChase(love.timer.getTime)
+    hover = nil
   elseif key == "q" then
     love.event.quit()
   elseif board.mode == "realtime" then
@@ -146,6 +155,8 @@ function love.keypressed(key)
     elseif key == "p" then
       board.realtime:togglePause()
     end
+  elseif board.mode == "chase" then
+    if key == "p" then board.chase:togglePause() end
   elseif board.mode == "hex" then
     if key == "l" then board.hex:cycleLayout() end
   elseif board.mode == "floors" then

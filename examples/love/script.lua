@@ -1,6 +1,6 @@
 -- The scripted frame for the screenshot test:
 --   love examples/love --screenshot out.png [--scene tactics|astar|danger|enemy|crowd|flee|hex|floors|
---                                           realtime-grid|realtime-sight|realtime-theta]
+--                                           realtime-grid|realtime-sight|realtime-theta|chase]
 -- (or ASTAR_DEMO_SCREENSHOT=out.png). Sets up a scene (a unit selected, the
 -- mouse on a tile), draws a few frames, saves the frame as a PNG with
 -- love.graphics.captureScreenshot, writes out.png.probes (points whose colour
@@ -11,6 +11,7 @@ local View = require "view"
 local HexView = require "hexview"
 local FloorView = require "floorview"
 local RealtimeView = require "realtimeview"
+local ChaseView = require "chaseview"
 
 local Script = {}
 Script.__index = Script
@@ -34,6 +35,10 @@ local function realtime(mode)
     return nil
   end
 end
+
+-- The chase's shot: this many fixed steps (5 s), each timed as a frame; the scene
+-- prints its pathfinding time per frame, and its map must answer as a fresh one.
+local CHASE_STEPS = 300
 
 local SCENES = {
   -- the blue knight selected, the mouse on a forest tile (cost 5 in 4 steps)
@@ -89,6 +94,25 @@ local SCENES = {
   ["realtime-grid"] = realtime("grid"),
   ["realtime-sight"] = realtime("sight"),
   ["realtime-theta"] = realtime("theta"),
+  -- C: the chase after 5 s, the player on its route's first leg, walls edited near it
+  chase = function(board)
+    board:toggleChase(love.timer.getTime)
+    local cb = board.chase
+    cb:runSteps(CHASE_STEPS)
+    -- the map just repaired after a wall edit, then just moved after the player
+    for _, work in ipairs { "repaired", "moved" } do
+      for _ = 1, 60 do
+        cb:runSteps(1)
+        if cb.mapWork == work then break end
+      end
+      if cb.mapWork ~= work then error("no step of the chase " .. work .. " its map", 0) end
+      local differs = cb:differenceFromFresh()
+      if differs then error("the chase's map " .. work .. " is not a fresh map's at " .. differs, 0) end
+    end
+    print(("love-demo chase (%s backend): %s"):format(require("astar").backend,
+      ChaseView.timing(board.chase)))
+    return nil
+  end,
   -- free A* with 8 directions around the walls
   astar = function(board)
     board:cycleMode()
@@ -162,7 +186,7 @@ function Script:frameDrawn(board, path, hover)
   local searching = board.astar and board.astar.status == "searching"
   if self.frames < WARMUP_FRAMES or searching then return end
   self.done = true
-  local views = { hex = HexView, floors = FloorView, realtime = RealtimeView }
+  local views = { hex = HexView, floors = FloorView, realtime = RealtimeView, chase = ChaseView }
   local probes = (views[board.mode] or View).probes(board, path, hover)
   local out = self.out
   love.graphics.captureScreenshot(function(image)

@@ -342,6 +342,7 @@ local MODE_TEXT = {
   hex = "a hex board",
   floors = "a building: moves and links",
   realtime = "real time: units on paths",
+  chase = "a chase: 1000 enemies, one map",
 }
 
 -- scene (the building's): { tiles =, legend = { { colour, text [, base] }, ... },
@@ -428,6 +429,7 @@ local function drawSidebar(board, hover, info, scene)
     help[#help + 1] = "A: tactics / A* 4-dir / A* 8-dir / crowd"
     help[#help + 1] = "H: a hex board / G: a building, floors"
     help[#help + 1] = "R: real time, smoothed paths"
+    help[#help + 1] = "C: a chase, 1000 enemies on one map"
   end
   help[#help + 1] = "Q: quit"
   for _, text in ipairs(help) do line(s, text, C.dim, fonts.small) end
