@@ -728,23 +728,23 @@ end
 
 -- ---- entry points -----------------------------------------------------------------
 
-local function read_sources(t, w, h)
+local function read_sources(t, w, h, fname)
   local out = {}
   local max = { x = w, y = h }
   for i = 1, rawlen(t) do
     local p = rawget(t, i)
     if type(p) ~= "table" then
-      arg_error(1, "distanceMap", nil, format("sources[%d]: point expected, got %s", i, type(p)))
+      arg_error(1, fname, nil, format("sources[%d]: point expected, got %s", i, type(p)))
     end
     local c = {}
     for _, name in ipairs { "x", "y" } do
       local v = rawget(p, name)
       if type(v) ~= "number" then
-        arg_error(1, "distanceMap", nil,
+        arg_error(1, fname, nil,
           format("sources[%d].%s: number expected, got %s", i, name, type(v)))
       end
       if not (v >= 1 and v <= max[name]) or v ~= floor(v) then
-        arg_error(1, "distanceMap", nil, format("sources[%d].%s out of range 1..%d, got %s",
+        arg_error(1, fname, nil, format("sources[%d].%s out of range 1..%d, got %s",
           i, name, max[name], A.number_text(v)))
       end
       c[name] = toint(v)
@@ -752,11 +752,11 @@ local function read_sources(t, w, h)
     local value = rawget(p, "value")
     if value ~= nil then
       if type(value) ~= "number" then
-        arg_error(1, "distanceMap", nil,
+        arg_error(1, fname, nil,
           format("sources[%d].value: number expected, got %s", i, type(value)))
       end
       if not (value > -huge and value < huge) then
-        arg_error(1, "distanceMap", nil,
+        arg_error(1, fname, nil,
           format("sources[%d].value must be finite, got %s", i, A.number_text(value)))
       end
     end
@@ -774,7 +774,7 @@ function M.distance_map(...)
     type_error(1, "distanceMap", nil, "table", sources, nargs > 1)
   end
   local w, h = grid._w, grid._h
-  local list = read_sources(sources, w, h)
+  local list = read_sources(sources, w, h, "distanceMap")
   local r = Q.init("distanceMap", 2)
   -- sources may hold values below 0: maxCost may be any number but nan
   local o = { diagonal = grid._diagonal, max_cost = huge, any_max_cost = true, size = 1 }
@@ -784,8 +784,22 @@ function M.distance_map(...)
   if not grid._open then error("attempt to use a closed astar.Grid", 0) end
   local m = empty_map(w, h, diagonal, grid._hex, size)
   m._sources, m._max, m._rules, m._ruled = list, max_cost, r, r.used or r.move ~= nil
+  m._grid = grid   -- setSources recomputes on it
   fill(m, grid, r, "distanceMap")
   return m
+end
+
+-- The map's rules (a decoded map has none) for a new flood by fname on grid.
+local function same_rules(self, fname, grid)
+  local r = Q.init(fname, 1)
+  local old = self._rules   -- nil for a decoded map (made without rules)
+  if old then
+    r.index[1], r.index[2] = old.index[1], old.index[2]
+    r.points[1], r.points[2] = old.points[1], old.points[2]
+    r.move = old.move
+  end
+  Q.finish(r, grid)
+  return r
 end
 
 --- map:update(grid) -> map: the same sources and options on grid as it is now.
@@ -808,15 +822,27 @@ function Map.update(...)
   if grid._hex ~= self._hex then
     arg_error(1, "update", nil, "the grid is not of the map's board shape")
   end
-  local r = Q.init("update", 1)
-  local old = self._rules   -- nil for a decoded map (made without rules)
-  if old then
-    r.index[1], r.index[2] = old.index[1], old.index[2]
-    r.points[1], r.points[2] = old.points[1], old.points[2]
-    r.move = old.move
+  self._grid = grid
+  fill(self, grid, same_rules(self, "update", grid), "update")
+  return self
+end
+
+--- map:setSources(sources) -> map: these sources, the map's options, on the
+-- grid it was made (or last updated) on as that grid is now.
+function Map.setSources(...)
+  local self, sources = ...
+  local nargs = select("#", ...)
+  check_self("setSources", nargs, self)
+  if self._derived then error("calling 'setSources' on a map made by flee or blend", 0) end
+  local grid = self._grid   -- a decoded map has one once updated on a grid
+  if not grid then error("calling 'setSources' on a map made by astar.decodeMap", 0) end
+  if type(sources) ~= "table" then
+    type_error(1, "setSources", nil, "table", sources, nargs > 1)
   end
-  Q.finish(r, grid)
-  fill(self, grid, r, "update")
+  local list = read_sources(sources, self._w, self._h, "setSources")
+  if not grid._open then error("calling 'setSources' on a map whose grid is closed", 0) end
+  self._sources = list
+  fill(self, grid, same_rules(self, "setSources", grid), "setSources")
   return self
 end
 

@@ -1,0 +1,202 @@
+-- Specs for maps that move (issue 24): map:setSources and map:update in
+-- place, after wall toggles, cost edits and source moves, give exactly what
+-- a fresh grid:distanceMap gives (every cell's get, nextStep and nearest,
+-- size), on random sequences with fixed seeds; capped maps (maxCost) whose
+-- run clears only the cells the last one wrote. The suite runs on both
+-- backends; the pure backend's port is branch i24-mappure (pending here
+-- until it merges).
+local astar = require "astar"
+local E = require "helpers.errors"
+
+-- i24-mappure: the pure backend has setSources too (branch i24-mapc's file
+-- had `not PURE` here)
+local HAS_SET_SOURCES = true
+
+local function rng(seed)
+  local state = seed
+  return function(n)
+    state = (state * 16807) % 2147483647
+    return state % n + 1
+  end
+end
+
+-- Every cell of `got` against a fresh map of `grid`: exact values (to the
+-- last bit), steps and nearest sources, and the size.
+local function same_as_fresh(got, grid, sources, opts, where)
+  local want = grid:distanceMap(sources, opts)
+  local w, h = grid:getDimensions()
+  for y = 1, h do
+    for x = 1, w do
+      local a, b = got:get(x, y), want:get(x, y)
+      if a ~= b then
+        error(("%s (%d,%d): get %s, a fresh map %s"):format(where, x, y, tostring(a), tostring(b)), 2)
+      end
+      local ax, ay = got:nextStep(x, y)
+      local bx, by = want:nextStep(x, y)
+      if ax ~= bx or ay ~= by then
+        error(("%s (%d,%d): nextStep %s,%s, a fresh map %s,%s"):format(where, x, y,
+          tostring(ax), tostring(ay), tostring(bx), tostring(by)), 2)
+      end
+      if got:nearest(x, y) ~= want:nearest(x, y) then
+        error(("%s (%d,%d): nearest %s, a fresh map %s"):format(where, x, y,
+          tostring(got:nearest(x, y)), tostring(want:nearest(x, y))), 2)
+      end
+    end
+  end
+  assert.are.equal(want:size(), got:size(), where)
+end
+
+local W, H = 24, 18
+
+local function random_sources(rand, count)
+  local list = {}
+  for k = 1, count do
+    list[k] = { x = rand(W), y = rand(H), value = rand(3) == 1 and rand(4) - 1 or nil }
+  end
+  return list
+end
+
+-- One random sequence: edits, moves, update and setSources, checked after each.
+local function sequence(seed, opts, steps)
+  local rand = rng(seed)
+  local grid = astar.new(W, H)
+  for y = 1, H do
+    for x = 1, W do
+      if rand(100) <= 20 then grid:setWalkable(x, y, false) end
+      if opts.costs and rand(4) == 1 then grid:setCost(x, y, rand(5)) end
+    end
+  end
+  local sources = random_sources(rand, rand(3))
+  local map = grid:distanceMap(sources, opts.map)
+  for step = 1, steps do
+    local what = rand(4)
+    local where = ("seed %d step %d"):format(seed, step)
+    if what == 1 then
+      local s = sources[rand(#sources)]
+      s.x = math.max(1, math.min(W, s.x + rand(3) - 2))
+      s.y = math.max(1, math.min(H, s.y + rand(3) - 2))
+      assert.are.equal(map, map:setSources(sources))
+    elseif what == 2 then
+      sources = random_sources(rand, rand(4))
+      assert.are.equal(map, map:setSources(sources))
+    else
+      for _ = 1, rand(what == 3 and 2 or 70) do
+        local x, y = rand(W), rand(H)
+        if opts.costs and rand(2) == 1 then
+          grid:setCost(x, y, rand(5))
+        else
+          grid:setWalkable(x, y, not grid:isWalkable(x, y))
+        end
+      end
+      assert.are.equal(map, map:update(grid))
+    end
+    same_as_fresh(map, grid, sources, opts.map, where)
+  end
+end
+
+describe("map:setSources and map:update", function()
+  local cases = {
+    { name = "8 directions, uncapped", map = {} },
+    { name = "4 directions, capped", map = { diagonal = "never", maxCost = 9 } },
+    { name = "8 directions, capped, costs", map = { maxCost = 14 }, costs = true },
+    { name = "one-obstacle, uncapped, costs", map = { diagonal = "one-obstacle" }, costs = true },
+    { name = "4 directions, capped, costs", map = { diagonal = "never", maxCost = 6 }, costs = true },
+    { name = "capped, a blocked list", map = { maxCost = 8, blocked = { { x = 5, y = 5 }, { x = 6, y = 5 } } } },
+  }
+  for k, case in ipairs(cases) do
+    it("give a fresh map's values, steps and nearest sources: " .. case.name, function()
+      if not HAS_SET_SOURCES then return pending("setSources on the pure backend: branch i24-mappure") end
+      for seed = 1, 4 do sequence(100 * k + seed, case, 12) end
+    end)
+  end
+
+  it("keep the map's memory: setSources makes no new map and its list grows in place", function()
+    if not HAS_SET_SOURCES then return pending("setSources on the pure backend: branch i24-mappure") end
+    local grid = astar.new(W, H)
+    local map = grid:distanceMap({ { x = 1, y = 1 } }, { maxCost = 5 })
+    local many = {}
+    for k = 1, 100 do many[k] = { x = (k - 1) % W + 1, y = math.floor((k - 1) / W) + 1 } end
+    assert.are.equal(map, map:setSources(many))
+    same_as_fresh(map, grid, many, { maxCost = 5 }, "100 sources")
+    assert.are.equal(map, map:setSources({ { x = 3, y = 4 } }))
+    same_as_fresh(map, grid, { { x = 3, y = 4 } }, { maxCost = 5 }, "one again")
+    assert.are.equal(1, map:nearest(3, 4))
+    assert.are.equal(map, map:setSources({}))
+    assert.are.equal(0, map:size())
+  end)
+
+  it("work on the grid of the last update", function()
+    if not HAS_SET_SOURCES then return pending("setSources on the pure backend: branch i24-mappure") end
+    local a, b = astar.new(8, 3), astar.fromString("........\n#######.\n........")
+    local map = a:distanceMap({ { x = 1, y = 1 } }, { diagonal = "never" })
+    map:update(b)
+    map:setSources({ { x = 1, y = 3 } })
+    same_as_fresh(map, b, { { x = 1, y = 3 } }, { diagonal = "never" }, "grid b")
+    assert.are.equal(16, map:get(1, 1))
+  end)
+
+  it("keep the map's rules, asked again", function()
+    if not HAS_SET_SOURCES then return pending("setSources on the pure backend: branch i24-mappure") end
+    local grid = astar.new(6, 1)
+    local asked = 0
+    local opts = { cost = function() asked = asked + 1 return 2 end }
+    local map = grid:distanceMap({ { x = 1, y = 1 } }, opts)
+    asked = 0
+    map:setSources({ { x = 6, y = 1 } })
+    assert.are.equal(6, asked)
+    assert.are.equal(10, map:get(1, 1))
+    assert.are.equal(1, map:nearest(1, 1))
+  end)
+
+  it("refuse maps without a grid, a closed grid and bad sources", function()
+    if not HAS_SET_SOURCES then return pending("setSources on the pure backend: branch i24-mappure") end
+    local grid = astar.new(64, 4)
+    local map = grid:distanceMap({ { x = 1, y = 1 } })
+    E.check_error("bad argument #1 to 'setSources' (sources[2].x out of range 1..64, got 0)",
+      map.setSources, map, { { x = 1, y = 1 }, { x = 0, y = 1 } })
+    E.check_error("bad argument #1 to 'setSources' (table expected, got nil)", map.setSources, map, nil)
+    E.check_error("calling 'setSources' on a map made by flee or blend",
+      function() return map:flee():setSources({}) end)
+    E.check_error("calling 'setSources' on a map made by flee or blend",
+      function() return astar.blend({ map, 1 }):setSources({}) end)
+    local decoded = astar.decodeMap(map:encode())
+    E.check_error("calling 'setSources' on a map made by astar.decodeMap",
+      function() return decoded:setSources({}) end)
+    decoded:update(grid)                 -- now it has a grid
+    assert.are.equal(decoded, decoded:setSources({ { x = 2, y = 2 } }))
+    assert.are.equal(0, decoded:get(2, 2))
+    getmetatable(grid).__close(grid)
+    E.check_error("calling 'setSources' on a map whose grid is closed",
+      function() return map:setSources({}) end)
+  end)
+end)
+
+describe("a capped map run again", function()
+  it("clears what the last run wrote, on the same grid and on another", function()
+    -- update and setSources here run on both backends (update always did)
+    local rand = rng(7)
+    local a, b = astar.new(30, 30), astar.new(30, 30)
+    for y = 1, 30 do
+      for x = 1, 30 do
+        if rand(5) == 1 then a:setWalkable(x, y, false) end
+        if rand(5) == 1 then b:setWalkable(x, y, false) end
+      end
+    end
+    local opts = { maxCost = 7 }
+    local src = { { x = 15, y = 15 } }
+    local map = a:distanceMap(src, opts)
+    for k = 1, 70 do                      -- more edits than the change log holds
+      a:setWalkable(rand(30), rand(30), rand(2) == 1)
+      if k % 10 == 0 then
+        map:update(a)
+        same_as_fresh(map, a, src, opts, "edit " .. k)
+      end
+    end
+    map:update(a)
+    same_as_fresh(map, a, src, opts, "70 edits")
+    map:update(b)
+    same_as_fresh(map, b, src, opts, "grid b")
+    map:update(a)
+    same_as_fresh(map, a, src, opts, "grid a again")
+  end)
+end)
