@@ -8,9 +8,9 @@
 local astar = require "astar"
 local E = require "helpers.errors"
 
--- i24-mappure: the pure backend has setSources too (branch i24-mapc's file
--- had `not PURE` here)
-local HAS_SET_SOURCES = true
+-- i24-mappure: setSources is on the pure backend here and on C on branch
+-- i24-mapc (whose file says `not PURE`). Lead, at merge: true on both.
+local HAS_SET_SOURCES = astar.backend == "lua"
 
 local function rng(seed)
   local state = seed
