@@ -46,7 +46,7 @@ local function measure(name, lib)
   local capped = timing.time(function() g:distanceMap(sources, { maxCost = CAP }) end, passes)
   print(("%-10s fresh %s   capped(maxCost %d) %s  %.3fx"):format(name, us(fresh), CAP,
     us(capped), capped / fresh))
-  if not lib.DistanceMap or not lib.DistanceMap.setSources then
+  if not g:distanceMap(sources).setSources then
     print(("%-10s (no setSources)"):format(name))
   else
     local moved = { { x = sx + 1, y = sy } }
@@ -57,8 +57,9 @@ local function measure(name, lib)
         flip = not flip
         m:setSources(flip and moved or sources)
       end, passes)
-      print(("%-10s setSources%s %s  %.3fx of fresh%s"):format(name, cap and " capped" or "       ",
-        us(t), t / (cap and capped or fresh), cap and "" or ""))
+      print(("%-10s setSources%s %s  %.3fx of a fresh %s map"):format(name,
+        cap and " capped" or "       ", us(t), t / (cap and capped or fresh), cap and "capped" or "uncapped"))
+      if cap then print(("%-10s setSources capped / fresh uncapped %.3fx"):format(name, t / fresh)) end
     end
   end
   local m = g:distanceMap(sources)

@@ -535,3 +535,33 @@ describe("a unit in a list: size, and zoc's around (issue 21)", function()
     it(c[1], function() check_error(c[1], c[2]) end)
   end
 end)
+
+-- map:setSources (issue 24): its list is checked as grid:distanceMap checks
+-- sources, under its own name; maps with no grid to move on refuse it.
+describe("map:setSources", function()
+  it("raises exact messages for bad sources and maps without a grid", function()
+    -- i24-mappure: C has it on branch i24-mapc. Lead, at merge: drop the guard.
+    if astar.backend == "c" then return pending("setSources in C: branch i24-mapc") end
+    local g = astar.new(64, 5)
+    local map = g:distanceMap({ { x = 1, y = 1 } })
+    local function bad(msg) return "bad argument #1 to 'setSources' (" .. msg .. ")" end
+    check_error(bad("sources[2].x out of range 1..64, got 0"), map.setSources, map,
+      { { x = 1, y = 1 }, { x = 0, y = 1 } })
+    check_error(bad("sources[1].y out of range 1..5, got 6"), map.setSources, map, { { x = 1, y = 6 } })
+    check_error(bad("sources[1].x out of range 1..64, got 1.5"), map.setSources, map, { { x = 1.5, y = 1 } })
+    check_error(bad("sources[1]: point expected, got number"), map.setSources, map, { 7 })
+    check_error(bad("sources[1].y: number expected, got string"), map.setSources, map, { { x = 1, y = "1" } })
+    check_error(bad("sources[1].value: number expected, got boolean"), map.setSources, map,
+      { { x = 1, y = 1, value = true } })
+    check_error(bad("sources[1].value must be finite, got inf"), map.setSources, map,
+      { { x = 1, y = 1, value = INF } })
+    check_error(bad("table expected, got string"), map.setSources, map, "x")
+    check_error("calling 'setSources' on bad self (astar.DistanceMap expected, got table)", map.setSources, {}, {})
+    check_error("calling 'setSources' on a map made by flee or blend", map.setSources, map:flee(), {})
+    check_error("calling 'setSources' on a map made by astar.decodeMap", map.setSources,
+      astar.decodeMap(map:encode()), {})
+    -- a bad list leaves the map as it was
+    assert.are.equal(63, map:get(64, 1))
+    assert.are.equal(1, map:nearest(64, 1))
+  end)
+end)

@@ -200,3 +200,97 @@ describe("a capped map run again", function()
     same_as_fresh(map, a, src, opts, "grid a again")
   end)
 end)
+
+-- Walls as start cells (issue 24, maps-api point 4): a wall beside the map
+-- is valued as findPath would start there, its least move into the map.
+-- The reference reads only the map's values on open cells and the grid.
+describe("a wall of the grid", function()
+  -- i24-mappure: C gets this on branch i24-mapc. Lead, at merge: drop the guard.
+  local function c_pending()
+    if astar.backend ~= "lua" then return pending("walls as start cells in C: branch i24-mapc") end
+  end
+  local DIRS = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } }
+
+  -- value, x, y of the best move out of wall (x, y) into `map`, or nil
+  local function best_move(grid, map, mode, maxCost, x, y)
+    local w, h = grid:getDimensions()
+    local function wall(cx, cy) return cx < 1 or cy < 1 or cx > w or cy > h or not grid:isWalkable(cx, cy) end
+    local best, bx, by
+    for d = 1, mode == "never" and 4 or 8 do
+      local dx, dy = DIRS[d][1], DIRS[d][2]
+      local ux, uy = x + dx, y + dy
+      local ok = not wall(ux, uy) and map:get(ux, uy) ~= nil
+      if ok and d > 4 and mode ~= "always" then
+        local walls = (wall(x + dx, y) and 1 or 0) + (wall(x, y + dy) and 1 or 0)
+        ok = walls == 0 or (walls == 1 and mode == "one-obstacle")
+      end
+      if ok then
+        local price = grid:getCost(ux, uy)
+        if d > 4 then price = math.sqrt(2) * price end
+        local v = map:get(ux, uy) + price
+        if best == nil or v < best then best, bx, by = v, ux, uy end
+      end
+    end
+    if best and maxCost and best > maxCost then return nil end
+    return best, bx, by
+  end
+
+  it("answers get, nextStep and nearest as its best move into the map", function()
+    if c_pending() then return end
+    local rand = rng(424)
+    for _, mode in ipairs { "never", "always", "one-obstacle", "no-obstacles" } do
+      for round = 1, 6 do
+        local costs, maxCost = round % 2 == 0, round > 3 and 7 or nil
+        local grid = astar.new(W, H)
+        for y = 1, H do
+          for x = 1, W do
+            if rand(100) <= 25 then grid:setWalkable(x, y, false)
+            elseif costs and rand(3) == 1 then grid:setCost(x, y, rand(4) * 0.5) end
+          end
+        end
+        local sources = random_sources(rand, 2)
+        local map = grid:distanceMap(sources, { diagonal = mode, maxCost = maxCost })
+        local cells = 0
+        for y = 1, H do
+          for x = 1, W do
+            if not grid:isWalkable(x, y) then
+              local where = ("%s round %d (%d,%d)"):format(mode, round, x, y)
+              local v, bx, by = best_move(grid, map, mode, maxCost, x, y)
+              assert.are.equal(v, map:get(x, y), where)
+              local nx, ny = map:nextStep(x, y)
+              assert.are.same({ bx, by }, { nx, ny }, where)
+              assert.are.equal(v and map:nearest(bx, by), map:nearest(x, y), where)
+              if v then
+                cells = cells + 1
+                local path, cost = map:pathFrom(x, y)
+                assert.are.same({ x = bx, y = by }, path[2], where)
+                assert.are.equal(v, cost, where)
+              end
+            end
+          end
+        end
+        assert.is_true(cells > 0)
+        -- size and cells leave start cells out
+        local members = 0
+        for y = 1, H do
+          for x = 1, W do
+            if grid:isWalkable(x, y) and map:get(x, y) then members = members + 1 end
+          end
+        end
+        assert.are.equal(members, map:size())
+        assert.are.equal(members, #map:cells())
+      end
+    end
+  end)
+
+  it("a unit on a cell that just became a wall steps out of it", function()
+    if c_pending() then return end
+    local grid = astar.fromString("....\n....")
+    local map = grid:distanceMap({ { x = 1, y = 1 } }, { diagonal = "never" })
+    grid:setWalkable(3, 1, false)
+    map:update(grid)
+    assert.are.same({ 2, 1 }, { map:nextStep(3, 1) })
+    assert.are.equal(2, map:get(3, 1))
+    assert.are.equal(7, map:size())   -- the wall is no cell of the map
+  end)
+end)

@@ -62,6 +62,12 @@ function DistanceMap:flee(k) end
 ---@return astar.DistanceMap self
 function DistanceMap:update(grid) end
 
+---Moves the map's sources and recomputes it in place (no new memory), with its options
+---and rules, on the grid it was made or last updated on, as that grid is now.
+---@param sources astar.Source[] as for `grid:distanceMap`
+---@return astar.DistanceMap self
+function DistanceMap:setSources(sources) end
+
 ---The map as a string, for `astar.decodeMap`.
 ---@return string
 function DistanceMap:encode() end

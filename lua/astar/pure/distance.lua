@@ -88,6 +88,13 @@ local function cell_xy(self, i)
   return toint((i - 1) % s), toint(floor((i - 1) / s))
 end
 
+-- Is bordered index i a cell of the board (not its border)?
+local function inside(self, i)
+  local x, y = cell_xy(self, i)
+  return x >= 1 and x <= self._w and y >= 1 and y <= self._h
+end
+M.inside = inside
+
 function Map.get(...)
   local self, x, y = ...
   local i = find_cell("get", select("#", ...), self, x, y)
@@ -289,13 +296,13 @@ local function source_fit(m, grid, c, r)
       local i = y * stride + x + 1
       local e = cost[i]
       if e == nil then
-        if grid._open[i] then
+        if m._open[i] then
           e = Q.cell(r, x, y, grid_costs and grid_costs[i] or 1.0)
           if e == nil then return -1 end
-          if e == huge and k == 1 then m._start[i] = true end   -- a start cell
         else
           e = huge
         end
+        if e == huge and k == 1 then m._start[i] = true end   -- a start cell (a wall too)
         cost[i] = e
       end
       if e == huge then return 0 end
@@ -311,7 +318,7 @@ end
 -- and v does not, the corner rule over the positions beside it.
 local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
   uses = { Q = Q, cell_xy = cell_xy, sized_open = sized_open, sized_price = sized_price,
-    OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY,
+    OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY, inside = inside,
     LINK = LINK, source_fit = source_fit },
   reversed = true,   -- the flood walks moves backwards: overrides and links into u
   prepare = [=[
@@ -325,7 +332,7 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
     local ndir = mode == NEVER and 4 or 8
     local cornered = mode ~= ALWAYS
     local closed = {}
-    local grid_costs, grid_open = grid and grid._cost, grid and grid._open
+    local grid_costs, grid_open = grid and grid._cost, grid and m._open
     local reached = 0
     --@if large
     local side, cells = {}, {}
@@ -364,6 +371,7 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
             if ev == huge then start[v] = true end   -- closed by the rules: a start cell
           else
             ev = huge
+            if inside(m, v) then start[v] = true end   -- a wall: a start cell (issue 24)
           end
           cost[v] = ev
         end
@@ -429,10 +437,9 @@ local starts   -- the start cells' steps (below)
 -- fit of a position reads cells no flood looks at); else none: the flood
 -- asks each cell it looks at (entry_cost), so a capped map costs by the
 -- cells it reaches, not by the grid.
-local function known_costs(m, grid, r)
+local function known_costs(m, open, costs, r)
   local cost = {}
   if m._size == 1 then return cost end
-  local open, costs = grid._open, grid._cost
   local ruled = r.used
   for i = 1, m._cells do
     if not open[i] then
@@ -453,7 +460,11 @@ local function run(m, grid, r)
     r.stop = Q.STOP_CLOSED
     return false
   end
-  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, grid, r), {}, {}, {}, 0
+  -- the grid's tables as they are now: a finalizer run by the tables made
+  -- below may close the grid (fill sees it after)
+  m._open = open
+  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, open, grid._cost, r), {}, {},
+    {}, 0
   m._start, m._sdist = {}, {}
   m._via, m._moves = {}, MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
@@ -474,8 +485,13 @@ local function run(m, grid, r)
     end
   end
   if FL.fits(m, grid, r) then
+    -- sources on walls are start cells with no value yet; the loop values
+    -- them with the others as it goes
+    for i in next, m._start do m._start[i] = false end
     FL.run(m, open, hf, hc, n)
-  elseif not flood(m, hf, hc, n, grid, r, m._max) then
+    return true
+  end
+  if not flood(m, hf, hc, n, grid, r, m._max) then
     m._dist, m._step, m._reached = {}, {}, 0
     m._start, m._sdist = {}, {}
     return false
@@ -635,7 +651,7 @@ function starts(m, ask)
   -- in cell order, as C asks the move rule: the start cells alone, not the grid
   local list = {}
   for i in next, start do list[#list + 1] = i end
-  table.sort(list)
+  if ask then table.sort(list) end   -- no rule asked: any order gives the same
   for k = 1, #list do
     local i = list[k]
     do

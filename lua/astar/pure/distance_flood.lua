@@ -10,7 +10,9 @@
 --   neighbour it offers a value to lies in bucket b + 1 or later).
 -- Every cell's value is then the least of the same offers as the heap's, and
 -- the tie rule (the lowest step code) does not depend on the order offers
--- come in: values, steps and origins are the heap's exactly.
+-- come in: values, steps and origins are the heap's exactly. The walls the
+-- flood looks at are start cells (issue 24), valued here as they are
+-- offered (the same least value, lowest code, as distance.lua starts).
 --
 -- The loop is one source text (template.lua), the eight directions written
 -- out from one move text; the map's tables are written only where the flood
@@ -26,10 +28,12 @@ local END = 8
 
 local LOOP = [[
 return function(m, open, stride, mode, hf, hc, n, max_cost)
-  local dist, cost, step, origin, start = m._dist, m._cost, m._step, m._origin, m._start
+  local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
+  local start, sdist = m._start, m._sdist
   local cornered, one_ok = mode ~= ALWAYS, mode ~= NO_OBSTACLES
   local reached = 0
   local offset = offsets(stride)
+  local east, below = stride - 1, (m._h + 1) * stride   -- the border's east column, last row
   --@if fifo
   local queue, head, tail = {}, 1, n
   for k = 1, n do queue[k] = hc[k] end
@@ -80,10 +84,32 @@ do
   local v = u + $off
   local ev = cost[v]
   if ev == nil then
-    if open[v] then ev = 1.0 else ev = huge end
+    if open[v] then
+      ev = 1.0
+    else
+      ev = huge
+      local vx = (v - 1) % stride   -- a wall of the board, not its border:
+      if vx ~= 0 and vx ~= east and v > stride and v <= below then
+        start[v] = false            -- a start cell (issue 24)
+      end
+    end
     cost[v] = ev
   end
-  if ev < huge $corner then
+  if ev == huge then
+    -- a start cell takes the best move into the map (distance.lua starts):
+    -- the least value, then the lowest code, as the map's own cells
+    if start[v] ~= nil $corner then
+      local ng = gu + $price
+      if ng <= max_cost then
+        local sv = sdist[v]
+        if sv == nil or ng < sv then
+          sdist[v], start[v], origin[v] = ng, $code, ou
+        elseif ng == sv and $code < start[v] then
+          start[v], origin[v] = $code, ou
+        end
+      end
+    end
+  elseif true $corner then
     local ng = gu + $price
     if ng <= max_cost then
       local dv = dist[v]
