@@ -544,6 +544,21 @@ do
     end,
     cell = function(fx, fy) return fx, fy end,   -- the walker's cell: out of the map as a wall
   }
+  -- map:setSources (issue 24): the map's rule, asked again; the map is made
+  -- from another source with the plain rule first
+  local made = KINDS[#KINDS]
+  KINDS[#KINDS + 1] = {
+    name = "setSources move rule", fname = "setSources", moves = true, setSources = true,
+    plain = made.plain,
+    run = function(grid, f)
+      local rule = function(...) return moveOf(...) end
+      local map = grid:distanceMap({ { x = 1, y = 1 } }, { move = function(...) return rule(...) end })
+      rule = f
+      return map:setSources({ { x = SX, y = SY } })
+    end,
+    check = made.check,
+    cell = made.cell,
+  }
 end
 
 local TOGGLE_X, TOGGLE_Y = 9, 7   -- the cell "change on every call" flips
@@ -646,6 +661,9 @@ describe("callbacks that do anything", function()
     for _, action in ipairs(ACTIONS) do
       it(kind.name .. " x " .. action.name, function()
         if (kind.moves or action.moves) and not HAS_MOVES then return pending("this backend has no moves yet") end
+        if kind.setSources and astar.backend == "c" then   -- i24-mappure: C on i24-mapc; lead: drop
+          return pending("setSources in C: branch i24-mapc")
+        end
         local grid = build()
         local ctx = { grid = grid, mirror = parseMap(), kind = kind, calls = 0, nested = {} }
         local initial = copyMap(ctx.mirror)

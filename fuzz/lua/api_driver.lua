@@ -390,7 +390,7 @@ function M.decode(input)
   -- An action for a callback or a finalizer, on grid slot k mostly.
   function gen_action(k, nest)
     if nest > 2 then return nil end
-    local kind = b() % 26
+    local kind = b() % 27
     local g = b() % 4 == 0 and slot() or k
     local w, h = dim(g)
     if kind <= 1 then
@@ -454,6 +454,8 @@ function M.decode(input)
     elseif kind == 25 then
       return { "dmap", dslot(), g, src(format("H.srcs(%d, %d, %d, %d)", b() * 256 + b(), 1 + b() % 40, w, h)),
         gen_query_opts(g, nest, true) }
+    elseif kind == 26 then
+      return { "setSources", dslot(), src(format("H.srcs(%d, %d, %d, %d)", b() * 256 + b(), b() % 40, w, h)) }
     end
     return { "rangeQuery", rslot(), coord(w), coord(h) }
   end
@@ -3741,7 +3743,7 @@ function H.distanceMap(g, sources, opts)
     local o = {}
     for k, v in next, (type(opts) == "table" and plain_arg(opts) or {}) do o[k] = v end
     if o.diagonal == nil and info[g] then o.diagonal = cur(info[g]).diag end
-    minfo[map] = { sources = plain_arg(sources), opts = o }
+    minfo[map] = { sources = plain_arg(sources), opts = o, grid = g }
   end
   return map
 end
@@ -3820,6 +3822,7 @@ function H.update(map, g)
     fail("update raised %s", show(err))
   end
   local mi = minfo[map]
+  if mi then mi.grid = g end
   if not mi or w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
   local box = twin_of(g)
   if not box then return end
@@ -3829,6 +3832,41 @@ function H.update(map, g)
   local want = ok and outcome_text(pack(true, fresh)) or "error " .. show(fresh)
   local got = outcome_text(pack(true, map))
   if got ~= want then fail("map:update gave %s, a new map on the grid %s", got:sub(1, 200), want:sub(1, 200)) end
+end
+
+-- map:setSources(sources) (issue 24): the map must then be the one
+-- grid:distanceMap gives from those sources with the map's options on its
+-- grid (the last one it was made or updated on) as it is.
+function H.setSources(map, sources)
+  if map == nil or map.setSources == nil then return end
+  local mi = minfo[map]
+  local g = mi and mi.grid
+  local gi = g and info[g]
+  busy[map] = true
+  local h0 = gi and #gi.hist
+  local r, ev0 = api(function() return map:setSources(sources) end)
+  busy[map] = nil
+  event("grown", { map = map })
+  local w = happened(ev0, g, depth + 1)
+  if not r[1] then
+    local err = r[2]
+    if is_bad_message(err) or (type(err) == "string" and err:find("^calling 'setSources' on ")) then return end
+    if callback_error_ok("setSources", err, w) or err == CLOSED_USE then return end
+    if w.changed_fin and err == "grid changed during setSources" then return end
+    if w.closed_fin and err == "grid closed during setSources" then return end
+    fail("setSources raised %s", show(err))
+  end
+  if not mi then return end
+  mi.sources = plain_arg(sources)
+  if w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
+  local box = twin_of(g)
+  if not box then return end
+  quiet = quiet + 1
+  local ok, fresh = pcall(Grid.distanceMap, box[1], mi.sources, mi.opts)
+  quiet = quiet - 1
+  local want = ok and outcome_text(pack(true, fresh)) or "error " .. show(fresh)
+  local got = outcome_text(pack(true, map))
+  if got ~= want then fail("map:setSources gave %s, a new map on the grid %s", got:sub(1, 200), want:sub(1, 200)) end
 end
 
 -- Tile ids and rules for fromTiles and setTiles: a w x h table of ids, and
@@ -3938,6 +3976,8 @@ function act(a)
     if R[a[2]] then H.rangeQuery(R[a[2]], a[3], a[4]) end
   elseif kind == "update" then
     H.update(D[a[2]], G[a[3]])
+  elseif kind == "setSources" then
+    H.setSources(D[a[2]], a[3])
   elseif kind == "mapcall" then
     local r = H.mapCall(D[a[2]], a[3])
     if a[3] == "flee" then D[a[2] % 4 + 1] = r end

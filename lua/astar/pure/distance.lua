@@ -22,6 +22,7 @@ local K = require "astar.pure.kernel"
 local new_cells = require("astar.pure.clearance").new_cells
 local MV = require "astar.pure.moves"
 local FL = require "astar.pure.distance_flood"
+local RP = require "astar.pure.distance_repair"
 
 local M = {}
 
@@ -431,7 +432,7 @@ local function flood(m, hf, hc, n, grid, r, max_cost)
   return K.loop(FLOOD, kind, moved)(m, hf, hc, n, grid, r, max_cost)
 end
 
-local starts   -- the start cells' steps (below)
+local starts, value_starts   -- the start cells' steps (below)
 
 -- The map's entry costs before a flood: for large units every cell's (the
 -- fit of a position reads cells no flood looks at); else none: the flood
@@ -646,23 +647,26 @@ end
 -- best move into the map (ask: the rules whose move rule is asked) when its
 -- value is at most the map's maxCost. False when the rule stopped.
 function starts(m, ask)
-  local start, sdist, origin, via = m._start, m._sdist, m._origin, m._via
-  local scratch = move_scratch(m)
   -- in cell order, as C asks the move rule: the start cells alone, not the grid
   local list = {}
-  for i in next, start do list[#list + 1] = i end
+  for i in next, m._start do list[#list + 1] = i end
   if ask then table.sort(list) end   -- no rule asked: any order gives the same
+  return value_starts(m, list, ask)
+end
+
+-- Values the start cells of list (each on its own); false when the rule stopped.
+function value_starts(m, list, ask)
+  local start, sdist, origin, via = m._start, m._sdist, m._origin, m._via
+  local scratch = move_scratch(m)
   for k = 1, #list do
     local i = list[k]
-    do
-      local bs, best, _, to = choose_move(m, i, huge, nil, huge, scratch, ask)
-      if bs == nil then return false end
-      if bs == END or not (best <= m._max) then
-        start[i], sdist[i] = false, nil
-      else
-        start[i], sdist[i], origin[i] = bs, best, origin[to]
-        if bs == LINK then via[i] = to end
-      end
+    local bs, best, _, to = choose_move(m, i, huge, nil, huge, scratch, ask)
+    if bs == nil then return false end
+    if bs == END or not (best <= m._max) then
+      start[i], sdist[i] = false, nil
+    else
+      start[i], sdist[i], origin[i] = bs, best, origin[to]
+      if bs == LINK then via[i] = to end
     end
   end
   return true
@@ -736,7 +740,10 @@ local function fill(m, grid, r, fname)
     else
       -- a finalizer may have closed or changed the grid while tables grew
       if not grid._open then error("grid closed during " .. fname, 0) end
-      if grid._version == r.version or restarts >= G.MAX_RESTARTS then return end
+      if grid._version == r.version or restarts >= G.MAX_RESTARTS then
+        m._version = r.version   -- what an update repairs from
+        return
+      end
       restarts = restarts + 1
     end
   end
@@ -837,6 +844,15 @@ function Map.update(...)
   end
   if grid._hex ~= self._hex then
     arg_error(1, "update", nil, "the grid is not of the map's board shape")
+  end
+  if RP.fits(self, grid) then   -- a few edits since: repaired in place
+    local version = grid._version
+    self._busy = true   -- a finalizer's call on the map waits (the tables are being written)
+    local done, valued = RP.repair(self, grid, B.offsets)
+    if done then value_starts(self, valued, nil) end
+    self._busy = false
+    -- a finalizer that changed or closed the grid meanwhile: a rebuild
+    if done and grid._open and grid._version == version then return self end
   end
   self._grid = grid
   fill(self, grid, same_rules(self, "update", grid), "update")
