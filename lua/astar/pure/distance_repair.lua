@@ -17,8 +17,9 @@
 --    their entry costs (the others none), and the walls there are start
 --    cells valued again, so encode writes a fresh map's bytes.
 -- It repairs maps of one-cell units on a square grid without rules, moves or
--- links, after at most MAX_EDITS logged edits of the same grid; anything else
--- is rebuilt (the caller's fill).
+-- links, after at most MAX_EDITS logged edits of the same grid, when less
+-- than a quarter of the map leaves; anything else is rebuilt (the caller's
+-- fill).
 local B = require "astar.pure.board"
 local G = require "astar.pure.grid"
 
@@ -103,9 +104,6 @@ function M.repair(m, grid, offsets)
     if s == nil or s == END then return nil end
     return i + offset[s + 1]
   end
-  for c in next, changed do
-    if cost[c] ~= nil then cost[c] = entry(c) end
-  end
 
   -- 1. the cells that leave the map: the edits, the cells whose step is a
   -- diagonal with an edit at its corner, and every cell whose walk reaches one
@@ -138,6 +136,11 @@ function M.repair(m, grid, offsets)
     end
   end
   local reached = m._reached
+  -- a quarter of the map or more to do again: a rebuild costs less (as C)
+  if 4 * ng0 > reached and ng0 > 64 then return false end
+  for c in next, changed do   -- from here on the map is written
+    if cost[c] ~= nil then cost[c] = entry(c) end
+  end
   for j = 1, ng0 do
     local i = left[j]
     dist[i], step[i] = nil, nil
