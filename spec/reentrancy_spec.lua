@@ -661,9 +661,6 @@ describe("callbacks that do anything", function()
     for _, action in ipairs(ACTIONS) do
       it(kind.name .. " x " .. action.name, function()
         if (kind.moves or action.moves) and not HAS_MOVES then return pending("this backend has no moves yet") end
-        if kind.setSources and astar.backend == "lua" then
-          return pending("setSources on the pure backend: branch i24-mappure")
-        end
         local grid = build()
         local ctx = { grid = grid, mirror = parseMap(), kind = kind, calls = 0, nested = {} }
         local initial = copyMap(ctx.mirror)
