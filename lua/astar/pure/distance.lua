@@ -752,7 +752,7 @@ local function fill(m, grid, r, fname)
     Q.prepare(r, grid)
     m._busy = true
     local ok = run(m, grid, r)
-    m._busy = false
+    m._busy, m._open = false, nil   -- the grid's cells were read during the run only
     if not ok then
       if r.stop == Q.STOP_CHANGED and grid._open and restarts < G.MAX_RESTARTS then
         restarts = restarts + 1
