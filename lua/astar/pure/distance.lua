@@ -438,8 +438,30 @@ local starts, value_starts   -- the start cells' steps (below)
 -- fit of a position reads cells no flood looks at); else none: the flood
 -- asks each cell it looks at (entry_cost), so a capped map costs by the
 -- cells it reaches, not by the grid.
+-- A table for one entry per cell of m: an uncapped map is expected to reach
+-- most of the grid, so its tables get their array part at once (LuaJIT's
+-- table.new; elsewhere a constructor of that many nils, compiled once per
+-- size): entries written all over a growing table cost several times as
+-- much. A capped map's tables grow with the cells it reaches.
+local table_new = rawget(_G, "jit") and select(2, pcall(require, "table.new"))
+if type(table_new) ~= "function" then table_new = nil end
+local sized_tables = {}   -- cells -> a function making a table of that array size
+local PRESIZE_MIN, PRESIZE_MAX = 4096, 1048576
+local function cell_table(m)
+  local n = m._cells
+  if m._max < huge or n < PRESIZE_MIN then return {} end
+  if table_new then return table_new(n, 0) end
+  if n > PRESIZE_MAX then return {} end
+  local make = sized_tables[n]
+  if not make then
+    make = load("return function() return {" .. string.rep("nil,", n) .. "} end")()
+    sized_tables[n] = make
+  end
+  return make()
+end
+
 local function known_costs(m, open, costs, r)
-  local cost = {}
+  local cost = cell_table(m)
   if m._size == 1 then return cost end
   local ruled = r.used
   for i = 1, m._cells do
@@ -464,9 +486,9 @@ local function run(m, grid, r)
   -- the grid's tables as they are now: a finalizer run by the tables made
   -- below may close the grid (fill sees it after)
   m._open = open
-  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, open, grid._cost, r), {}, {},
-    {}, 0
-  m._start, m._sdist = {}, {}
+  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, open, grid._cost, r),
+    cell_table(m), cell_table(m), cell_table(m), 0
+  m._start, m._sdist = cell_table(m), cell_table(m)   -- the walls beside it
   m._via, m._moves = {}, MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
   local hf, hc, n = {}, {}, 0
@@ -730,7 +752,7 @@ local function fill(m, grid, r, fname)
     Q.prepare(r, grid)
     m._busy = true
     local ok = run(m, grid, r)
-    m._busy = false
+    m._busy, m._open = false, nil   -- the grid's cells were read during the run only
     if not ok then
       if r.stop == Q.STOP_CHANGED and grid._open and restarts < G.MAX_RESTARTS then
         restarts = restarts + 1
