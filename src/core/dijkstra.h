@@ -59,7 +59,8 @@
 #endif
 
 enum { DK_ABORT = -1, DK_BLOCKED = 0, DK_OPEN = 1, DK_PASS = 2 };
-/* Traits: every entry cost is known (no rule to ask); a rescan of known
+/* Traits: every entry cost is known (no rule to ask: the grid's, which
+ * dk_look may still record the first time it looks); a rescan of known
  * cells; moves and links (never with DK_KNOWN: an override may be cheaper
  * than the price DK_PRICE bounds the budget by). */
 enum { DK_KNOWN = 1, DK_RESCAN = 2, DK_MOVES = 4 };

@@ -408,7 +408,7 @@ static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, doub
 #define DK_PRICE(q) ((q)->entered)
 #define DK_CORNER_FIRST 0   /* a diagonal cell is asked before the corner rule looks */
 #define DK_REVERSE 1        /* the walk goes v -> u: the moves asked about are v's */
-#define DK_LOOK_PAST_BUDGET 1   /* the map records the cost of every cell looked at */
+#define DK_LOOK_PAST_BUDGET 1   /* every neighbour of a member is looked at: recorded */
 #include "dijkstra.h"
 
 /* The query of one flood. */
@@ -550,7 +550,7 @@ AstarError astar_distance_flood(AstarDistanceMap *m, const AstarGrid *grid, cons
  *   order of their values, so the result is the heap's exactly (ties
  *   included: every cell one level down has relaxed a cell before it is
  *   taken); the queue is the heap's cell array, reserved for every cell;
- * - over known entry costs (no rule) from sources of one value, a bucket
+ * - over the grid's entry costs (no rule) from sources of one value, a bucket
  *   queue: every step costs at least 2 * width (width is half the lowest
  *   entry cost), so a cell settled from bucket b (values [base + b * width,
  *   base + (b + 1) * width)) relaxes its neighbours into bucket b + 1 or
@@ -1215,6 +1215,11 @@ int astar_distance_walk_next(const AstarDistanceMap *m, const AstarDistanceWalk 
  *     width;
  *   - the checksum: Adler-32 (RFC 1950) of every byte before it, which a
  *     machine (and the pure-Lua backend) computes with additions only.
+ * Since issue 24 a map of one-cell units has the entry costs of the cells
+ * its flood looked at only (the members, their neighbours, the sources; NaN
+ * for the others, with or without rules), and a wall it looked at is a
+ * start cell (-inf) as a cell closed by the rules is: both backends write
+ * the same bytes. Older bytes decode as they are.
  */
 #define DM_MAGIC "ASTARDMP"
 #define DM_HEADER 32u
