@@ -162,11 +162,9 @@ describe("the editor annotations in types/ (" .. astar.backend .. " backend)", f
       for fname, f in pairs(c.functions) do
         local kind = kind_of[cname]
         local full = cname .. f.sep .. fname
-        -- DistanceMap:setSources (issue 24) comes to the pure backend with branch i24-mappure
-        local coming = astar.backend == "lua" and full == "astar.DistanceMap:setSources"
-        if not kind and not coming then
+        if not kind then
           extra[#extra + 1] = f.where .. ": " .. full .. " (no such object)"
-        elseif not coming and type(objects[kind][fname]) ~= "function" then
+        elseif type(objects[kind][fname]) ~= "function" then
           extra[#extra + 1] = f.where .. ": " .. full
         end
       end

@@ -585,7 +585,6 @@ end)
 -- sources, under its own name; maps with no grid to move on refuse it.
 describe("map:setSources", function()
   it("raises exact messages for bad sources and maps without a grid", function()
-    if astar.backend == "lua" then return pending("setSources on the pure backend: branch i24-mappure") end
     local g = astar.new(64, 5)
     local map = g:distanceMap({ { x = 1, y = 1 } })
     local function bad(msg) return "bad argument #1 to 'setSources' (" .. msg .. ")" end

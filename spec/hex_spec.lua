@@ -477,8 +477,9 @@ describe("hex boards: distance maps against the reference", function()
           for x = 1, b.w do
             local k = HR.cell(b.w, x, y)
             local want
-            -- a blocked cell is never entered, but a walk may start there (issue 21)
-            if b.open[k] then
+            -- a blocked cell is never entered, but a walk may start there (issue 21);
+            -- a wall too (issue 24)
+            do
               local dist = HR.dijkstra(b, x, y, enter)
               for _, src in ipairs(sources) do
                 local d = dist[HR.cell(b.w, src.x, src.y)]
@@ -496,7 +497,7 @@ describe("hex boards: distance maps against the reference", function()
               ("%s round %d (%d,%d): %s, reference %s"):format(layout, round, x, y,
                 tostring(got), tostring(want)))
             if got then
-              if enter(x, y) ~= INF then size = size + 1 end
+              if b.open[k] and enter(x, y) ~= INF then size = size + 1 end
               local nx, ny = m:nextStep(x, y)
               if nx then
                 local ok = false

@@ -362,7 +362,9 @@ describe("distance maps of large units", function()
       assert.are.equal(map, map:update(c.grid))
       assert.are.equal(c.grid:distanceMap(c.sources, c.opts):encode(), map:encode())
       if not (c.opts.cost or c.opts.blocked) then
-        check_map(c, map, LD.distance(c.board, c.sources, c.maxCost))
+        local ref = LD.distance(c.board, c.sources, c.maxCost)
+        if c.k == 1 then D.add_starts(c.rules_board, c.mode, ref, c.maxCost) end   -- walls (issue 24)
+        check_map(c, map, ref)
       end
     end
   end)

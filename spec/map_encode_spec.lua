@@ -14,32 +14,40 @@ local function u16(s, i) return s:byte(i) + 256 * s:byte(i + 1) end
 
 -- The maps the version 1 bytes were encoded from (astar 2.0.0), built again.
 local function board() return astar.fromString("..#...\n.2..3.\n...#..\n#..5..\n......") end
+-- Each gives the map and the grid it is made on.
 local BUILD = {
   ["two sources, costs, walls"] = function()
-    return board():distanceMap({ { x = 1, y = 1 }, { x = 6, y = 5, value = 2 } })
+    local g = board()
+    return g:distanceMap({ { x = 1, y = 1 }, { x = 6, y = 5, value = 2 } }), g
   end,
   ["flee (derived)"] = function()
-    return board():distanceMap({ { x = 1, y = 1 }, { x = 6, y = 5, value = 2 } }):flee()
+    local g = board()
+    return g:distanceMap({ { x = 1, y = 1 }, { x = 6, y = 5, value = 2 } }):flee(), g
   end,
   ["maxCost 4, never"] = function()
-    return board():distanceMap({ { x = 2, y = 2 } }, { maxCost = 4, diagonal = "never" })
+    local g = board()
+    return g:distanceMap({ { x = 2, y = 2 } }, { maxCost = 4, diagonal = "never" }), g
   end,
   ["hex even-q"] = function()
     local h = astar.newHex(5, 4, "even-q")
     h:setCost(2, 2, 3)
     h:setWalkable(3, 3, false)
-    return h:distanceMap({ { x = 1, y = 1 } })
+    return h:distanceMap({ { x = 1, y = 1 } }), h
   end,
-  ["size 2"] = function() return board():distanceMap({ { x = 5, y = 4 } }, { size = 2 }) end,
+  ["size 2"] = function()
+    local g = board()
+    return g:distanceMap({ { x = 5, y = 4 } }, { size = 2 }), g
+  end,
   ["moves and a link"] = function()
     local l = board()
     l:setMove(2, 1, 3, 2, false)
     l:link(1, 5, 6, 1, 1.5)
     l:setWallBetween(4, 4, 4, 5, true)
-    return l:distanceMap({ { x = 6, y = 1 } })
+    return l:distanceMap({ { x = 6, y = 1 } }), l
   end,
   ["start cells (blocked)"] = function()
-    return board():distanceMap({ { x = 1, y = 1 } }, { blocked = { { x = 3, y = 2 }, { x = 5, y = 3 } } })
+    local g = board()
+    return g:distanceMap({ { x = 1, y = 1 } }, { blocked = { { x = 3, y = 2 }, { x = 5, y = 3 } } }), g
   end,
 }
 
@@ -142,15 +150,19 @@ local VERSION1 = {
     .. "184000000000d96cdfcc76f81c40000000008610571f" },
 }
 
--- Every cell's answers of map m, as text.
-local function answers(m)
+-- Every cell's answers of map m, as text; a wall of grid g (if given) as "wall".
+local function answers(m, g)
   local w, h = m:getDimensions()
   local t = {}
   for y = 1, h do
     for x = 1, w do
       local nx, ny = m:nextStep(x, y)
-      t[#t + 1] = ("%s:%s,%s:%s"):format(tostring(m:get(x, y)), tostring(nx), tostring(ny),
-        tostring(m:nearest(x, y)))
+      if g and not g:isWalkable(x, y) then
+        t[#t + 1] = "wall"
+      else
+        t[#t + 1] = ("%s:%s,%s:%s"):format(tostring(m:get(x, y)), tostring(nx), tostring(ny),
+          tostring(m:nearest(x, y)))
+      end
     end
   end
   return table.concat(t, " ")
@@ -176,11 +188,25 @@ describe("distance map format version 2 (issue 24)", function()
     for _, f in ipairs(VERSION1) do
       local s = bytes_of(f[2])
       assert.are.equal(1, s:byte(9), f[1])
-      local old, new = astar.decodeMap(s), BUILD[f[1]]()
-      assert.are.equal(new:encode(), old:encode(), f[1])
-      assert.are.same(new:cells(), old:cells(), f[1])
-      assert.are.equal(answers(new), answers(old), f[1])
+      local old, new, g = astar.decodeMap(s), BUILD[f[1]]()
       assert.is_true(#new:encode() < #s, f[1])
+      assert.are.same(new:cells(), old:cells(), f[1])
+      -- issue 24: a wall of the grid is a start cell now (2.0.0 left walls out),
+      -- and a map records the entry costs of the cells its flood looked at only:
+      -- off the walls, the same answers; the decoded map run again on its grid is
+      -- the map built now, to the byte (sources, options, moves decoded)
+      assert.are.equal(answers(new, g), answers(old, g), f[1])
+      local w, h = g:getDimensions()
+      for y = 1, h do
+        for x = 1, w do
+          if not g:isWalkable(x, y) then assert.is_nil(old:get(x, y), f[1]) end
+        end
+      end
+      if f[1] == "flee (derived)" then              -- start cells are no cells of a flee
+        assert.are.equal(new:encode(), old:encode(), f[1])
+      elseif f[1] ~= "start cells (blocked)" then   -- (a decoded map has no rules to run)
+        assert.are.equal(new:encode(), old:update(g):encode(), f[1])
+      end
     end
   end)
 

@@ -80,8 +80,8 @@ function M.distance(b, mode, sources, maxCost)
   return { dist = dist, own = own, start = start }
 end
 
--- Start cells (issue 21): a cell of the grid (no wall) that the query's
--- rules close is never entered, but a walk may start on it. Its value is the
+-- Start cells (issue 21): a cell that the query's rules close, or a wall of
+-- the grid (issue 24), is never entered, but a walk may start on it. Its value is the
 -- least over its legal steps into a cell of the map of that cell's value plus
 -- the step's cost (at most maxCost), as if a unit stood there; its first step
 -- is the first such step in nextStep's order. Adds them to ref.dist
@@ -92,7 +92,7 @@ function M.add_starts(b, mode, ref, maxCost)
   ref.starts, ref.first = {}, {}
   for y = 1, b.h do
     for x = 1, w do
-      if b.grid_walk(x, y) and b.entry(x, y) == INF then
+      if b.entry(x, y) == INF then
         local best, first = INF, nil
         for k, d in ipairs(M.DIRS) do
           local u = inside(b, x + d[1], y + d[2]) and dist[cell(w, x + d[1], y + d[2])]

@@ -521,7 +521,7 @@ function M.add_starts(g, dist, maxCost)
   local starts, found = {}, {}
   if g.k ~= 1 then return starts end
   for i = 1, g.w * g.h do
-    if g.b.open[i] and not g.enterable(i) then
+    if not g.enterable(i) then   -- closed by the rules, or a wall (issue 24)
       local best
       for _, e in ipairs(g.out[i] or {}) do
         local d = dist[e.to]

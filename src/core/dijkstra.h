@@ -38,7 +38,10 @@
  * DK_KNOWN also defines DK_WALL(q, c) (is cell c a wall: the corner rule
  * reads the cells rather than tracking the looks) and DK_PRICE(q) (what
  * every move out of the settled cell is priced by: the budget is checked
- * once per cell, and on a 4-direction board not per move).
+ * once per cell, and on a 4-direction board not per move). A file may
+ * define DK_LOOK_PAST_BUDGET 1: every settled cell looks at all its
+ * neighbours even when no move out fits the budget (distance maps record
+ * the cells they look at); the budget is then checked per move.
  */
 #ifndef ASTAR_DIJKSTRA_H
 #define ASTAR_DIJKSTRA_H
@@ -56,7 +59,8 @@
 #endif
 
 enum { DK_ABORT = -1, DK_BLOCKED = 0, DK_OPEN = 1, DK_PASS = 2 };
-/* Traits: every entry cost is known (no rule to ask); a rescan of known
+/* Traits: every entry cost is known (no rule to ask: the grid's, which
+ * dk_look may still record the first time it looks); a rescan of known
  * cells; moves and links (never with DK_KNOWN: an override may be cheaper
  * than the price DK_PRICE bounds the budget by). */
 enum { DK_KNOWN = 1, DK_RESCAN = 2, DK_MOVES = 4 };
@@ -150,6 +154,9 @@ DK_INLINE void open_clear(OpenList *o, const OpenKind kind)
 
 /* The loop itself is defined once per including file, with its hooks. */
 #ifdef DK_QUERY
+#ifndef DK_LOOK_PAST_BUDGET
+#define DK_LOOK_PAST_BUDGET 0
+#endif
 #ifndef DK_WALL
 #define DK_WALL(q, c) 0
 #define DK_PRICE(q) 0.0
@@ -213,7 +220,8 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
         if (!dk_settle(q, kind, u, &g))
             continue;
         /* known costs on a square board: the cheapest move out costs the same */
-        if ((traits & DK_KNOWN) && kind <= BOARD_SQUARE8 && !(g + DK_PRICE(q) <= budget))
+        if (!DK_LOOK_PAST_BUDGET && (traits & DK_KNOWN) && kind <= BOARD_SQUARE8
+            && !(g + DK_PRICE(q) <= budget))
             continue;
         n = board_moves(b, kind, u, &dirs);
         for (k = 0; k < n; k++) {
@@ -254,7 +262,8 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
                     continue;                  /* the rule forbids it */
             }
             ng = g + step;
-            if (!((traits & DK_KNOWN) && kind <= BOARD_SQUARE8 && d < 4) && !(ng <= budget))
+            if (!(!DK_LOOK_PAST_BUDGET && (traits & DK_KNOWN) && kind <= BOARD_SQUARE8 && d < 4)
+                && !(ng <= budget))
                 continue;
             if (dk_relax(q, u, v, d, ng) && open_push(open, open_kind, ng, v) != ASTAR_OK)
                 return DK_NOMEM;

@@ -115,7 +115,17 @@ static uint32_t cell_number(const AstarDistanceMap *m, size_t i)
     return (uint32_t)((i / m->stride - 1) * m->width + (i % m->stride - 1));
 }
 
-/* The entry cost of cell i, asking rule the first time (NAN: aborted). */
+/* Is bordered cell i a cell of the grid (not its border)? */
+static inline int inside(const AstarDistanceMap *m, size_t i)
+{
+    const size_t x = i % m->stride, y = i / m->stride;
+    return x >= 1 && x <= m->width && y >= 1 && y <= m->height;
+}
+
+/* The entry cost of cell i, recorded the first time the flood looks at it:
+ * a wall's INFINITY, the grid's cost, or the rule's answer (NAN: aborted).
+ * On a map of one-cell units a cell closed there (a wall of the grid,
+ * issue 24, or closed by the rule) is a start cell: a walk may start on it. */
 static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
                            AstarCellRule rule, void *user)
 {
@@ -124,13 +134,18 @@ static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
 
     if (c == c)
         return c;
-    c = rule(user, (uint32_t)(i % m->stride - 1), (uint32_t)(i / m->stride - 1),
-             grid->cost ? grid->cost[i] : 1.0, &flags);
+    if (!grid->open[i])
+        c = INFINITY;
+    else if (!rule)
+        c = grid->cost ? grid->cost[i] : 1.0;
+    else
+        c = rule(user, (uint32_t)(i % m->stride - 1), (uint32_t)(i / m->stride - 1),
+                 grid->cost ? grid->cost[i] : 1.0, &flags);
     if (c != c)
         return c;
     m->cost[i] = c;
-    if (c == INFINITY && m->size == 1)
-        m->step[i] |= ASTAR_STEP_START;    /* closed by the rule: a walk may start here */
+    if (c == INFINITY && m->size == 1 && inside(m, i))
+        m->step[i] |= ASTAR_STEP_START;
     return c;
 }
 
@@ -337,7 +352,7 @@ static inline int dk_look(MapQuery *q, const Board *b, const BoardKind kind,
             return DK_PASS;
     } else {
         double c = q->cost[v];
-        if (!(traits & DK_KNOWN) && c != c) {
+        if (c != c) {                  /* looked at the first time: recorded */
             c = entry(q->m, q->grid, v, q->rule, q->user);
             if (c != c)
                 return DK_ABORT;
@@ -393,6 +408,7 @@ static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, doub
 #define DK_PRICE(q) ((q)->entered)
 #define DK_CORNER_FIRST 0   /* a diagonal cell is asked before the corner rule looks */
 #define DK_REVERSE 1        /* the walk goes v -> u: the moves asked about are v's */
+#define DK_LOOK_PAST_BUDGET 1   /* every neighbour of a member is looked at: recorded */
 #include "dijkstra.h"
 
 /* The query of one flood. */
@@ -534,7 +550,7 @@ AstarError astar_distance_flood(AstarDistanceMap *m, const AstarGrid *grid, cons
  *   order of their values, so the result is the heap's exactly (ties
  *   included: every cell one level down has relaxed a cell before it is
  *   taken); the queue is the heap's cell array, reserved for every cell;
- * - over known entry costs (no rule) from sources of one value, a bucket
+ * - over the grid's entry costs (no rule) from sources of one value, a bucket
  *   queue: every step costs at least 2 * width (width is half the lowest
  *   entry cost), so a cell settled from bucket b (values [base + b * width,
  *   base + (b + 1) * width)) relaxes its neighbours into bucket b + 1 or
@@ -596,15 +612,18 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
 
 /* ---- what a run clears (issue 24) -------------------------------------------
  *
- * A run starts from the cleared map of the grid: no values, the grid's entry
- * costs (NAN with a rule: to ask).
+ * A run starts from the cleared map of the grid: no values, no entry costs
+ * (NAN: the flood records each cell's as it looks at it, so a map encodes
+ * the costs of the cells it looked at and no others); a map of large units
+ * has the grid's costs (the fit of a position reads cells no flood looks
+ * at; NAN with a rule: to ask).
  * Run again on the grid of its last run (m->synced), a map is that already
  * but in m->box, what the last run wrote, and at the cells changed since
  * (the grid's change log): those alone are cleared, so a bounded map costs
  * what it reaches, not the grid's size. */
 
-/* Cell (x, y) (bordered) of a cleared map of grid: no value, its entry
- * cost the grid's (ruled: NAN, to ask). */
+/* Cell (x, y) (bordered) of a cleared map of grid: no value, no entry
+ * cost (large units: the grid's; ruled: NAN, to ask). */
 static inline void clear_cell(AstarDistanceMap *m, const AstarGrid *grid, uint32_t x, uint32_t y,
                               int ruled)
 {
@@ -613,6 +632,10 @@ static inline void clear_cell(AstarDistanceMap *m, const AstarGrid *grid, uint32
     m->dist[i] = INFINITY;
     m->origin[i] = 0;
     m->step[i] = ASTAR_STEP_NONE;
+    if (m->size == 1) {
+        m->cost[i] = NAN;
+        return;
+    }
     if (grid->open[i]) {
         m->cost[i] = ruled ? NAN : grid->cost ? grid->cost[i] : 1.0;
         return;
@@ -644,13 +667,12 @@ static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int ruled, dou
     }
     for (y = y0; y <= y1; y++)
         for (x = x0; x <= x1; x++) {
+            const size_t i = (size_t)y * m->stride + x;
             clear_cell(m, grid, x, y, ruled);
-            if (!kept) {
-                double c = m->cost[(size_t)y * m->stride + x];
-                if (c < INFINITY) {
-                    *lo = c < *lo ? c : *lo;
-                    *hi = c > *hi ? c : *hi;
-                }
+            if (!kept && grid->open[i]) {   /* the grid's costs, for the bucket queue */
+                const double c = grid->cost ? grid->cost[i] : 1.0;
+                *lo = c < *lo ? c : *lo;
+                *hi = c > *hi ? c : *hi;
             }
         }
     m->synced = grid;
@@ -732,8 +754,8 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
                   NULL, aborted);
     if (e != ASTAR_OK)
         astar_distance_forget(m);          /* half filled: clear every cell next time */
-    /* start cells come from the rule alone: without one, no pass over the cells */
-    if (e == ASTAR_OK && !*aborted && rule && starts(m, max_cost, move_rule, move_user) < 0) {
+    /* the start cells the flood looked at (closed by the rule, walls): over m->box */
+    if (e == ASTAR_OK && !*aborted && starts(m, max_cost, move_rule, move_user) < 0) {
         empty(m);
         *aborted = 1;
     }
@@ -913,11 +935,45 @@ static inline unsigned descend_step(AstarDistanceMap *m, const Board *b,
     return bs;
 }
 
-/* The start cells of a map of one-cell units (ASTAR_STEP_START: cells the
- * rule closes; those beside the map are in m->box): each takes
- * the best move into the map (choose_move: least value + price, the first
- * on a tie; rule asked about each) when that is at most max_cost, as if a
- * unit stood there. -1 when the rule stopped. */
+static BoardKind map_kind(const AstarDistanceMap *m)
+{
+    return m->hex ? BOARD_HEX : m->size > 1 ? BOARD_LARGE
+           : m->diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8;
+}
+
+/* Start cell i of a map of one-cell units (ASTAR_STEP_START: a cell the
+ * flood looked at that the rule closes or that is a wall of the grid)
+ * takes the best move into the map (choose_move: least value + price, the
+ * first on a tie; rule asked about each) when that is at most max_cost, as
+ * if a unit stood there. -1 when the rule stopped. */
+static inline int start_value(AstarDistanceMap *m, const Board *b, const BoardKind kind,
+                              size_t i, double max_cost, AstarMoveRule rule, void *user)
+{
+    MoveChoice c;
+    unsigned bs;
+
+    c.best = INFINITY;
+    c.rule = rule;
+    c.user = user;
+    c.aborted = 0;
+    bs = choose_move(m, b, kind, i, INFINITY, NULL, &c);
+    if (c.aborted)
+        return -1;
+    if (bs == ASTAR_STEP_END || !(c.best <= max_cost)) {
+        m->step[i] = ASTAR_STEP_START | ASTAR_STEP_NONE;
+        m->dist[i] = INFINITY;
+        return 0;
+    }
+    m->step[i] = (uint8_t)(ASTAR_STEP_START | bs);
+    m->dist[i] = c.best;
+    m->origin[i] = m->origin[c.to];
+    if (bs == ASTAR_STEP_LINK)
+        m->via[i] = (uint32_t)c.to;
+    return 0;
+}
+
+/* The start cells of a map of one-cell units (those beside the map are in
+ * m->box), each valued by start_value. -1 when the rule stopped. */
 static int starts_on(AstarDistanceMap *m, const BoardKind kind, double max_cost,
                      AstarMoveRule rule, void *user)
 {
@@ -928,36 +984,25 @@ static int starts_on(AstarDistanceMap *m, const BoardKind kind, double max_cost,
     for (y = m->box[1]; y <= m->box[3]; y++)
         for (x = m->box[0]; x <= m->box[2]; x++) {
             const size_t i = (size_t)y * m->stride + x;
-            MoveChoice c;
-            unsigned bs;
-
-            if (!(m->step[i] & ASTAR_STEP_START))
-                continue;
-            c.best = INFINITY;
-            c.rule = rule;
-            c.user = user;
-            c.aborted = 0;
-            bs = choose_move(m, &b, kind, i, INFINITY, NULL, &c);
-            if (c.aborted)
+            if ((m->step[i] & ASTAR_STEP_START)
+                && start_value(m, &b, kind, i, max_cost, rule, user) < 0)
                 return -1;
-            if (bs == ASTAR_STEP_END || !(c.best <= max_cost)) {
-                m->step[i] = ASTAR_STEP_START | ASTAR_STEP_NONE;
-                m->dist[i] = INFINITY;
-                continue;
-            }
-            m->step[i] = (uint8_t)(ASTAR_STEP_START | bs);
-            m->dist[i] = c.best;
-            m->origin[i] = m->origin[c.to];
-            if (bs == ASTAR_STEP_LINK)
-                m->via[i] = (uint32_t)c.to;
         }
     return 0;
 }
 
-static BoardKind map_kind(const AstarDistanceMap *m)
+void astar_distance_start(AstarDistanceMap *m, size_t i, double max_cost)
 {
-    return m->hex ? BOARD_HEX : m->size > 1 ? BOARD_LARGE
-           : m->diagonal == ASTAR_DIAGONAL_NEVER ? BOARD_SQUARE4 : BOARD_SQUARE8;
+    const BoardKind kind = map_kind(m);
+    Board b;
+
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+    if (kind == BOARD_SQUARE4)
+        (void)start_value(m, &b, BOARD_SQUARE4, i, max_cost, NULL, NULL);
+    else if (kind == BOARD_SQUARE8)
+        (void)start_value(m, &b, BOARD_SQUARE8, i, max_cost, NULL, NULL);
+    else
+        (void)start_value(m, &b, BOARD_HEX, i, max_cost, NULL, NULL);
 }
 
 BoardKind astar_distance_kind(const AstarDistanceMap *m) { return map_kind(m); }
@@ -1170,6 +1215,11 @@ int astar_distance_walk_next(const AstarDistanceMap *m, const AstarDistanceWalk 
  *     width;
  *   - the checksum: Adler-32 (RFC 1950) of every byte before it, which a
  *     machine (and the pure-Lua backend) computes with additions only.
+ * Since issue 24 a map of one-cell units has the entry costs of the cells
+ * its flood looked at only (the members, their neighbours, the sources; NaN
+ * for the others, with or without rules), and a wall it looked at is a
+ * start cell (-inf) as a cell closed by the rules is: both backends write
+ * the same bytes. Older bytes decode as they are.
  */
 #define DM_MAGIC "ASTARDMP"
 #define DM_HEADER 32u

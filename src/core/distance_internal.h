@@ -16,6 +16,9 @@
  * the flood settles, in order. */
 AstarError astar_distance_flood(AstarDistanceMap *m, const AstarGrid *grid, const OpenList *open,
                                 double max_cost, int track, AstarCellList *settled);
+/* Values start cell i (ASTAR_STEP_START) of a map of one-cell units
+ * without rules: its best move into the map, as a run does. */
+void astar_distance_start(AstarDistanceMap *m, size_t i, double max_cost);
 /* The board m's moves are on. */
 BoardKind astar_distance_kind(const AstarDistanceMap *m);
 

@@ -16,7 +16,11 @@
  *   gives R its values, and lowers any cell an edit made cheaper to reach;
  * - the steps again of every cell the flood settled and of their
  *   neighbours, and the origins of those cells and of the cells below any
- *   whose origin changed.
+ *   whose origin changed;
+ * - around every cell that left, was settled, was edited or changed its
+ *   origin: the entry costs a run records (those of the cells it looks at:
+ *   the members, their neighbours, the sources; none for the others) and
+ *   the start cells (the walls it looks at), valued again.
  * Everything else is as a new run leaves it. Layer 6 (queries): the
  * flood is distance.c's (distance_internal.h).
  */
@@ -147,7 +151,8 @@ static AstarError rederive_around(AstarDistanceMap *m, const Board *b, const Boa
  * and below every other cell whose origin changed (in order of value:
  * parents first). */
 static AstarError repair_steps(AstarDistanceMap *m, const AstarGrid *grid, AstarRange *scratch,
-                               const AstarCellList *settled, size_t nsources)
+                               const AstarCellList *settled, size_t nsources,
+                               AstarCellList *moved)
 {
     const BoardKind kind = astar_distance_kind(m);
     Heap *heap = &astar_range_open(scratch)->heap;
@@ -173,6 +178,8 @@ static AstarError repair_steps(AstarDistanceMap *m, const AstarGrid *grid, Astar
             const uint32_t o = m->origin[(long)w + b.off[s]];
             if (o == m->origin[w] && !marked)
                 continue;
+            if (o != m->origin[w] && astar_cell_list_push(moved, (uint32_t)w) != ASTAR_OK)
+                return ASTAR_ENOMEM;
             m->origin[w] = o;
         } else if (!marked) {
             continue;
@@ -186,6 +193,80 @@ static AstarError repair_steps(AstarDistanceMap *m, const AstarGrid *grid, Astar
     return ASTAR_OK;
 }
 
+/* Does a run look at bordered cell z: a member, a source (marked
+ * ST_CLOSED by refresh_starts) or a neighbour of a member? */
+static int looked_at(const AstarDistanceMap *m, const Board *b, int ndir, size_t z)
+{
+    int d;
+
+    if (m->step[z] & (ASTAR_STEP_MEMBER | ST_CLOSED))
+        return 1;
+    for (d = 0; d < ndir; d++)
+        if (m->step[(long)z + b->off[d]] & ASTAR_STEP_MEMBER)
+            return 1;
+    return 0;
+}
+
+/* Cell c and its neighbours as a run leaves them besides the members'
+ * values: the entry cost of a cell looked at (NAN for the others), and a
+ * wall looked at a start cell, valued (distance.c). */
+static void refresh_around(AstarDistanceMap *m, const AstarGrid *grid, const Board *b, int ndir,
+                           size_t c, double max_cost)
+{
+    unsigned d;
+
+    for (d = 0; d <= 8; d++) {
+        const size_t z = d < 8 ? (size_t)((long)c + b->off[d]) : c;
+        const size_t x = z % m->stride, y = z / m->stride;
+        const uint8_t mark = (uint8_t)(m->step[z] & ST_CLOSED);
+        int looked;
+
+        if (x < 1 || x > m->width || y < 1 || y > m->height)
+            continue;                        /* the border: never written */
+        looked = looked_at(m, b, ndir, z);
+        m->cost[z] = !looked ? NAN : !grid->open[z] ? INFINITY : grid->cost ? grid->cost[z] : 1.0;
+        if (m->step[z] & ASTAR_STEP_MEMBER)
+            continue;
+        m->dist[z] = INFINITY;
+        m->origin[z] = 0;
+        m->step[z] = (uint8_t)(mark | ASTAR_STEP_NONE);
+        if (looked && !grid->open[z]) {
+            m->step[z] = ASTAR_STEP_START | ASTAR_STEP_NONE;
+            astar_distance_start(m, z, max_cost);
+            m->step[z] |= mark;
+        }
+    }
+}
+
+/* The entry costs and start cells around what the repair changed: the
+ * cells that left (r), were settled or changed their origin (moved), and
+ * the edited cells. */
+static void refresh_starts(AstarDistanceMap *m, const AstarGrid *grid,
+                           const AstarDistanceSource *sources, size_t n, double max_cost,
+                           const AstarCellList *r, const AstarCellList *settled,
+                           const AstarCellList *moved)
+{
+    const AstarCellList *lists[3];
+    const int ndir = m->diagonal == ASTAR_DIAGONAL_NEVER ? 4 : 8;
+    Board b;
+    uint64_t v;
+    size_t k, j;
+
+    lists[0] = r;
+    lists[1] = settled;
+    lists[2] = moved;
+    board_init(&b, m->stride, m->diagonal, ASTAR_HEX_ODD_R, 1);
+    for (k = 0; k < n; k++)
+        m->step[astar_index(grid, sources[k].x, sources[k].y)] |= ST_CLOSED;
+    for (j = 0; j < 3; j++)
+        for (k = 0; k < lists[j]->size; k++)
+            refresh_around(m, grid, &b, ndir, lists[j]->cell[k], max_cost);
+    for (v = m->synced_version + 1; v <= grid->version; v++)
+        refresh_around(m, grid, &b, ndir, grid->changes[v % ASTAR_CHANGE_LOG], max_cost);
+    for (k = 0; k < n; k++)
+        m->step[astar_index(grid, sources[k].x, sources[k].y)] &= (uint8_t)~ST_CLOSED;
+}
+
 /* Repairs m after the grid's logged changes; 0 when it will not (a run
  * is then due: too much to repair). */
 static AstarError repair(AstarRange *scratch, const AstarGrid *grid, AstarDistanceMap *m,
@@ -193,7 +274,7 @@ static AstarError repair(AstarRange *scratch, const AstarGrid *grid, AstarDistan
                          int *done)
 {
     AstarOpenScratch *os = astar_range_open(scratch);
-    AstarCellList *r = &os->bucket[0], *settled = &os->bucket[1];
+    AstarCellList *r = &os->bucket[0], *settled = &os->bucket[1], *moved = &os->bucket[2];
     const int track = max_cost < INFINITY;
     uint32_t box[4];
     OpenList open;
@@ -202,10 +283,14 @@ static AstarError repair(AstarRange *scratch, const AstarGrid *grid, AstarDistan
     AstarError e;
 
     *done = 0;
-    r->size = settled->size = 0;
+    r->size = settled->size = moved->size = 0;
     for (v = m->synced_version + 1; v <= grid->version; v++) {
         const size_t c = grid->changes[v % ASTAR_CHANGE_LOG];
         m->cost[c] = !grid->open[c] ? INFINITY : grid->cost ? grid->cost[c] : 1.0;
+        if (!(m->step[c] & ASTAR_STEP_MEMBER)) {   /* a start cell no more, till refreshed */
+            m->step[c] = ASTAR_STEP_NONE;
+            m->dist[c] = INFINITY;
+        }
     }
     if (repair_region(m, grid, r) != ASTAR_OK)
         return ASTAR_ENOMEM;
@@ -241,9 +326,10 @@ static AstarError repair(AstarRange *scratch, const AstarGrid *grid, AstarDistan
         m->box[2] = box[2] > m->box[2] ? box[2] : m->box[2];
         m->box[3] = box[3] > m->box[3] ? box[3] : m->box[3];
     }
-    e = repair_steps(m, grid, scratch, settled, n);
+    e = repair_steps(m, grid, scratch, settled, n, moved);
     if (e != ASTAR_OK)
         return e;
+    refresh_starts(m, grid, sources, n, max_cost, r, settled, moved);
     m->reached = 0;
     {
         uint32_t x, y;
