@@ -67,7 +67,8 @@ local function empty_map(w, h, diagonal, hex, size)
     -- its step code once found), with their values
     _start = {}, _sdist = {},
     _reached = 0,
-    _sources = {}, _max = huge, _derived = false, _busy = false }, MAP)
+    _sources = {}, _max = huge, _derived = false, _busy = false,
+    _fills = 0, _built = false }, MAP)   -- builds made; per-cell tables of its own
 end
 
 -- The index of (x, y) (method arguments 1 and 2) when it is in the map, else nil.
@@ -146,6 +147,16 @@ end
 
 local set_point, clear_tail = P.set_point, P.clear_tail
 
+-- After a copy out of map self that began at its fill count `fills` (the
+-- copy makes tables, so a finalizer may have rebuilt the map in place
+-- meanwhile): false when the map is as it was, else true to start the copy
+-- again, or an error after G.MAX_RESTARTS restarts (lua_distance.c map_moved).
+local function map_moved(self, fills, restarts, fname)
+  if self._fills == fills then return false end
+  if restarts > G.MAX_RESTARTS then error("distance map changed during " .. fname, 0) end
+  return true
+end
+
 -- pathFrom's options (lua_distance.c read_walk_options): flat, into and the
 -- walk's limits, read by the queries' reader on the map's shape. Returns
 -- flat, into and the walk (nil: no limit given).
@@ -178,24 +189,31 @@ function Map.pathFrom(...)
   local flat, into, walk, corners
   if opts ~= nil or nargs > 3 then flat, into, walk, corners = read_walk_options(self, opts) end
   if not i then return nil end
-  -- the map as it is now: an update (a finalizer's, as tables are made
-  -- below) puts new tables in the map and leaves these whole
-  local step, stride, reached, value = self._step, self._stride, self._reached, self._dist[i]
-  local via, start = self._via, self._start
-  value = value or self._sdist[i]
-  local cells = { i }
-  local c, spent = i, 0.0
-  while #cells <= reached do   -- bounded as in C (a decoded map may loop)
-    if walk then
-      local price
-      c, price = M.walk_next(self, walk, c, spent)
-      if c then spent = spent + price end
-    else
-      c = step_from(step, stride, c, via, #cells == 1 and start or nil)
+  local cells, value, spent
+  local restarts = 0
+  repeat   -- the walk again when a finalizer rebuilt the map as it was read
+    local fills = self._fills
+    i = find_cell("pathFrom", nargs, self, x, y)
+    if not i then return nil end
+    local step, stride, reached = self._step, self._stride, self._reached
+    local via, start = self._via, self._start
+    value = self._dist[i] or self._sdist[i]
+    cells = { i }
+    local c = i
+    spent = 0.0
+    while #cells <= reached do   -- bounded as in C (a decoded map may loop)
+      if walk then
+        local price
+        c, price = M.walk_next(self, walk, c, spent)
+        if c then spent = spent + price end
+      else
+        c = step_from(step, stride, c, via, #cells == 1 and start or nil)
+      end
+      if not c then break end
+      cells[#cells + 1] = c
     end
-    if not c then break end
-    cells[#cells + 1] = c
-  end
+    restarts = restarts + 1
+  until not map_moved(self, fills, restarts, "pathFrom")
   if corners then   -- "corners" (smooth.lua) of the walk's points
     local xs, ys = {}, {}
     for k = 1, #cells do xs[k], ys[k] = cell_xy(self, cells[k]) end
@@ -225,17 +243,23 @@ function Map.cells(...)
   local nargs = select("#", ...)
   check_self("cells", nargs, self)
   if into ~= nil and type(into) ~= "table" then type_error(1, "cells", nil, "table", into, true) end
-  local t, k = into or {}, 0
-  local stride, step, dist = self._stride, self._step, self._dist
-  for y = 1, self._h do
-    for x = 1, self._w do
-      local i = y * stride + x + 1
-      if step[i] ~= nil then
-        k = k + 1
-        set_point(t, k, x, y, dist[i], into ~= nil)
+  local t, k
+  local restarts = 0
+  repeat   -- the cells again when a finalizer rebuilt the map as they were read
+    local fills = self._fills
+    t, k = into or {}, 0
+    local stride, step, dist = self._stride, self._step, self._dist
+    for y = 1, self._h do
+      for x = 1, self._w do
+        local i = y * stride + x + 1
+        if step[i] ~= nil then
+          k = k + 1
+          set_point(t, k, x, y, dist[i], into ~= nil)
+        end
       end
     end
-  end
+    restarts = restarts + 1
+  until not map_moved(self, fills, restarts, "cells")
   if into then clear_tail(t, k + 1) end
   return t
 end
@@ -460,8 +484,9 @@ local function cell_table(m)
   return make()
 end
 
-local function known_costs(m, open, costs, r)
-  local cost = cell_table(m)
+-- cost: the map's table to fill (nil: a new one).
+local function known_costs(m, open, costs, r, cost)
+  cost = cost or cell_table(m)
   if m._size == 1 then return cost end
   local ruled = r.used
   for i = 1, m._cells do
@@ -474,9 +499,44 @@ local function known_costs(m, open, costs, r)
   return cost
 end
 
+-- LuaJIT's table.clear (keeps the table's memory), else a loop over the entries.
+local table_clear = rawget(_G, "jit") and select(2, pcall(require, "table.clear"))
+if type(table_clear) ~= "function" then
+  table_clear = function(t)
+    for k in next, t do t[k] = nil end   -- clearing fields while traversing is allowed
+  end
+end
+
+-- The map's per-cell tables emptied of what the last build wrote, for the
+-- next one to fill in the same memory (issue 24: a map moved every frame
+-- does not make new tables). Readers copying out of the map see _fills
+-- change and start again (lua_distance.c fills).
+local function clear_cells(m)
+  m._fills = m._fills + 1
+  m._reached = 0
+  for _, t in ipairs { m._cost, m._dist, m._step, m._origin, m._start, m._sdist, m._via } do
+    table_clear(t)
+  end
+end
+
+-- The map's per-cell tables on the first build, emptied on later ones.
+local function fresh_cells(m, grid, r)
+  local open = grid._open
+  if m._built then
+    clear_cells(m)
+    if m._size > 1 then known_costs(m, open, grid._cost, r, m._cost) end
+    return
+  end
+  m._built = true
+  m._fills = m._fills + 1
+  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, open, grid._cost, r),
+    cell_table(m), cell_table(m), cell_table(m), 0
+  m._start, m._sdist = cell_table(m), cell_table(m)   -- the walls beside it
+  m._via = {}
+end
+
 -- astar_distance_run: one flood of m on grid; false when a rule stopped it.
--- The map's tables are new ones (readers holding the old ones, as encode or
--- pathFrom while a finalizer updates the map, keep a whole state).
+-- The map's tables are filled in place (fresh_cells).
 local function run(m, grid, r)
   local open = grid._open
   if not open then                  -- closed by a finalizer since fill looked
@@ -486,10 +546,8 @@ local function run(m, grid, r)
   -- the grid's tables as they are now: a finalizer run by the tables made
   -- below may close the grid (fill sees it after)
   m._open = open
-  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, open, grid._cost, r),
-    cell_table(m), cell_table(m), cell_table(m), 0
-  m._start, m._sdist = cell_table(m), cell_table(m)   -- the walls beside it
-  m._via, m._moves = {}, MV.snapshot(grid)   -- the map keeps the moves it is made with
+  fresh_cells(m, grid, r)
+  m._moves = MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
   local hf, hc, n = {}, {}, 0
   local stride = m._stride
@@ -497,8 +555,7 @@ local function run(m, grid, r)
     local c = s.y * stride + s.x + 1
     local fit = source_fit(m, grid, c, r)
     if fit < 0 then
-      m._dist, m._step, m._reached = {}, {}, 0
-      m._start, m._sdist = {}, {}
+      clear_cells(m)
       return false
     end
     local v = s.value
@@ -515,13 +572,11 @@ local function run(m, grid, r)
     return true
   end
   if not flood(m, hf, hc, n, grid, r, m._max) then
-    m._dist, m._step, m._reached = {}, {}, 0
-    m._start, m._sdist = {}, {}
+    clear_cells(m)
     return false
   end
   if next(m._start) ~= nil and not starts(m, r.move and r) then
-    m._dist, m._step, m._reached = {}, {}, 0
-    m._start, m._sdist = {}, {}
+    clear_cells(m)
     return false
   end
   return true
@@ -719,6 +774,9 @@ end
 -- step's price, or nil (distance.c astar_distance_walk_next).
 function M.walk_next(m, walk, i, spent)
   if walk.near and near_source(m, walk, i) then return nil end
+  -- made before the map is read: a finalizer run by it may rebuild the map
+  -- (pathFrom starts again), the reads below then see one state
+  local scratch = move_scratch(m)
   local d = m._step[i]
   if d == nil then d = m._start[i] end
   if not d or d == END or d == true then return nil end
@@ -726,7 +784,7 @@ function M.walk_next(m, walk, i, spent)
   if d == LINK then to = m._via[i] else to = i + DY[d + 1] * m._stride + DX[d + 1] end
   if enters_closed(m, walk, i, to) then
     local bs, _
-    bs, _, price, to = choose_move(m, i, m._dist[i] or m._sdist[i], walk, huge, move_scratch(m))
+    bs, _, price, to = choose_move(m, i, m._dist[i] or m._sdist[i], walk, huge, scratch)
     if bs == END then return nil end
   elseif d == LINK then
     price = huge
@@ -735,7 +793,6 @@ function M.walk_next(m, walk, i, spent)
       if list[k] == to and list[k + 1] < price then price = list[k + 1] end
     end
   else
-    local scratch = move_scratch(m)
     price = m._size > 1 and sized_price(m, i, DX[d + 1], DY[d + 1], scratch.cells) or m._cost[to]
     price = d >= 4 and not m._hex and SQRT2 * price or price
     if m._moves then price = moved_step(m, m._moves, i, d + 1, price) end
@@ -870,6 +927,7 @@ function Map.update(...)
   if RP.fits(self, grid) then   -- a few edits since: repaired in place
     local version = grid._version
     self._busy = true   -- a finalizer's call on the map waits (the tables are being written)
+    self._fills = self._fills + 1   -- a reader copying out of the map starts again
     local done, valued = RP.repair(self, grid, B.offsets)
     if done then value_starts(self, valued, nil) end
     self._busy = false
@@ -923,19 +981,25 @@ function Map.flee(...)
       arg_error(1, "flee", nil, "k must be a finite number > 0, got " .. A.number_text(k))
     end
   end
-  local f = derived(self)
-  local dist, step, from = f._dist, f._step, self._dist
-  for i = 1, self._cells do   -- in index order, the rows in order: the first overflow
-    if self._step[i] ~= nil then
-      local v = -k * from[i]
-      if not (v > -huge and v < huge) then
-        local x, y = cell_xy(self, i)
-        arg_error(1, "flee", nil, format("k * value at (%d, %d) overflows: %s * %s", x, y,
-          A.number_text(k), A.number_text(from[i])))
+  local f
+  local restarts = 0
+  repeat   -- the values again when a finalizer rebuilt the map as they were read
+    local fills = self._fills
+    f = derived(self)
+    local dist, step, from = f._dist, f._step, self._dist
+    for i = 1, self._cells do   -- in index order, the rows in order: the first overflow
+      if self._step[i] ~= nil then
+        local v = -k * from[i]
+        if not (v > -huge and v < huge) and self._fills == fills then
+          local x, y = cell_xy(self, i)
+          arg_error(1, "flee", nil, format("k * value at (%d, %d) overflows: %s * %s", x, y,
+            A.number_text(k), A.number_text(from[i])))
+        end
+        dist[i], step[i] = v, END
       end
-      dist[i], step[i] = v, END
     end
-  end
+    restarts = restarts + 1
+  until not map_moved(self, fills, restarts, "flee")
   rescan(f)
   return f
 end
@@ -995,27 +1059,38 @@ function M.blend(...)
   end
   -- the weighted sum in list order on the cells every map holds, in index
   -- order (the first overflow is the C backend's); an overflow is an error
-  local b = derived(first)
-  local dist, step = b._dist, b._step
-  for i = 1, first._cells do
-    local sum = 0
-    for k = 1, #maps do
-      local m = maps[k]
-      local d = m._step[i] ~= nil and m._dist[i]
-      if not d then
-        sum = nil
-        break
-      end
-      sum = sum + weights[k] * d
-    end
-    if sum then
-      if not (sum > -huge and sum < huge) then
-        local x, y = cell_xy(b, i)
-        arg_error(1, "blend", nil, format("weighted sum at (%d, %d) overflows", x, y))
-      end
-      dist[i], step[i] = sum, END
-    end
+  local b
+  local restarts = 0
+  local function fills()   -- the maps' fill counts together (one map may come twice)
+    local n = 0
+    for k = 1, #maps do n = n + maps[k]._fills end
+    return n
   end
+  repeat   -- the sums again when a finalizer rebuilt a map as they were read
+    local before = fills()
+    b = derived(first)
+    local dist, step = b._dist, b._step
+    for i = 1, first._cells do
+      local sum = 0
+      for k = 1, #maps do
+        local m = maps[k]
+        local d = m._step[i] ~= nil and m._dist[i]
+        if not d then
+          sum = nil
+          break
+        end
+        sum = sum + weights[k] * d
+      end
+      if sum then
+        if not (sum > -huge and sum < huge) and fills() == before then
+          local x, y = cell_xy(b, i)
+          arg_error(1, "blend", nil, format("weighted sum at (%d, %d) overflows", x, y))
+        end
+        dist[i], step[i] = sum, END
+      end
+    end
+    restarts = restarts + 1
+  until not map_moved({ _fills = fills() }, before, restarts, "blend")
   if rescanned then rescan(b) else descend(b) end
   return b
 end
@@ -1046,9 +1121,9 @@ local function link_steps(self)
   return concat(out)
 end
 
-function Map.encode(...)
-  local self = ...
-  check_self("encode", select("#", ...), self)
+-- The map's bytes, read as they are (encode starts again when a finalizer
+-- rebuilt the map meanwhile).
+local function encode_once(self)
   local out = {}
   local sized = self._size > 1   -- large units: flag 8, the size after the header
   local moved = self._moves ~= nil   -- flag 16: the moves it keeps, then the link steps
@@ -1067,18 +1142,32 @@ function Map.encode(...)
   for y = 1, self._h do
     for x = 1, self._w do
       local i = y * stride + x + 1
-      local st, sv = step[i], self._start[i]
+      -- the cell read whole before strings are made (a finalizer may rebuild
+      -- the map then: Map.encode starts again)
+      local st, sv, c, v, o = step[i], self._start[i], cost[i], dist[i] or self._sdist[i], origin[i]
       if st == nil and sv then st = sv end   -- a start cell with a step (issue 21)
       steps[#steps + 1] = char(st or 15)
-      costs[#costs + 1] = f64_any(sv ~= nil and -huge or cost[i] or 0 / 0)   -- a start cell: -inf
-      if st then values[#values + 1] = f64_any(dist[i] or self._sdist[i]) .. le(origin[i], 4) end
+      costs[#costs + 1] = f64_any(sv ~= nil and -huge or c or 0 / 0)   -- a start cell: -inf
+      if st then values[#values + 1] = f64_any(v) .. le(o, 4) end
     end
   end
   out[#out + 1] = concat(steps)
   out[#out + 1] = concat(costs)
   out[#out + 1] = concat(values)
   if moved then out[#out + 1] = EN.encode_moves(self) .. link_steps(self) end
-  local s = concat(out)
+  return concat(out)
+end
+
+function Map.encode(...)
+  local self = ...
+  check_self("encode", select("#", ...), self)
+  local s
+  local restarts = 0
+  repeat
+    local fills = self._fills
+    s = encode_once(self)
+    restarts = restarts + 1
+  until not map_moved(self, fills, restarts, "encode")
   return s .. le(EN.fnv1a(EN.FNV_OFFSET, s, 1, #s), 4)
 end
 
@@ -1236,7 +1325,7 @@ function M.decode_map(...)
       end
     end
   end
-  m._reached = reached
+  m._reached, m._built = reached, true
   m._max = max_cost
   m._derived = flags % 2 == 1
   m._rules_lost = flags % 4 >= 2
