@@ -342,7 +342,7 @@ end
 -- settled u relaxes v (the walk steps v -> u), priced by the cells u covers
 -- and v does not, the corner rule over the positions beside it.
 local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
-  uses = { Q = Q, cell_xy = cell_xy, sized_open = sized_open, sized_price = sized_price,
+  uses = { Q = Q, next = next, cell_xy = cell_xy, sized_open = sized_open, sized_price = sized_price,
     OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY, inside = inside,
     LINK = LINK, source_fit = source_fit },
   reversed = true,   -- the flood walks moves backwards: overrides and links into u
@@ -356,7 +356,9 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
     local stride, mode, layout = m._stride, m._diagonal, m._hex
     local ndir = mode == NEVER and 4 or 8
     local cornered = mode ~= ALWAYS
-    local closed = {}
+    local closed = m._closed or {}   -- a map's own, kept between floods
+    m._closed = closed
+    for k in next, closed do closed[k] = nil end
     local grid_costs, grid_open = grid and grid._cost, grid and m._open
     local reached = 0
     --@if large
@@ -549,7 +551,10 @@ local function run(m, grid, r)
   fresh_cells(m, grid, r)
   m._moves = MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
-  local hf, hc, n = {}, {}, 0
+  -- the open list's arrays are the map's, kept between runs (entries past n are stale)
+  local heap = m._heap or { {}, {} }
+  m._heap = heap
+  local hf, hc, n = heap[1], heap[2], 0
   local stride = m._stride
   for k, s in ipairs(m._sources) do
     local c = s.y * stride + s.x + 1
@@ -1062,9 +1067,9 @@ function M.blend(...)
   local b
   local restarts = 0
   local function fills()   -- the maps' fill counts together (one map may come twice)
-    local n = 0
-    for k = 1, #maps do n = n + maps[k]._fills end
-    return n
+    local total = 0
+    for k = 1, #maps do total = total + maps[k]._fills end
+    return total
   end
   repeat   -- the sums again when a finalizer rebuilt a map as they were read
     local before = fills()
