@@ -142,6 +142,35 @@ describe("map:setSources and map:update", function()
     assert.are.equal(0, map:size())
   end)
 
+  -- issue 24: "600 frames of setSources to a moving player keep peak RSS
+  -- flat". A map moved every frame recomputes in its own memory: with the
+  -- collector stopped, the heap grows per setSources by a small part of what
+  -- a fresh map takes (new per-cell arrays per call would be most of it).
+  it("recompute in the map's own memory: 100 moves allocate little next to a fresh map", function()
+    if not HAS_SET_SOURCES then return pending("setSources on the pure backend: branch i24-mappure") end
+    local grid = astar.new(64, 64)
+    for k = 1, 819 do grid:setWalkable((k * 37) % 64 + 1, (k * 101) % 64 + 1, false) end
+    for x = 1, 64 do grid:setWalkable(x, 32, true) end
+    local map = grid:distanceMap({ { x = 1, y = 32 } })
+    map:setSources({ { x = 2, y = 32 } })   -- a first move may make what later ones reuse
+    collectgarbage()
+    collectgarbage("stop")
+    local ok, err = pcall(function()
+      local before = collectgarbage("count")
+      local fresh = grid:distanceMap({ { x = 1, y = 32 } })
+      local fresh_kb = collectgarbage("count") - before
+      assert.is_true(fresh:size() > 3000)
+      before = collectgarbage("count")
+      for f = 1, 100 do map:setSources({ { x = f % 64 + 1, y = 32 } }) end
+      local per_call_kb = (collectgarbage("count") - before) / 100
+      assert.is_true(per_call_kb < fresh_kb / 20,
+        ("%.1f KB per setSources, a fresh map %.1f KB"):format(per_call_kb, fresh_kb))
+    end)
+    collectgarbage("restart")
+    assert(ok, err)
+    same_as_fresh(map, grid, { { x = 37, y = 32 } }, nil, "after 100 moves")
+  end)
+
   it("work on the grid of the last update", function()
     local a, b = astar.new(8, 3), astar.fromString("........\n#######.\n........")
     local map = a:distanceMap({ { x = 1, y = 1 } }, { diagonal = "never" })

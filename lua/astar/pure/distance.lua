@@ -67,7 +67,8 @@ local function empty_map(w, h, diagonal, hex, size)
     -- its step code once found), with their values
     _start = {}, _sdist = {},
     _reached = 0,
-    _sources = {}, _max = huge, _derived = false, _busy = false }, MAP)
+    _sources = {}, _max = huge, _derived = false, _busy = false,
+    _fills = 0, _built = false }, MAP)   -- builds made; per-cell tables of its own
 end
 
 -- The index of (x, y) (method arguments 1 and 2) when it is in the map, else nil.
@@ -146,6 +147,16 @@ end
 
 local set_point, clear_tail = P.set_point, P.clear_tail
 
+-- After a copy out of map self that began at its fill count `fills` (the
+-- copy makes tables, so a finalizer may have rebuilt the map in place
+-- meanwhile): false when the map is as it was, else true to start the copy
+-- again, or an error after G.MAX_RESTARTS restarts (lua_distance.c map_moved).
+local function map_moved(self, fills, restarts, fname)
+  if self._fills == fills then return false end
+  if restarts > G.MAX_RESTARTS then error("distance map changed during " .. fname, 0) end
+  return true
+end
+
 -- pathFrom's options (lua_distance.c read_walk_options): flat, into and the
 -- walk's limits, read by the queries' reader on the map's shape. Returns
 -- flat, into and the walk (nil: no limit given).
@@ -178,24 +189,31 @@ function Map.pathFrom(...)
   local flat, into, walk, corners
   if opts ~= nil or nargs > 3 then flat, into, walk, corners = read_walk_options(self, opts) end
   if not i then return nil end
-  -- the map as it is now: an update (a finalizer's, as tables are made
-  -- below) puts new tables in the map and leaves these whole
-  local step, stride, reached, value = self._step, self._stride, self._reached, self._dist[i]
-  local via, start = self._via, self._start
-  value = value or self._sdist[i]
-  local cells = { i }
-  local c, spent = i, 0.0
-  while #cells <= reached do   -- bounded as in C (a decoded map may loop)
-    if walk then
-      local price
-      c, price = M.walk_next(self, walk, c, spent)
-      if c then spent = spent + price end
-    else
-      c = step_from(step, stride, c, via, #cells == 1 and start or nil)
+  local cells, value, spent
+  local restarts = 0
+  repeat   -- the walk again when a finalizer rebuilt the map as it was read
+    local fills = self._fills
+    i = find_cell("pathFrom", nargs, self, x, y)
+    if not i then return nil end
+    local step, stride, reached = self._step, self._stride, self._reached
+    local via, start = self._via, self._start
+    value = self._dist[i] or self._sdist[i]
+    cells = { i }
+    local c = i
+    spent = 0.0
+    while #cells <= reached do   -- bounded as in C (a decoded map may loop)
+      if walk then
+        local price
+        c, price = M.walk_next(self, walk, c, spent)
+        if c then spent = spent + price end
+      else
+        c = step_from(step, stride, c, via, #cells == 1 and start or nil)
+      end
+      if not c then break end
+      cells[#cells + 1] = c
     end
-    if not c then break end
-    cells[#cells + 1] = c
-  end
+    restarts = restarts + 1
+  until not map_moved(self, fills, restarts, "pathFrom")
   if corners then   -- "corners" (smooth.lua) of the walk's points
     local xs, ys = {}, {}
     for k = 1, #cells do xs[k], ys[k] = cell_xy(self, cells[k]) end
@@ -225,17 +243,23 @@ function Map.cells(...)
   local nargs = select("#", ...)
   check_self("cells", nargs, self)
   if into ~= nil and type(into) ~= "table" then type_error(1, "cells", nil, "table", into, true) end
-  local t, k = into or {}, 0
-  local stride, step, dist = self._stride, self._step, self._dist
-  for y = 1, self._h do
-    for x = 1, self._w do
-      local i = y * stride + x + 1
-      if step[i] ~= nil then
-        k = k + 1
-        set_point(t, k, x, y, dist[i], into ~= nil)
+  local t, k
+  local restarts = 0
+  repeat   -- the cells again when a finalizer rebuilt the map as they were read
+    local fills = self._fills
+    t, k = into or {}, 0
+    local stride, step, dist = self._stride, self._step, self._dist
+    for y = 1, self._h do
+      for x = 1, self._w do
+        local i = y * stride + x + 1
+        if step[i] ~= nil then
+          k = k + 1
+          set_point(t, k, x, y, dist[i], into ~= nil)
+        end
       end
     end
-  end
+    restarts = restarts + 1
+  until not map_moved(self, fills, restarts, "cells")
   if into then clear_tail(t, k + 1) end
   return t
 end
@@ -318,7 +342,7 @@ end
 -- settled u relaxes v (the walk steps v -> u), priced by the cells u covers
 -- and v does not, the corner rule over the positions beside it.
 local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
-  uses = { Q = Q, cell_xy = cell_xy, sized_open = sized_open, sized_price = sized_price,
+  uses = { Q = Q, next = next, cell_xy = cell_xy, sized_open = sized_open, sized_price = sized_price,
     OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY, inside = inside,
     LINK = LINK, source_fit = source_fit },
   reversed = true,   -- the flood walks moves backwards: overrides and links into u
@@ -332,7 +356,9 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
     local stride, mode, layout = m._stride, m._diagonal, m._hex
     local ndir = mode == NEVER and 4 or 8
     local cornered = mode ~= ALWAYS
-    local closed = {}
+    local closed = m._closed or {}   -- a map's own, kept between floods
+    m._closed = closed
+    for k in next, closed do closed[k] = nil end
     local grid_costs, grid_open = grid and grid._cost, grid and m._open
     local reached = 0
     --@if large
@@ -460,8 +486,9 @@ local function cell_table(m)
   return make()
 end
 
-local function known_costs(m, open, costs, r)
-  local cost = cell_table(m)
+-- cost: the map's table to fill (nil: a new one).
+local function known_costs(m, open, costs, r, cost)
+  cost = cost or cell_table(m)
   if m._size == 1 then return cost end
   local ruled = r.used
   for i = 1, m._cells do
@@ -474,9 +501,53 @@ local function known_costs(m, open, costs, r)
   return cost
 end
 
+-- LuaJIT's table.clear (keeps the table's memory), else a loop over the entries.
+local table_clear = rawget(_G, "jit") and select(2, pcall(require, "table.clear"))
+if type(table_clear) ~= "function" then
+  table_clear = function(t)
+    for k in next, t do t[k] = nil end   -- clearing fields while traversing is allowed
+  end
+end
+
+-- The map's per-cell tables emptied of what the last build wrote, for the
+-- next one to fill in the same memory (issue 24: a map moved every frame
+-- does not make new tables). Readers copying out of the map see _fills
+-- change and start again (lua_distance.c fills).
+local function clear_cells(m)
+  m._fills = m._fills + 1
+  m._reached = 0
+  local cost, dist, step, origin, start, sdist, via = m._cost, m._dist, m._step, m._origin,
+    m._start, m._sdist, m._via
+  if m._max == huge and not table_new then
+    -- an uncapped map wrote most cells: one pass over them beats a
+    -- traversal of each table (Lua 5.4: 1.7 against 9 ms on 256x256)
+    for i = 1, m._cells do
+      cost[i], dist[i], step[i], origin[i], start[i], sdist[i], via[i] = nil, nil, nil, nil, nil,
+        nil, nil
+    end
+    return
+  end
+  for _, t in ipairs { cost, dist, step, origin, start, sdist, via } do table_clear(t) end
+end
+
+-- The map's per-cell tables on the first build, emptied on later ones.
+local function fresh_cells(m, grid, r)
+  local open = grid._open
+  if m._built then
+    clear_cells(m)
+    if m._size > 1 then known_costs(m, open, grid._cost, r, m._cost) end
+    return
+  end
+  m._built = true
+  m._fills = m._fills + 1
+  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, open, grid._cost, r),
+    cell_table(m), cell_table(m), cell_table(m), 0
+  m._start, m._sdist = cell_table(m), cell_table(m)   -- the walls beside it
+  m._via = {}
+end
+
 -- astar_distance_run: one flood of m on grid; false when a rule stopped it.
--- The map's tables are new ones (readers holding the old ones, as encode or
--- pathFrom while a finalizer updates the map, keep a whole state).
+-- The map's tables are filled in place (fresh_cells).
 local function run(m, grid, r)
   local open = grid._open
   if not open then                  -- closed by a finalizer since fill looked
@@ -486,19 +557,19 @@ local function run(m, grid, r)
   -- the grid's tables as they are now: a finalizer run by the tables made
   -- below may close the grid (fill sees it after)
   m._open = open
-  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, open, grid._cost, r),
-    cell_table(m), cell_table(m), cell_table(m), 0
-  m._start, m._sdist = cell_table(m), cell_table(m)   -- the walls beside it
-  m._via, m._moves = {}, MV.snapshot(grid)   -- the map keeps the moves it is made with
+  fresh_cells(m, grid, r)
+  m._moves = MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
-  local hf, hc, n = {}, {}, 0
+  -- the open list's arrays are the map's, kept between runs (entries past n are stale)
+  local heap = m._heap or { {}, {} }
+  m._heap = heap
+  local hf, hc, n = heap[1], heap[2], 0
   local stride = m._stride
   for k, s in ipairs(m._sources) do
     local c = s.y * stride + s.x + 1
     local fit = source_fit(m, grid, c, r)
     if fit < 0 then
-      m._dist, m._step, m._reached = {}, {}, 0
-      m._start, m._sdist = {}, {}
+      clear_cells(m)
       return false
     end
     local v = s.value
@@ -515,13 +586,11 @@ local function run(m, grid, r)
     return true
   end
   if not flood(m, hf, hc, n, grid, r, m._max) then
-    m._dist, m._step, m._reached = {}, {}, 0
-    m._start, m._sdist = {}, {}
+    clear_cells(m)
     return false
   end
   if next(m._start) ~= nil and not starts(m, r.move and r) then
-    m._dist, m._step, m._reached = {}, {}, 0
-    m._start, m._sdist = {}, {}
+    clear_cells(m)
     return false
   end
   return true
@@ -719,6 +788,9 @@ end
 -- step's price, or nil (distance.c astar_distance_walk_next).
 function M.walk_next(m, walk, i, spent)
   if walk.near and near_source(m, walk, i) then return nil end
+  -- made before the map is read: a finalizer run by it may rebuild the map
+  -- (pathFrom starts again), the reads below then see one state
+  local scratch = move_scratch(m)
   local d = m._step[i]
   if d == nil then d = m._start[i] end
   if not d or d == END or d == true then return nil end
@@ -726,7 +798,7 @@ function M.walk_next(m, walk, i, spent)
   if d == LINK then to = m._via[i] else to = i + DY[d + 1] * m._stride + DX[d + 1] end
   if enters_closed(m, walk, i, to) then
     local bs, _
-    bs, _, price, to = choose_move(m, i, m._dist[i] or m._sdist[i], walk, huge, move_scratch(m))
+    bs, _, price, to = choose_move(m, i, m._dist[i] or m._sdist[i], walk, huge, scratch)
     if bs == END then return nil end
   elseif d == LINK then
     price = huge
@@ -735,7 +807,6 @@ function M.walk_next(m, walk, i, spent)
       if list[k] == to and list[k + 1] < price then price = list[k + 1] end
     end
   else
-    local scratch = move_scratch(m)
     price = m._size > 1 and sized_price(m, i, DX[d + 1], DY[d + 1], scratch.cells) or m._cost[to]
     price = d >= 4 and not m._hex and SQRT2 * price or price
     if m._moves then price = moved_step(m, m._moves, i, d + 1, price) end
@@ -870,6 +941,7 @@ function Map.update(...)
   if RP.fits(self, grid) then   -- a few edits since: repaired in place
     local version = grid._version
     self._busy = true   -- a finalizer's call on the map waits (the tables are being written)
+    self._fills = self._fills + 1   -- a reader copying out of the map starts again
     local done, valued = RP.repair(self, grid, B.offsets)
     if done then value_starts(self, valued, nil) end
     self._busy = false
@@ -923,19 +995,25 @@ function Map.flee(...)
       arg_error(1, "flee", nil, "k must be a finite number > 0, got " .. A.number_text(k))
     end
   end
-  local f = derived(self)
-  local dist, step, from = f._dist, f._step, self._dist
-  for i = 1, self._cells do   -- in index order, the rows in order: the first overflow
-    if self._step[i] ~= nil then
-      local v = -k * from[i]
-      if not (v > -huge and v < huge) then
-        local x, y = cell_xy(self, i)
-        arg_error(1, "flee", nil, format("k * value at (%d, %d) overflows: %s * %s", x, y,
-          A.number_text(k), A.number_text(from[i])))
+  local f
+  local restarts = 0
+  repeat   -- the values again when a finalizer rebuilt the map as they were read
+    local fills = self._fills
+    f = derived(self)
+    local dist, step, from = f._dist, f._step, self._dist
+    for i = 1, self._cells do   -- in index order, the rows in order: the first overflow
+      if self._step[i] ~= nil then
+        local v = -k * from[i]
+        if not (v > -huge and v < huge) and self._fills == fills then
+          local x, y = cell_xy(self, i)
+          arg_error(1, "flee", nil, format("k * value at (%d, %d) overflows: %s * %s", x, y,
+            A.number_text(k), A.number_text(from[i])))
+        end
+        dist[i], step[i] = v, END
       end
-      dist[i], step[i] = v, END
     end
-  end
+    restarts = restarts + 1
+  until not map_moved(self, fills, restarts, "flee")
   rescan(f)
   return f
 end
@@ -995,27 +1073,38 @@ function M.blend(...)
   end
   -- the weighted sum in list order on the cells every map holds, in index
   -- order (the first overflow is the C backend's); an overflow is an error
-  local b = derived(first)
-  local dist, step = b._dist, b._step
-  for i = 1, first._cells do
-    local sum = 0
-    for k = 1, #maps do
-      local m = maps[k]
-      local d = m._step[i] ~= nil and m._dist[i]
-      if not d then
-        sum = nil
-        break
-      end
-      sum = sum + weights[k] * d
-    end
-    if sum then
-      if not (sum > -huge and sum < huge) then
-        local x, y = cell_xy(b, i)
-        arg_error(1, "blend", nil, format("weighted sum at (%d, %d) overflows", x, y))
-      end
-      dist[i], step[i] = sum, END
-    end
+  local b
+  local restarts = 0
+  local function fills()   -- the maps' fill counts together (one map may come twice)
+    local total = 0
+    for k = 1, #maps do total = total + maps[k]._fills end
+    return total
   end
+  repeat   -- the sums again when a finalizer rebuilt a map as they were read
+    local before = fills()
+    b = derived(first)
+    local dist, step = b._dist, b._step
+    for i = 1, first._cells do
+      local sum = 0
+      for k = 1, #maps do
+        local m = maps[k]
+        local d = m._step[i] ~= nil and m._dist[i]
+        if not d then
+          sum = nil
+          break
+        end
+        sum = sum + weights[k] * d
+      end
+      if sum then
+        if not (sum > -huge and sum < huge) and fills() == before then
+          local x, y = cell_xy(b, i)
+          arg_error(1, "blend", nil, format("weighted sum at (%d, %d) overflows", x, y))
+        end
+        dist[i], step[i] = sum, END
+      end
+    end
+    restarts = restarts + 1
+  until not map_moved({ _fills = fills() }, before, restarts, "blend")
   if rescanned then rescan(b) else descend(b) end
   return b
 end
@@ -1132,9 +1221,10 @@ local function cost_section(costs, n)
   return char(#palette % 256, (#palette - #palette % 256) / 256) .. concat(palette) .. chars(idx, n)
 end
 
-function Map.encode(...)
-  local self = ...
-  check_self("encode", select("#", ...), self)
+-- The map's bytes before the checksum, read as they are (Map.encode starts
+-- again when a finalizer rebuilt the map meanwhile: a cell half rebuilt reads
+-- as some number, never an error).
+local function encode_once(self)
   local sized = self._size > 1   -- large units: flag 8, the size after the header
   local moved = self._moves ~= nil   -- flag 16: the moves it keeps, then the link steps
   local flags = (self._derived and 1 or 0) + ((self._ruled or self._rules_lost) and 2 or 0)
@@ -1155,8 +1245,8 @@ function Map.encode(...)
       costs[c] = sv ~= nil and -huge or cost[i] or 0 / 0   -- a start cell: -inf
       if st then
         m = m + 1
-        values[m] = dist[i] or sdist[i]
-        local o = origin[i]
+        values[m] = dist[i] or sdist[i] or 0.0
+        local o = origin[i] or 0
         origins[m] = o
         if o > most then most = o end
       end
@@ -1180,7 +1270,19 @@ function Map.encode(...)
     out[#out + 1] = concat(parts)
   end
   if moved then out[#out + 1] = EN.encode_moves(self) .. link_steps(self) end
-  local s = concat(out)
+  return concat(out)
+end
+
+function Map.encode(...)
+  local self = ...
+  check_self("encode", select("#", ...), self)
+  local s
+  local restarts = 0
+  repeat
+    local fills = self._fills
+    s = encode_once(self)
+    restarts = restarts + 1
+  until not map_moved(self, fills, restarts, "encode")
   return s .. u32_bytes(EN.adler32(s, 1, #s))
 end
 
@@ -1384,7 +1486,7 @@ function M.decode_map(...)
       end
     end
   end
-  m._reached = reached
+  m._reached, m._built = reached, true
   m._max = max_cost
   m._derived = flags % 2 == 1
   m._rules_lost = flags % 4 >= 2

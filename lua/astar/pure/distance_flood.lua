@@ -34,15 +34,24 @@ return function(m, open, stride, mode, hf, hc, n, max_cost)
   local reached = 0
   local offset = offsets(stride)
   local east, below = stride - 1, (m._h + 1) * stride   -- the border's east column, last row
+  -- the open list's tables are the map's, kept from its last flood (a map
+  -- moved every frame makes none): entries past the counts are stale
+  local scratch = m._flood
+  if not scratch then
+    scratch = { queue = {}, lists = { [0] = {} }, sizes = {} }
+    m._flood = scratch
+  end
   --@if fifo
-  local queue, head, tail = {}, 1, n
+  local queue, head, tail = scratch.queue, 1, n
   for k = 1, n do queue[k] = hc[k] end
   --@else
   -- bucket k holds values in [base + k / 2, base + (k + 1) / 2)
   local base = hf[1]
-  local first = {}   -- bucket lists of pairs: a cell, the value it came with
+  local lists, sizes, b, pending = scratch.lists, scratch.sizes, 0, n
+  for k in next, sizes do sizes[k] = nil end
+  local first = lists[0]   -- bucket lists of pairs: a cell, the value it came with
   for k = 1, n do first[2 * k - 1], first[2 * k] = hc[k], hf[k] end
-  local lists, sizes, b, pending = { [0] = first }, { [0] = n }, 0, n
+  sizes[0] = n
   --@end
   while true do
     local u
@@ -157,7 +166,7 @@ local function loop(ndir)
   end
   local text = T.fill(LOOP, { moves = table.concat(moves, "\n") })
   text = T.select(text, { fifo = ndir == 4, buckets = ndir == 8 }, "distance flood " .. ndir)
-  fn = T.compile(text, { SQRT2 = B.SQRT2, huge = huge, END = END, floor = math.floor,
+  fn = T.compile(text, { SQRT2 = B.SQRT2, huge = huge, END = END, floor = math.floor, next = next,
     offsets = B.offsets, ALWAYS = B.ALWAYS, NO_OBSTACLES = B.NO_OBSTACLES },
     "distance flood " .. ndir)
   compiled[ndir] = fn
