@@ -147,7 +147,6 @@ describe("map:setSources and map:update", function()
   -- collector stopped, the heap grows per setSources by a small part of what
   -- a fresh map takes (new per-cell arrays per call would be most of it).
   it("recompute in the map's own memory: 100 moves allocate little next to a fresh map", function()
-    if not HAS_SET_SOURCES then return pending("setSources on the pure backend: branch i24-mappure") end
     local grid = astar.new(64, 64)
     for k = 1, 819 do grid:setWalkable((k * 37) % 64 + 1, (k * 101) % 64 + 1, false) end
     for x = 1, 64 do grid:setWalkable(x, 32, true) end
