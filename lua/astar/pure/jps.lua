@@ -130,19 +130,7 @@ return function(s, grid, budget)
   local offset = offsets(stride)
   local dirs = s.jps_dirs
   while n > 0 or tn > 0 do
-    if budget == 0 then
-      s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
-      return SEARCHING
-    end
-    budget = budget - 1
-    local u
-    if tn > 0 then
-      u = ties[tn]
-      tn = tn - 1
-    else
-      u, fc = hc[1], hf[1]
-      $pop
-    end
+    $next
     if stamp[u] ~= closed then
       local c = u
       if $isgoal then

@@ -55,6 +55,25 @@ end
 if n > 0 then hf[i], hc[i] = lf, lc end
 ]]
 
+-- The head of the best-first loops on one goal (the A* text below and
+-- jps.lua's): stop when the step budget is spent (a stepped search keeps its
+-- heap in s), else take u, the tie stack's top before the heap's best.
+local NEXT = T.fill([[
+if budget == 0 then
+  s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
+  return SEARCHING
+end
+budget = budget - 1
+local u
+if tn > 0 then
+  u = ties[tn]
+  tn = tn - 1
+else
+  u, fc = hc[1], hf[1]
+  $pop
+end
+]], { pop = POP })
+
 local PUSH = [[
 n = n + 1
 local j = n
@@ -191,19 +210,7 @@ return function(s, grid, budget)
   $setup
   --@end
   while n > 0 or tn > 0 do
-    if budget == 0 then
-      s.n, s.tn, s.ties_f, s.expanded, s.touched = n, tn, fc, expanded, touched
-      return SEARCHING
-    end
-    budget = budget - 1
-    local u
-    if tn > 0 then
-      u = ties[tn]
-      tn = tn - 1
-    else
-      u, fc = hc[1], hf[1]
-      $pop
-    end
+    $next
     if stamp[u] ~= closed then
       if
         $goal
@@ -427,7 +434,7 @@ function M.astar(q, variant)
   end
   local board_relax = relax(T.fill(board.price, { c = "step" }), "cx + DX[d]", "cy + DY[d]")
   local slots = { prepare = q.prepare, goal = q.goal, best = q.best, closeness = q.closeness,
-    moves = q.moves:gsub("RELAX", function() return board_relax end), pop = POP,
+    moves = q.moves:gsub("RELAX", function() return board_relax end), next = NEXT,
     at = board.at, setup = T.fill(MOVES_PREPARE, { heuristic = heuristic("lx", "ly") }),
     links = T.fill(LINKS, { look = q.link_look or "", relax = relax("", "lx", "ly") }),
     finish = q.finish or "s.status = NO_PATH return s.status" }
@@ -436,11 +443,11 @@ function M.astar(q, variant)
   return fn
 end
 
--- Any other loop text on the same heap (jps.lua): $pop filled with the heap's
--- pop, PUSH(f, v) written in, the lines of flags kept, compiled with COMMON
+-- Any other loop text on the same heap (jps.lua): $next filled with the
+-- loop's head (above), $pop with the heap's pop, PUSH(f, v) written in, the lines of flags kept, compiled with COMMON
 -- and `uses`. Returns what the text returns.
 function M.compile(text, flags, uses, name)
-  return build(text, { pop = POP }, flags, { uses = uses }, name)
+  return build(text, { pop = POP, next = NEXT }, flags, { uses = uses }, name)
 end
 
 -- The heap's push as a function, for the entries put in before a loop runs
