@@ -44,8 +44,8 @@ local function same(want, got, where)
   end
 end
 
-local function random_grid(rand, costs)
-  local grid = astar.new(W, H)
+local function random_grid(rand, costs, hex)
+  local grid = hex and astar.newHex(W, H) or astar.new(W, H)
   for y = 1, H do
     for x = 1, W do
       if rand(100) <= 20 then grid:setWalkable(x, y, false) end
@@ -97,13 +97,14 @@ describe("a map built a slice at a time", function()
     { name = "a cost rule", map = { cost = function(x, y) return (x + y) % 3 == 0 and 2 or 1 end } },
     { name = "a blocked list", map = { blocked = { { x = 5, y = 5 }, { x = 6, y = 5 }, { x = 7, y = 5 } } } },
     { name = "units of size 2", map = { size = 2, diagonal = "never" } },
+    { name = "a hex board, costs", map = {}, costs = true, hex = true },
   }
   for k, case in ipairs(cases) do
     it("gives a fresh map's answers, the previous ones while pending: " .. case.name, function()
       if PURE then return pending("sliced builds on the pure backend: not ported yet") end
       for seed = 1, 3 do
         local rand = rng(100 * k + seed)
-        local grid = random_grid(rand, case.costs)
+        local grid = random_grid(rand, case.costs, case.hex)
         local sources = random_sources(rand)
         local map = grid:distanceMap(sources, case.map)
         for round = 1, 4 do
@@ -273,6 +274,39 @@ describe("a map built a slice at a time", function()
     E.check_error("calling 'step' on a map whose grid is closed", map.step, map, 10)
     assert.is_false(map:isBuilding())
     same(before, answers(map), "after a closed grid")
+  end)
+
+  it("keeps the previous values when a rule raises mid-build", function()
+    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
+    local grid = astar.new(W, H)
+    local raise = false
+    local map = grid:distanceMap({ { x = 1, y = 1 } }, { cost = function(x)
+      if raise and x == W then error("boom", 0) end
+      return 1
+    end })
+    local before = answers(map)
+    raise = true
+    local _, done = map:setSources({ { x = 2, y = 2 } }, { cells = 10 })
+    assert.is_false(done)
+    E.check_error("boom", map.step, map, math.huge)
+    assert.is_false(map:isBuilding())
+    same(before, answers(map), "after a raise")
+    raise = false
+    assert.is_true(select(2, map:setSources({ { x = 2, y = 2 } }, { cells = 1e9 })))
+    same(answers(grid:distanceMap({ { x = 2, y = 2 } }, { cost = function() return 1 end })), answers(map),
+      "built again")
+  end)
+
+  it("gives a decoded map its grid when the build completes", function()
+    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
+    local grid = random_grid(rng(9), true)
+    local decoded = astar.decodeMap(grid:distanceMap({ { x = 4, y = 4 } }):encode())
+    local _, done = decoded:update(grid, { cells = 20 })
+    assert.is_false(done)
+    E.check_error("calling 'setSources' on a map made by astar.decodeMap", decoded.setSources, decoded, {})
+    repeat until decoded:step(20)
+    decoded:setSources({ { x = 9, y = 9 } }, { cells = 1e9 })
+    same(answers(grid:distanceMap({ { x = 9, y = 9 } })), answers(decoded), "decoded")
   end)
 
   it("answers 'being computed' to a rule that steps or updates the map mid-slice", function()

@@ -939,7 +939,7 @@ static void cancel_build(lua_State *L, MapHeader *h, int t)
 static int advance_build(lua_State *L, MapHeader *h, int t, LuaGrid *g, QueryRules *rule,
                          double cells, double seconds, const char *fname)
 {
-    const int timed = !isinf(seconds), limited = !isinf(cells);
+    const int timed = !isinf(seconds), limited = cells < 4294967296.0;   /* else no limit */
     size_t left = limited ? (size_t)cells : 0, before = astar_distance_slice_memory(h->slice);
     double started = timed ? monotonic_seconds() : 0;
     int restarts = 0;
@@ -980,10 +980,11 @@ static int advance_build(lua_State *L, MapHeader *h, int t, LuaGrid *g, QueryRul
         }
         if (done)
             complete_build(L, h, t);
-        gc_note(L, astar_distance_slice_memory(h->slice) - before);
         if (done || (limited && (left -= chunk) == 0)
-            || (timed && monotonic_seconds() - started >= seconds))
+            || (timed && monotonic_seconds() - started >= seconds)) {
+            gc_note(L, astar_distance_slice_memory(h->slice) - before);
             return done;
+        }
     }
 }
 
@@ -1058,6 +1059,11 @@ static int map_step(lua_State *L)
     lua_rawgeti(L, t, UV_NEXT_GRID);
     grid = lua_gettop(L);
     g = (LuaGrid *)lua_touserdata(L, grid);
+    if (!g) {                          /* cannot be: a pending build holds its grid */
+        cancel_build(L, h, t);
+        lua_pushboolean(L, 1);
+        return 1;
+    }
     if (g->closed) {
         cancel_build(L, h, t);
         raise_error(L, "calling 'step' on a map whose grid is closed");
