@@ -1093,6 +1093,8 @@ int astar_distance_slice_flood(AstarDistanceMap *m, const AstarGrid *grid, Heap 
         *aborted = 1;
         return 0;
     }
+    while (heap->size > 0 && (m->step[heap->cell[0]] & ST_CLOSED))
+        heap_pop(heap);                     /* stale duplicates: nothing left to settle */
     if (heap->size > 0)
         return 0;                           /* more next slice */
     unclose(m);
