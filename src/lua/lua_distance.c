@@ -1074,6 +1074,8 @@ static int map_step(lua_State *L)
         lua_pushboolean(L, 1);
         return 1;
     }
+    if (h->next_grid != g)             /* a finalizer began another build meanwhile */
+        raise_error(L, "distance map changed during step");
     if (g->closed) {
         cancel_build(L, h, t);
         raise_error(L, "calling 'step' on a map whose grid is closed");
