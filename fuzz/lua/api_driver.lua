@@ -4056,7 +4056,10 @@ function H.mapStep(map, cells, timed)
   local w = happened(ev0, mi and mi.next and mi.next.grid, depth + 1)
   if not r[1] then
     build_ended(mi, false)
-    if slice_error_ok("step", r[2], w) or r[2] == "calling 'step' on a map whose grid is closed" then return end
+    if slice_error_ok("step", r[2], w) or r[2] == "calling 'step' on a map whose grid is closed"
+        or (w.disturbed and r[2] == "distance map changed during step") then
+      return
+    end
     fail("step raised %s", show(r[2]))
   end
   if r[2] and mi and mi.next then
