@@ -162,11 +162,9 @@ describe("the editor annotations in types/ (" .. astar.backend .. " backend)", f
       for fname, f in pairs(c.functions) do
         local kind = kind_of[cname]
         local full = cname .. f.sep .. fname
-        -- DistanceMap:setSources (issue 24) comes to the pure backend with branch i24-mappure
-        local coming = astar.backend == "lua" and full == "astar.DistanceMap:setSources"
-        if not kind and not coming then
+        if not kind then
           extra[#extra + 1] = f.where .. ": " .. full .. " (no such object)"
-        elseif not coming and type(objects[kind][fname]) ~= "function" then
+        elseif type(objects[kind][fname]) ~= "function" then
           extra[#extra + 1] = f.where .. ": " .. full
         end
       end
@@ -222,10 +220,8 @@ describe("the options classes in types/ (" .. astar.backend .. " backend)", func
     ["astar.PathFromOptions"] = function(o) return map:pathFrom(1, 1, o) end,
     ["astar.BlendOptions"] = function(o) return astar.blend({ map, 1 }, o) end,
   }
-  -- the budget of a build a slice at a time (issue 24): not on the pure backend yet
-  if map.step then
-    QUERIES["astar.MapBuildOptions"] = function(o) return map:update(grid, o) end
-  end
+  -- the budget of a build a slice at a time (issue 24)
+  QUERIES["astar.MapBuildOptions"] = function(o) return map:update(grid, o) end
   -- every option name any class knows, tried on every query
   local universe = {}
   for cname in pairs(QUERIES) do

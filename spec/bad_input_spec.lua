@@ -574,7 +574,6 @@ end)
 -- sources, under its own name; maps with no grid to move on refuse it.
 describe("map:setSources", function()
   it("raises exact messages for bad sources and maps without a grid", function()
-    if astar.backend == "lua" then return pending("setSources on the pure backend: branch i24-mappure") end
     local g = astar.new(64, 5)
     local map = g:distanceMap({ { x = 1, y = 1 } })
     local function bad(msg) return "bad argument #1 to 'setSources' (" .. msg .. ")" end
@@ -603,7 +602,6 @@ end)
 -- setSources (the queries' options reader), map:step's, a closed grid.
 describe("sliced map builds", function()
   it("raise exact messages for bad budgets and a closed grid", function()
-    if astar.backend == "lua" then return pending("sliced map builds on the pure backend: not ported yet") end
     local g = astar.new(64, 5)
     local map = g:distanceMap({ { x = 1, y = 1 } })
     local function upd(msg) return "bad argument #2 to 'update' (" .. msg .. ")" end

@@ -7,7 +7,6 @@
 local astar = require "astar"
 local E = require "helpers.errors"
 
-local PURE = astar.backend == "lua"
 
 local function rng(seed)
   local state = seed
@@ -101,8 +100,7 @@ describe("a map built a slice at a time", function()
   }
   for k, case in ipairs(cases) do
     it("gives a fresh map's answers, the previous ones while pending: " .. case.name, function()
-      if PURE then return pending("sliced builds on the pure backend: not ported yet") end
-      for seed = 1, 3 do
+        for seed = 1, 3 do
         local rand = rng(100 * k + seed)
         local grid = random_grid(rand, case.costs, case.hex)
         local sources = random_sources(rand)
@@ -132,7 +130,6 @@ describe("a map built a slice at a time", function()
   end
 
   it("settles at most the budget's cells a call", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     -- an open 24x18 grid: 432 cells, each settled once
     local grid = astar.new(W, H)
     local map = grid:distanceMap({ { x = 1, y = 1 } })
@@ -145,7 +142,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("starts again on the grid as it is when the grid changes between slices", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local rand = rng(77)
     local grid = random_grid(rand, true)
     local sources = { { x = 3, y = 3 }, { x = 20, y = 15, value = 2 } }
@@ -161,7 +157,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("is replaced by a new update or setSources while pending", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local grid = random_grid(rng(5), false)
     local a, b, c = { { x = 1, y = 1 } }, { { x = 12, y = 9 } }, { { x = 24, y = 18 }, { x = 2, y = 17 } }
     local map = grid:distanceMap(a)
@@ -190,7 +185,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("grows its pending source list beyond the map's own room", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local grid = astar.new(W, H)
     local map = grid:distanceMap({ { x = 1, y = 1 } }, { maxCost = 4 })
     for n = 10, 100, 30 do
@@ -206,7 +200,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("with a budget in seconds moves on at least a chunk of cells a call", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     -- 256 cells a chunk: an open 40x40 grid (1600 cells) needs at most 7 calls
     local grid = astar.new(40, 40)
     local map = grid:distanceMap({ { x = 1, y = 1 } })
@@ -227,7 +220,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("returns done at once with nothing pending, and without a budget", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local grid = astar.new(4, 4)
     local map = grid:distanceMap({ { x = 1, y = 1 } })
     assert.is_false(map:isBuilding())
@@ -242,7 +234,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("builds maps that follow moves and links whole", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local grid = astar.fromString("......\n.####.\n......")
     grid:link(1, 3, 6, 1, 1)
     local map = grid:distanceMap({ { x = 6, y = 1 } })
@@ -254,7 +245,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("refuses a closed grid and bad budgets with exact messages", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local grid = astar.new(W, H)
     local map = grid:distanceMap({ { x = 1, y = 1 } })
     E.check_error("bad argument #2 to 'update' (opts.cells must be a whole number >= 1, got 0)",
@@ -277,7 +267,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("keeps the previous values when a rule raises mid-build", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local grid = astar.new(W, H)
     local raise = false
     local map = grid:distanceMap({ { x = 1, y = 1 } }, { cost = function(x)
@@ -298,7 +287,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("gives a decoded map its grid when the build completes", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local grid = random_grid(rng(9), true)
     local decoded = astar.decodeMap(grid:distanceMap({ { x = 4, y = 4 } }):encode())
     local _, done = decoded:update(grid, { cells = 20 })
@@ -310,7 +298,6 @@ describe("a map built a slice at a time", function()
   end)
 
   it("answers 'being computed' to a rule that steps or updates the map mid-slice", function()
-    if PURE then return pending("sliced builds on the pure backend: not ported yet") end
     local grid = astar.new(8, 8)
     local map
     local seen = {}

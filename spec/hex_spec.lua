@@ -12,6 +12,7 @@ local astar = require "astar"
 local tactics = require "astar.tactics"
 local HR = require "helpers.hex_reference"
 local RR = require "helpers.rules_reference"
+local WALL_STARTS = require("helpers.distance_reference").WALL_STARTS
 local check_error = require("helpers.errors").check_error
 
 local INF = math.huge
@@ -477,8 +478,9 @@ describe("hex boards: distance maps against the reference", function()
           for x = 1, b.w do
             local k = HR.cell(b.w, x, y)
             local want
-            -- a blocked cell is never entered, but a walk may start there (issue 21)
-            if b.open[k] then
+            -- a blocked cell is never entered, but a walk may start there (issue 21);
+            -- a wall too (issue 24)
+            if b.open[k] or WALL_STARTS then
               local dist = HR.dijkstra(b, x, y, enter)
               for _, src in ipairs(sources) do
                 local d = dist[HR.cell(b.w, src.x, src.y)]
@@ -496,7 +498,7 @@ describe("hex boards: distance maps against the reference", function()
               ("%s round %d (%d,%d): %s, reference %s"):format(layout, round, x, y,
                 tostring(got), tostring(want)))
             if got then
-              if enter(x, y) ~= INF then size = size + 1 end
+              if b.open[k] and enter(x, y) ~= INF then size = size + 1 end
               local nx, ny = m:nextStep(x, y)
               if nx then
                 local ok = false
@@ -559,10 +561,14 @@ describe("hex boards: distance maps against the reference", function()
         end
         local sources = { { x = rand(1, w), y = rand(1, h) }, { x = rand(1, w), y = rand(1, h), value = 2 } }
         local ma, mc = a:distanceMap(sources), c:distanceMap(sources)
-        assert.are.equal(ma:encode(), mc:encode())
-        assert.are.equal(ma:flee():encode(), mc:flee():encode())
-        assert.are.equal(core.blend({ ma, 1, ma:flee(), 1 }):encode(),
-          pure.blend({ mc, 1, mc:flee(), 1 }):encode())
+        -- i24-mappure: walls are start cells (issue 24) on the pure backend
+        -- here, on C on branch i24-mapc. Lead, at merge: drop the guard.
+        if core.backend == pure.backend then
+          assert.are.equal(ma:encode(), mc:encode())
+          assert.are.equal(ma:flee():encode(), mc:flee():encode())
+          assert.are.equal(core.blend({ ma, 1, ma:flee(), 1 }):encode(),
+            pure.blend({ mc, 1, mc:flee(), 1 }):encode())
+        end
         assert.are.same(ma:cells(), pure.decodeMap(ma:encode()):cells())
         assert.are.same(mc:cells(), core.decodeMap(mc:encode()):cells())
       end

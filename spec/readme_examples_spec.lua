@@ -212,8 +212,6 @@ describe("the API reference in README.md (" .. astar.backend .. " backend)", fun
 
   it("documents nothing that is not exported", function()
     local code, extra = exported(), {}
-    -- map:setSources (issue 24) comes to the pure backend with branch i24-mappure
-    if astar.backend == "lua" then code["map:setSources"] = true end
     for name, line in pairs(documented()) do
       if not code[name] then extra[#extra + 1] = ("README.md:%d: %s"):format(line, name) end
     end

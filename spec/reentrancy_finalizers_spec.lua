@@ -773,23 +773,11 @@ describe("finalizers while options are read and around every method", function()
       local name = e.name .. " x " .. d.name
       it(name, function()
         if e.moves and not HAS_MOVES then return pending("this backend has no moves and links yet") end
-        if e.setSources and astar.backend == "lua" then
-          return pending("setSources on the pure backend: branch i24-mappure")
-        end
-        if e.sliced and astar.backend == "lua" then
-          return pending("sliced map builds on the pure backend: not ported yet")
-        end
         local failures = runCase(e, d, SHORT, FEW_ROUNDS)
         assert.are.same({}, failures)
       end)
       it(name .. ", long lists #slow", function()
         if e.moves and not HAS_MOVES then return pending("this backend has no moves and links yet") end
-        if e.setSources and astar.backend == "lua" then
-          return pending("setSources on the pure backend: branch i24-mappure")
-        end
-        if e.sliced and astar.backend == "lua" then
-          return pending("sliced map builds on the pure backend: not ported yet")
-        end
         local failures = runCase(e, d, LONG, SLOW_ROUNDS)
         assert.are.same({}, failures)
       end)

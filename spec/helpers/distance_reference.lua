@@ -81,18 +81,23 @@ function M.distance(b, mode, sources, maxCost)
 end
 
 -- Start cells (issue 21): a cell of the grid (no wall) that the query's
--- rules close is never entered, but a walk may start on it. Its value is the
+-- rules close (issue 24: or a wall) is never entered, but a walk may start on it. Its value is the
 -- least over its legal steps into a cell of the map of that cell's value plus
 -- the step's cost (at most maxCost), as if a unit stood there; its first step
 -- is the first such step in nextStep's order. Adds them to ref.dist
 -- (ref.starts[cell] = true, ref.first[cell] = {dx, dy}); returns ref.
+-- Issue 24: a wall of the grid is a start cell too (M.WALL_STARTS).
+-- i24-mappure: the pure backend has it here, C on branch i24-mapc. Lead, at
+-- merge: true on both.
+M.WALL_STARTS = require("astar").backend == "lua"
+
 function M.add_starts(b, mode, ref, maxCost)
   local w, limit = b.w, maxCost or INF
   local dist, found = ref.dist, {}
   ref.starts, ref.first = {}, {}
   for y = 1, b.h do
     for x = 1, w do
-      if b.grid_walk(x, y) and b.entry(x, y) == INF then
+      if (M.WALL_STARTS or b.grid_walk(x, y)) and b.entry(x, y) == INF then
         local best, first = INF, nil
         for k, d in ipairs(M.DIRS) do
           local u = inside(b, x + d[1], y + d[2]) and dist[cell(w, x + d[1], y + d[2])]

@@ -521,7 +521,8 @@ function M.add_starts(g, dist, maxCost)
   local starts, found = {}, {}
   if g.k ~= 1 then return starts end
   for i = 1, g.w * g.h do
-    if g.b.open[i] and not g.enterable(i) then
+    -- issue 24: a wall too (helpers/distance_reference.lua WALL_STARTS)
+    if (g.b.open[i] or require("helpers.distance_reference").WALL_STARTS) and not g.enterable(i) then
       local best
       for _, e in ipairs(g.out[i] or {}) do
         local d = dist[e.to]

@@ -21,6 +21,8 @@ local B = require "astar.pure.board"
 local K = require "astar.pure.kernel"
 local new_cells = require("astar.pure.clearance").new_cells
 local MV = require "astar.pure.moves"
+local FL = require "astar.pure.distance_flood"
+local RP = require "astar.pure.distance_repair"
 
 local M = {}
 
@@ -86,6 +88,13 @@ local function cell_xy(self, i)
   local s = self._stride
   return toint((i - 1) % s), toint(floor((i - 1) / s))
 end
+
+-- Is bordered index i a cell of the board (not its border)?
+local function inside(self, i)
+  local x, y = cell_xy(self, i)
+  return x >= 1 and x <= self._w and y >= 1 and y <= self._h
+end
+M.inside = inside
 
 function Map.get(...)
   local self, x, y = ...
@@ -288,10 +297,14 @@ local function source_fit(m, grid, c, r)
       local i = y * stride + x + 1
       local e = cost[i]
       if e == nil then
-        e = Q.cell(r, x, y, grid_costs and grid_costs[i] or 1.0)
-        if e == nil then return -1 end
+        if m._open[i] then
+          e = Q.cell(r, x, y, grid_costs and grid_costs[i] or 1.0)
+          if e == nil then return -1 end
+        else
+          e = huge
+        end
+        if e == huge and k == 1 then m._start[i] = true end   -- a start cell (a wall too)
         cost[i] = e
-        if e == huge and k == 1 then m._start[i] = true end   -- a start cell
       end
       if e == huge then return 0 end
     end
@@ -306,7 +319,7 @@ end
 -- and v does not, the corner rule over the positions beside it.
 local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
   uses = { Q = Q, cell_xy = cell_xy, sized_open = sized_open, sized_price = sized_price,
-    OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY,
+    OPPOSITE = OPPOSITE, END = END, NEVER = NEVER, ALWAYS = ALWAYS, DX = DX, DY = DY, inside = inside,
     LINK = LINK, source_fit = source_fit },
   reversed = true,   -- the flood walks moves backwards: overrides and links into u
   prepare = [=[
@@ -320,7 +333,7 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
     local ndir = mode == NEVER and 4 or 8
     local cornered = mode ~= ALWAYS
     local closed = {}
-    local grid_costs = grid and grid._cost
+    local grid_costs, grid_open = grid and grid._cost, grid and m._open
     local reached = 0
     --@if large
     local side, cells = {}, {}
@@ -352,11 +365,16 @@ local FLOOD = { name = "flood", args = "m, hf, hc, n, grid, r, max_cost",
       if grid then
         local ev = cost[v]
         if ev == nil then
-          local vx, vy = cell_xy(m, v)
-          ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
-          if ev == nil then return false end
+          if grid_open[v] then
+            local vx, vy = cell_xy(m, v)
+            ev = Q.cell(r, vx, vy, grid_costs and grid_costs[v] or 1.0)
+            if ev == nil then return false end
+            if ev == huge then start[v] = true end   -- closed by the rules: a start cell
+          else
+            ev = huge
+            if inside(m, v) then start[v] = true end   -- a wall: a start cell (issue 24)
+          end
           cost[v] = ev
-          if ev == huge then start[v] = true end   -- closed by the rules: a start cell
         end
         pass = ev < huge
       else
@@ -414,16 +432,37 @@ local function flood(m, hf, hc, n, grid, r, max_cost)
   return K.loop(FLOOD, kind, moved)(m, hf, hc, n, grid, r, max_cost)
 end
 
-local starts   -- the start cells' steps (below)
+local starts, value_starts   -- the start cells' steps (below)
 
--- astar_distance_run: one flood of m on grid; false when a rule stopped it.
-local function run(m, grid, r)
-  local open, costs = grid._open, grid._cost
-  if not open then                  -- closed by a finalizer since fill looked
-    r.stop = Q.STOP_CLOSED
-    return false
+-- The map's entry costs before a flood: for large units every cell's (the
+-- fit of a position reads cells no flood looks at); else none: the flood
+-- asks each cell it looks at (entry_cost), so a capped map costs by the
+-- cells it reaches, not by the grid.
+-- A table for one entry per cell of m: an uncapped map is expected to reach
+-- most of the grid, so its tables get their array part at once (LuaJIT's
+-- table.new; elsewhere a constructor of that many nils, compiled once per
+-- size): entries written all over a growing table cost several times as
+-- much. A capped map's tables grow with the cells it reaches.
+local table_new = rawget(_G, "jit") and select(2, pcall(require, "table.new"))
+if type(table_new) ~= "function" then table_new = nil end
+local sized_tables = {}   -- cells -> a function making a table of that array size
+local PRESIZE_MIN, PRESIZE_MAX = 4096, 1048576
+local function cell_table(m)
+  local n = m._cells
+  if m._max < huge or n < PRESIZE_MIN then return {} end
+  if table_new then return table_new(n, 0) end
+  if n > PRESIZE_MAX then return {} end
+  local make = sized_tables[n]
+  if not make then
+    make = load("return function() return {" .. string.rep("nil,", n) .. "} end")()
+    sized_tables[n] = make
   end
-  local cost = {}
+  return make()
+end
+
+local function known_costs(m, open, costs, r)
+  local cost = cell_table(m)
+  if m._size == 1 then return cost end
   local ruled = r.used
   for i = 1, m._cells do
     if not open[i] then
@@ -432,8 +471,24 @@ local function run(m, grid, r)
       cost[i] = costs and costs[i] or 1.0
     end
   end
-  m._cost, m._dist, m._step, m._origin, m._reached = cost, {}, {}, {}, 0
-  m._start, m._sdist = {}, {}
+  return cost
+end
+
+-- astar_distance_run: one flood of m on grid; false when a rule stopped it.
+-- The map's tables are new ones (readers holding the old ones, as encode or
+-- pathFrom while a finalizer updates the map, keep a whole state).
+local function run(m, grid, r)
+  local open = grid._open
+  if not open then                  -- closed by a finalizer since fill looked
+    r.stop = Q.STOP_CLOSED
+    return false
+  end
+  -- the grid's tables as they are now: a finalizer run by the tables made
+  -- below may close the grid (fill sees it after)
+  m._open = open
+  m._cost, m._dist, m._step, m._origin, m._reached = known_costs(m, open, grid._cost, r),
+    cell_table(m), cell_table(m), cell_table(m), 0
+  m._start, m._sdist = cell_table(m), cell_table(m)   -- the walls beside it
   m._via, m._moves = {}, MV.snapshot(grid)   -- the map keeps the moves it is made with
   local dist, step, origin = m._dist, m._step, m._origin
   local hf, hc, n = {}, {}, 0
@@ -451,6 +506,13 @@ local function run(m, grid, r)
       dist[c], step[c], origin[c] = v, END, k - 1
       n = K.push(hf, hc, n, v, c)
     end
+  end
+  if FL.fits(m, grid, r) then
+    -- sources on walls are start cells with no value yet; the loop values
+    -- them with the others as it goes
+    for i in next, m._start do m._start[i] = false end
+    FL.run(m, open, hf, hc, n)
+    return true
   end
   if not flood(m, hf, hc, n, grid, r, m._max) then
     m._dist, m._step, m._reached = {}, {}, 0
@@ -607,18 +669,26 @@ end
 -- best move into the map (ask: the rules whose move rule is asked) when its
 -- value is at most the map's maxCost. False when the rule stopped.
 function starts(m, ask)
+  -- in cell order, as C asks the move rule: the start cells alone, not the grid
+  local list = {}
+  for i in next, m._start do list[#list + 1] = i end
+  if ask then table.sort(list) end   -- no rule asked: any order gives the same
+  return value_starts(m, list, ask)
+end
+
+-- Values the start cells of list (each on its own); false when the rule stopped.
+function value_starts(m, list, ask)
   local start, sdist, origin, via = m._start, m._sdist, m._origin, m._via
   local scratch = move_scratch(m)
-  for i = 1, m._cells do
-    if start[i] ~= nil then
-      local bs, best, _, to = choose_move(m, i, huge, nil, huge, scratch, ask)
-      if bs == nil then return false end
-      if bs == END or not (best <= m._max) then
-        start[i], sdist[i] = false, nil
-      else
-        start[i], sdist[i], origin[i] = bs, best, origin[to]
-        if bs == LINK then via[i] = to end
-      end
+  for k = 1, #list do
+    local i = list[k]
+    local bs, best, _, to = choose_move(m, i, huge, nil, huge, scratch, ask)
+    if bs == nil then return false end
+    if bs == END or not (best <= m._max) then
+      start[i], sdist[i] = false, nil
+    else
+      start[i], sdist[i], origin[i] = bs, best, origin[to]
+      if bs == LINK then via[i] = to end
     end
   end
   return true
@@ -682,7 +752,7 @@ local function fill(m, grid, r, fname)
     Q.prepare(r, grid)
     m._busy = true
     local ok = run(m, grid, r)
-    m._busy = false
+    m._busy, m._open = false, nil   -- the grid's cells were read during the run only
     if not ok then
       if r.stop == Q.STOP_CHANGED and grid._open and restarts < G.MAX_RESTARTS then
         restarts = restarts + 1
@@ -692,7 +762,10 @@ local function fill(m, grid, r, fname)
     else
       -- a finalizer may have closed or changed the grid while tables grew
       if not grid._open then error("grid closed during " .. fname, 0) end
-      if grid._version == r.version or restarts >= G.MAX_RESTARTS then return end
+      if grid._version == r.version or restarts >= G.MAX_RESTARTS then
+        m._version = r.version   -- what an update repairs from
+        return
+      end
       restarts = restarts + 1
     end
   end
@@ -700,23 +773,23 @@ end
 
 -- ---- entry points -----------------------------------------------------------------
 
-local function read_sources(t, w, h)
+local function read_sources(t, w, h, fname)
   local out = {}
   local max = { x = w, y = h }
   for i = 1, rawlen(t) do
     local p = rawget(t, i)
     if type(p) ~= "table" then
-      arg_error(1, "distanceMap", nil, format("sources[%d]: point expected, got %s", i, type(p)))
+      arg_error(1, fname, nil, format("sources[%d]: point expected, got %s", i, type(p)))
     end
     local c = {}
     for _, name in ipairs { "x", "y" } do
       local v = rawget(p, name)
       if type(v) ~= "number" then
-        arg_error(1, "distanceMap", nil,
+        arg_error(1, fname, nil,
           format("sources[%d].%s: number expected, got %s", i, name, type(v)))
       end
       if not (v >= 1 and v <= max[name]) or v ~= floor(v) then
-        arg_error(1, "distanceMap", nil, format("sources[%d].%s out of range 1..%d, got %s",
+        arg_error(1, fname, nil, format("sources[%d].%s out of range 1..%d, got %s",
           i, name, max[name], A.number_text(v)))
       end
       c[name] = toint(v)
@@ -724,11 +797,11 @@ local function read_sources(t, w, h)
     local value = rawget(p, "value")
     if value ~= nil then
       if type(value) ~= "number" then
-        arg_error(1, "distanceMap", nil,
+        arg_error(1, fname, nil,
           format("sources[%d].value: number expected, got %s", i, type(value)))
       end
       if not (value > -huge and value < huge) then
-        arg_error(1, "distanceMap", nil,
+        arg_error(1, fname, nil,
           format("sources[%d].value must be finite, got %s", i, A.number_text(value)))
       end
     end
@@ -746,7 +819,7 @@ function M.distance_map(...)
     type_error(1, "distanceMap", nil, "table", sources, nargs > 1)
   end
   local w, h = grid._w, grid._h
-  local list = read_sources(sources, w, h)
+  local list = read_sources(sources, w, h, "distanceMap")
   local r = Q.init("distanceMap", 2)
   -- sources may hold values below 0: maxCost may be any number but nan
   local o = { diagonal = grid._diagonal, max_cost = huge, any_max_cost = true, size = 1 }
@@ -756,8 +829,22 @@ function M.distance_map(...)
   if not grid._open then error("attempt to use a closed astar.Grid", 0) end
   local m = empty_map(w, h, diagonal, grid._hex, size)
   m._sources, m._max, m._rules, m._ruled = list, max_cost, r, r.used or r.move ~= nil
+  m._grid = grid   -- setSources recomputes on it
   fill(m, grid, r, "distanceMap")
   return m
+end
+
+-- The map's rules (a decoded map has none) for a new flood by fname on grid.
+local function same_rules(self, fname, grid)
+  local r = Q.init(fname, 1)
+  local old = self._rules   -- nil for a decoded map (made without rules)
+  if old then
+    r.index[1], r.index[2] = old.index[1], old.index[2]
+    r.points[1], r.points[2] = old.points[1], old.points[2]
+    r.move = old.move
+  end
+  Q.finish(r, grid)
+  return r
 end
 
 --- map:update(grid) -> map: the same sources and options on grid as it is now.
@@ -780,15 +867,36 @@ function Map.update(...)
   if grid._hex ~= self._hex then
     arg_error(1, "update", nil, "the grid is not of the map's board shape")
   end
-  local r = Q.init("update", 1)
-  local old = self._rules   -- nil for a decoded map (made without rules)
-  if old then
-    r.index[1], r.index[2] = old.index[1], old.index[2]
-    r.points[1], r.points[2] = old.points[1], old.points[2]
-    r.move = old.move
+  if RP.fits(self, grid) then   -- a few edits since: repaired in place
+    local version = grid._version
+    self._busy = true   -- a finalizer's call on the map waits (the tables are being written)
+    local done, valued = RP.repair(self, grid, B.offsets)
+    if done then value_starts(self, valued, nil) end
+    self._busy = false
+    -- a finalizer that changed or closed the grid meanwhile: a rebuild
+    if done and grid._open and grid._version == version then return self end
   end
-  Q.finish(r, grid)
-  fill(self, grid, r, "update")
+  self._grid = grid
+  fill(self, grid, same_rules(self, "update", grid), "update")
+  return self
+end
+
+--- map:setSources(sources) -> map: these sources, the map's options, on the
+-- grid it was made (or last updated) on as that grid is now.
+function Map.setSources(...)
+  local self, sources = ...
+  local nargs = select("#", ...)
+  check_self("setSources", nargs, self)
+  if self._derived then error("calling 'setSources' on a map made by flee or blend", 0) end
+  local grid = self._grid   -- a decoded map has one once updated on a grid
+  if not grid then error("calling 'setSources' on a map made by astar.decodeMap", 0) end
+  if type(sources) ~= "table" then
+    type_error(1, "setSources", nil, "table", sources, nargs > 1)
+  end
+  local list = read_sources(sources, self._w, self._h, "setSources")
+  if not grid._open then error("calling 'setSources' on a map whose grid is closed", 0) end
+  self._sources = list
+  fill(self, grid, same_rules(self, "setSources", grid), "setSources")
   return self
 end
 
