@@ -89,12 +89,6 @@ function DistanceMap:isBuilding() end
 ---@field cells? number settled cells, a whole number >= 1 (math.huge: no limit)
 ---@field seconds? number > 0 (math.huge: no limit)
 
----Moves the map's sources and recomputes it in place (no new memory), with its options
----and rules, on the grid it was made or last updated on, as that grid is now.
----@param sources astar.Source[] as for `grid:distanceMap`
----@return astar.DistanceMap self
-function DistanceMap:setSources(sources) end
-
 ---The map as a string, for `astar.decodeMap`.
 ---@return string
 function DistanceMap:encode() end
