@@ -4020,10 +4020,14 @@ function H.setSources(map, sources)
   if got ~= want then fail("map:setSources gave %s, a new map on the grid %s", got:sub(1, 200), want:sub(1, 200)) end
 end
 
+-- Sliced builds' checks (issue 24), one local: the main chunk's are at
+-- Lua's limit of 200.
+local Slice = {}
+
 -- A map's pending build completed (issue 24): the map must be the one
 -- grid:distanceMap gives from its sources with its options on the grid as it
 -- is, unless something disturbed the call.
-local function check_built(map, mi, w, what)
+function Slice.check_built(map, mi, w, what)
   local g = mi.grid
   local gi = g and info[g]
   if w.disturbed or not gi or not strict then return end
@@ -4038,7 +4042,7 @@ local function check_built(map, mi, w, what)
 end
 
 -- The errors a sliced build's call may raise for fname in world w.
-local function slice_error_ok(fname, err, w)
+function Slice.error_ok(fname, err, w)
   if is_bad_message(err) or (type(err) == "string" and err:find("^calling '" .. fname .. "' on ")) then
     return true
   end
@@ -4048,7 +4052,7 @@ local function slice_error_ok(fname, err, w)
 end
 
 -- The pending build of map (mi) is now its values, or was dropped (ok false).
-local function build_ended(mi, done)
+function Slice.ended(mi, done)
   if not mi or not mi.next then return end
   if done then mi.grid, mi.sources = mi.next.grid, mi.next.sources end
   mi.next = nil
@@ -4070,14 +4074,14 @@ function H.sliced(map, g, sources, cells, timed)
   local w = happened(ev0, mi and mi.grid or g, depth + 1)
   if not r[1] then
     if mi then mi.next = nil end
-    if slice_error_ok(fname, r[2], w) then return end
+    if Slice.error_ok(fname, r[2], w) then return end
     fail("%s with a budget raised %s", fname, show(r[2]))
   end
   if not mi then return end
   mi.next = { grid = sources and mi.grid or g, sources = sources and plain_arg(sources) or mi.sources }
   if r[3] then
-    build_ended(mi, true)
-    check_built(map, mi, w, fname .. " with a budget")
+    Slice.ended(mi, true)
+    Slice.check_built(map, mi, w, fname .. " with a budget")
   end
 end
 
@@ -4091,16 +4095,16 @@ function H.mapStep(map, cells, timed)
   event("grown", { map = map })
   local w = happened(ev0, mi and mi.next and mi.next.grid, depth + 1)
   if not r[1] then
-    build_ended(mi, false)
-    if slice_error_ok("step", r[2], w) or r[2] == "calling 'step' on a map whose grid is closed"
+    Slice.ended(mi, false)
+    if Slice.error_ok("step", r[2], w) or r[2] == "calling 'step' on a map whose grid is closed"
         or r[2] == "distance map changed during step" then   -- a finalizer began another build
       return
     end
     fail("step raised %s", show(r[2]))
   end
   if r[2] and mi and mi.next then
-    build_ended(mi, true)
-    check_built(map, mi, w, "map:step")
+    Slice.ended(mi, true)
+    Slice.check_built(map, mi, w, "map:step")
   end
 end
 

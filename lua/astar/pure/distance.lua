@@ -1007,12 +1007,10 @@ local function build_routine(p, grid)
   return p._co
 end
 
--- Runs the pending build of self for at most `cells` settled cells and
--- `seconds` (the clock read every SLICE_CHUNK cells, after one chunk at
--- least); true when it completed. Raises as fill does, dropping the build
--- (the map keeps its values).
-local function advance_build(self, cells, seconds, fname)
-  local p = self._pending
+-- The slices of one call of self's pending build p (advance_build): true
+-- when it completed, false when the budget is spent; raises as fill does,
+-- dropping the build (the map keeps its values).
+local function run_slices(self, p, cells, seconds, fname)
   local grid, r = p._grid, p._rules_run
   local clock = seconds ~= huge and G.best_clock()
   local started = clock and clock()
@@ -1026,15 +1024,7 @@ local function advance_build(self, cells, seconds, fname)
     end
     Q.prepare(r, grid)
     local co = build_routine(p, grid)
-    -- a finalizer run by what these made may have completed, dropped or
-    -- replaced the build (lua_distance.c map_step)
-    if self._pending ~= p then
-      if self._pending == nil then return true end
-      error("distance map changed during " .. fname, 0)
-    end
-    self._busy = true
     local resumed, ok = coroutine.resume(co, chunk)
-    self._busy = false
     keep_second(self, p)
     if not resumed then
       self._pending = nil
@@ -1067,6 +1057,20 @@ local function advance_build(self, cells, seconds, fname)
       if clock and clock() - started >= seconds then return false end
     end
   end
+end
+
+-- Runs the pending build of self for at most `cells` settled cells and
+-- `seconds` (the clock read every SLICE_CHUNK cells, after one chunk at
+-- least); true when it completed. The map is busy for the whole call, as
+-- C's (no Lua runs between its slices): a finalizer run by a coroutine made
+-- here, or between two slices, finds the map being computed and cannot end
+-- or replace the build under this call.
+local function advance_build(self, cells, seconds, fname)
+  self._busy = true
+  local ok, done = pcall(run_slices, self, self._pending, cells, seconds, fname)
+  self._busy = false
+  if not ok then error(done, 0) end
+  return done
 end
 
 -- update and setSources with a budget: a build of self on grid from
