@@ -106,3 +106,26 @@ row(("(b) map:setSources, maxCost = %d, against uncapped"):format(CAP), set_capp
 
 -- ---- (c) setSources to a moving source against a new map ------------------------------
 row("(c) map:setSources to a moving source, against grid:distanceMap", set_uncapped or nil, fresh)
+
+-- ---- (d) a rebuild a slice at a time ---------------------------------------------------
+local SLICE = 5000
+local sliced = map.step ~= nil
+local worst, total, slices = {}, {}, 0
+for k = 1, sliced and PASSES or 0 do
+  step_source(k)
+  local t0 = os.clock()
+  local _, done = map:setSources(moving, { cells = SLICE })
+  local t = os.clock() - t0
+  local most, sum, n = t, t, 1
+  while not done do
+    t0 = os.clock()
+    done = map:step(SLICE)
+    t = os.clock() - t0
+    most, sum, n = math.max(most, t), sum + t, n + 1
+  end
+  worst[k], total[k], slices = most * 1e6, sum * 1e6, n
+end
+row(("(d) %d-cell slices: the worst of %s, against a whole setSources"):format(SLICE,
+  sliced and slices or "n/a"), sliced and median(worst) or nil, set_uncapped or nil)
+row(("(d) %d-cell slices: their total, against a whole setSources"):format(SLICE),
+  sliced and median(total) or nil, set_uncapped or nil)

@@ -5,7 +5,8 @@
 #                            near the source, maxCost = 40 against uncapped
 #                            (distanceMap and setSources), setSources to a
 #                            moving source, each against a new map (256x256,
-#                            20% walls)
+#                            20% walls); a rebuild in slices of 5000 cells
+#                            (the worst slice, the total)
 
 BENCH_TARGETS += bench-moving-maps
 

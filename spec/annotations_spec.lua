@@ -220,6 +220,8 @@ describe("the options classes in types/ (" .. astar.backend .. " backend)", func
     ["astar.PathFromOptions"] = function(o) return map:pathFrom(1, 1, o) end,
     ["astar.BlendOptions"] = function(o) return astar.blend({ map, 1 }, o) end,
   }
+  -- the budget of a build a slice at a time (issue 24)
+  QUERIES["astar.MapBuildOptions"] = function(o) return map:update(grid, o) end
   -- every option name any class knows, tried on every query
   local universe = {}
   for cname in pairs(QUERIES) do

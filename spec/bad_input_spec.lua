@@ -608,3 +608,41 @@ describe("map:setSources", function()
     assert.are.equal(1, map:nearest(64, 1))
   end)
 end)
+
+-- Maps built a slice at a time (issue 24): the budgets of update and
+-- setSources (the queries' options reader), map:step's, a closed grid.
+describe("sliced map builds", function()
+  it("raise exact messages for bad budgets and a closed grid", function()
+    local g = astar.new(64, 5)
+    local map = g:distanceMap({ { x = 1, y = 1 } })
+    local function upd(msg) return "bad argument #2 to 'update' (" .. msg .. ")" end
+    local function set(msg) return "bad argument #2 to 'setSources' (" .. msg .. ")" end
+    check_error(upd("opts.cells must be a whole number >= 1, got 0"), map.update, map, g, { cells = 0 })
+    check_error(upd("opts.cells must be a whole number >= 1, got 2.5"), map.update, map, g, { cells = 2.5 })
+    check_error(upd("opts.cells must be a whole number >= 1, got nan"), map.update, map, g, { cells = 0 / 0 })
+    check_error(upd("opts.cells: number expected, got string"), map.update, map, g, { cells = "9" })
+    check_error(upd("opts.seconds must be a number > 0, got 0"), map.update, map, g, { seconds = 0 })
+    check_error(upd("opts.seconds: number expected, got boolean"), map.update, map, g, { seconds = true })
+    check_error(upd("unknown option 'diagonal'"), map.update, map, g, { diagonal = "never" })
+    check_error(upd("table expected, got number"), map.update, map, g, 5)
+    check_error(set("opts.cells must be a whole number >= 1, got -1"), map.setSources, map, {}, { cells = -1 })
+    check_error(set("opts.seconds must be a number > 0, got -inf"), map.setSources, map, {}, { seconds = -INF })
+    check_error(set("unknown option 'cell'"), map.setSources, map, {}, { cell = 1 })
+    check_error("bad argument #1 to 'step' (cells must be a whole number >= 1 or math.huge, got 0.5)",
+      map.step, map, 0.5)
+    check_error("bad argument #1 to 'step' (number expected, got no value)", map.step, map)
+    check_error("bad argument #2 to 'step' (seconds must be a number > 0 or math.huge, got 0)",
+      map.step, map, 1, 0)
+    check_error("calling 'step' on bad self (astar.DistanceMap expected, got table)", map.step, {}, 1)
+    check_error("calling 'isBuilding' on bad self (astar.DistanceMap expected, got no value)", map.isBuilding)
+    -- a bad budget leaves the map as it was, nothing pending
+    assert.is_false(map:isBuilding())
+    assert.are.equal(63, map:get(64, 1))
+    map:setSources({ { x = 64, y = 5 } }, { cells = 2 })
+    assert.is_true(map:isBuilding())
+    getmetatable(g).__close(g)
+    check_error("calling 'step' on a map whose grid is closed", map.step, map, 1)
+    assert.are.equal(63, map:get(64, 1))
+    assert.is_false(map:isBuilding())
+  end)
+end)

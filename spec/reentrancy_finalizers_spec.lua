@@ -231,6 +231,8 @@ local function newWorld(entry, L, withMap)
     w.map = w.small:distanceMap({ { x = 1, y = 1 }, { x = 5, y = 6, value = 2 } }, { cost = lists(SHORT).cost })
     w.map2 = w.small:distanceMap({ { x = 8, y = 8 } })
     w.mapGrown = false
+    -- a build pending (issue 24): new sources, three cells settled
+    if needs.building then w.map:setSources({ { x = 3, y = 2 } }, { cells = 3 }) end
   end
   if needs.into then w.into = copyList(L.into) end
   return w
@@ -297,7 +299,7 @@ local function entry(name, fname, call, opts)
   ENTRIES[#ENTRIES + 1] = { name = name, fname = fname, call = call, needs = opts.needs or {},
     judge = opts.judge or (opts.writes and "final") or "any", writes = opts.writes, view = opts.view,
     mapAnswer = opts.mapAnswer, moves = opts.needs and opts.needs.moves or fname == "setMove" or fname == "link",
-    setSources = opts.setSources }
+    setSources = opts.setSources, sliced = opts.sliced }
 end
 local function wrote(w) return w.grid end   -- the answer of a write: the grid itself
 
@@ -558,6 +560,18 @@ entry("map:update", "update", function(w) return w.map:update(w.grid) end, { nee
 entry("map:setSources", "setSources", function(w)
   return w.map:setSources({ { x = 2, y = 3 }, { x = 6, y = 6, value = 1 } })
 end, { needs = MAP, mapAnswer = true, setSources = true })
+-- a build a slice at a time (issue 24): whole within the call, or one pending
+local MAP_BUILDING = { map = true, building = true }
+entry("map:update, a slice at a time", "update", function(w)
+  return w.map:update(w.grid, { cells = 1e9 })
+end, { needs = MAP, mapAnswer = true, sliced = true })
+entry("map:setSources, a slice at a time", "setSources", function(w)
+  return w.map:setSources({ { x = 2, y = 3 }, { x = 6, y = 6, value = 1 } }, { seconds = math.huge })
+end, { needs = MAP, mapAnswer = true, sliced = true })
+entry("map:step", "step", function(w) return w.map:step(math.huge), w.map end,
+  { needs = MAP_BUILDING, mapAnswer = true, sliced = true })
+entry("map:isBuilding", "isBuilding", function(w) return w.map:isBuilding() end,
+  { needs = MAP_BUILDING, sliced = true })
 entry("tostring(map)", "__tostring", function(w) return tostring(w.map) end, { needs = MAP })
 -- the tactics' attack areas and danger zones (lua/astar/tactics.lua)
 local AREA, AREA_INTO, ZONE_INTO = { area = true }, { area = true, into = true }, { zone = true, into = true }
@@ -650,6 +664,7 @@ end
 local NESTED_ERRORS = {
   ["calling 'update' on a distance map that is being computed"] = true,
   ["calling 'setSources' on a distance map that is being computed"] = true,
+  ["calling 'step' on a distance map that is being computed"] = true,
   ["search:step called from one of its own rules"] = true,
   ["search:restart called from one of its own rules"] = true,
 }

@@ -560,6 +560,56 @@ do
     check = made.check,
     cell = made.cell,
   }
+  -- maps built a slice at a time (issue 24): the map's cost rule asked in
+  -- the slices of setSources with a budget, or of map:step; the answer is a
+  -- fresh map's on the grid as the mirror has it
+  local function freshMismatch(map, m)
+    local g = astar.new(m.w, m.h)
+    for y = 1, m.h do
+      for x = 1, m.w do g:setWalkable(x, y, not m.wall[y][x]) end
+    end
+    local want = g:distanceMap({ { x = SX, y = SY } }, { cost = costOf })
+    for y = 1, m.h do
+      for x = 1, m.w do
+        local nx, ny = map:nextStep(x, y)
+        local wx, wy = want:nextStep(x, y)
+        if map:get(x, y) ~= want:get(x, y) or nx ~= wx or ny ~= wy then
+          return ("(%d, %d): get %s, a fresh map %s"):format(x, y, tostring(map:get(x, y)),
+            tostring(want:get(x, y)))
+        end
+      end
+    end
+    return nil
+  end
+  local function slicedMap(grid)
+    local rule = costOf
+    local map = grid:distanceMap({ { x = 1, y = 1 } }, { cost = function(x, y) return rule(x, y) end })
+    return map, function(f) rule = f end
+  end
+  KINDS[#KINDS + 1] = {
+    name = "setSources with a budget, cost function", fname = "setSources", sliced = true,
+    plain = function(_, x, y) return costOf(x, y) end,
+    run = function(grid, f)
+      local map, use = slicedMap(grid)
+      use(f)
+      return (map:setSources({ { x = SX, y = SY } }, { seconds = math.huge }))
+    end,
+    check = freshMismatch,
+    cell = function(x, y) return x, y end,
+  }
+  KINDS[#KINDS + 1] = {
+    name = "map:step, cost function", fname = "step", sliced = true,
+    plain = function(_, x, y) return costOf(x, y) end,
+    run = function(grid, f)
+      local map, use = slicedMap(grid)
+      assert(not select(2, map:setSources({ { x = SX, y = SY } }, { cells = 1 })))
+      use(f)
+      assert(map:step(math.huge))
+      return map
+    end,
+    check = freshMismatch,
+    cell = function(x, y) return x, y end,
+  }
 end
 
 local TOGGLE_X, TOGGLE_Y = 9, 7   -- the cell "change on every call" flips

@@ -391,7 +391,7 @@ function M.decode(input)
   -- An action for a callback or a finalizer, on grid slot k mostly.
   function gen_action(k, nest)
     if nest > 2 then return nil end
-    local kind = b() % 27
+    local kind = b() % 29
     local g = b() % 4 == 0 and slot() or k
     local w, h = dim(g)
     if kind <= 1 then
@@ -457,6 +457,12 @@ function M.decode(input)
         gen_query_opts(g, nest, true) }
     elseif kind == 26 then
       return { "setSources", dslot(), src(format("H.srcs(%d, %d, %d, %d)", b() * 256 + b(), b() % 40, w, h)) }
+    elseif kind == 27 then
+      -- a build a slice at a time (issue 24): update or setSources with a budget
+      local sources = b() % 2 == 0 and src(format("H.srcs(%d, %d, %d, %d)", b() * 256 + b(), b() % 40, w, h))
+      return { "sliced", dslot(), g, sources or false, 1 + b() % 64, b() % 3 == 0 }
+    elseif kind == 28 then
+      return { "mapStep", dslot(), 1 + b() % 64, b() % 3 == 0 }
     end
     return { "rangeQuery", rslot(), coord(w), coord(h) }
   end
@@ -553,9 +559,17 @@ function M.decode(input)
       return format("D[%d] = H.blend({D[%d], %s, D[%d], %s}, %s)", v, dslot(), lit(pick({ 1, -0.5, 2 })), dslot(),
         lit(pick({ 1, 0.25, -1 })), b() % 2 == 0 and "{rescan = true}" or "nil")
     elseif op == 8 then
-      if b() % 2 == 0 then
+      local sub = b() % 4
+      if sub == 0 then
         live.D[v] = true
         return format("D[%d] = H.decodeMap(D[%d])", v, dslot())
+      elseif sub == 2 then
+        -- a build a slice at a time (issue 24), left pending for the statements after
+        local sources = b() % 2 == 0 and format("H.srcs(%d, %d, %d, %d)", b() * 256 + b(), b() % 40, w, h)
+        return format("H.sliced(D[%d], %s, %s, %d, %s)", dslot(), G, sources or "false", 1 + b() % 64,
+          tostring(b() % 3 == 0))
+      elseif sub == 3 then
+        return format("H.mapStep(D[%d], %d, %s)", dslot(), 1 + b() % 64, tostring(b() % 3 == 0))
       end
       return format("H.update(D[%d], %s)", dslot(), G)
     elseif op == 9 then
@@ -3959,7 +3973,7 @@ function H.update(map, g)
     fail("update raised %s", show(err))
   end
   local mi = minfo[map]
-  if mi then mi.grid = g end
+  if mi then mi.grid, mi.next = g, nil end   -- a whole update replaces a pending build
   if not mi or w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
   local box = twin_of(g)
   if not box then return end
@@ -3994,7 +4008,7 @@ function H.setSources(map, sources)
     fail("setSources raised %s", show(err))
   end
   if not mi then return end
-  mi.sources = plain_arg(sources)
+  mi.sources, mi.next = plain_arg(sources), nil
   if w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
   local box = twin_of(g)
   if not box then return end
@@ -4004,6 +4018,94 @@ function H.setSources(map, sources)
   local want = ok and outcome_text(pack(true, fresh)) or "error " .. show(fresh)
   local got = outcome_text(pack(true, map))
   if got ~= want then fail("map:setSources gave %s, a new map on the grid %s", got:sub(1, 200), want:sub(1, 200)) end
+end
+
+-- Sliced builds' checks (issue 24), one local: the main chunk's are at
+-- Lua's limit of 200.
+local Slice = {}
+
+-- A map's pending build completed (issue 24): the map must be the one
+-- grid:distanceMap gives from its sources with its options on the grid as it
+-- is, unless something disturbed the call.
+function Slice.check_built(map, mi, w, what)
+  local g = mi.grid
+  local gi = g and info[g]
+  if w.disturbed or not gi or not strict then return end
+  local box = twin_of(g)
+  if not box then return end
+  quiet = quiet + 1
+  local ok, fresh = pcall(Grid.distanceMap, box[1], mi.sources, mi.opts)
+  quiet = quiet - 1
+  local want = ok and outcome_text(pack(true, fresh)) or "error " .. show(fresh)
+  local got = outcome_text(pack(true, map))
+  if got ~= want then fail("%s gave %s, a new map on the grid %s", what, got:sub(1, 200), want:sub(1, 200)) end
+end
+
+-- The errors a sliced build's call may raise for fname in world w.
+function Slice.error_ok(fname, err, w)
+  if is_bad_message(err) or (type(err) == "string" and err:find("^calling '" .. fname .. "' on ")) then
+    return true
+  end
+  if callback_error_ok(fname, err, w) or err == CLOSED_USE then return true end
+  if w.changed_fin and err == "grid changed during " .. fname then return true end
+  return w.closed_fin and err == "grid closed during " .. fname
+end
+
+-- The pending build of map (mi) is now its values, or was dropped (ok false).
+function Slice.ended(mi, done)
+  if not mi or not mi.next then return end
+  if done then mi.grid, mi.sources = mi.next.grid, mi.next.sources end
+  mi.next = nil
+end
+
+-- map:update(g, {cells =, [seconds =]}) or map:setSources(sources, ...) (issue 24).
+function H.sliced(map, g, sources, cells, timed)
+  if map == nil or map.step == nil or g == nil then return end
+  local mi = minfo[map]
+  local opts = { cells = cells, seconds = timed and 1e-9 or nil }
+  busy[map] = true
+  local fname = sources and "setSources" or "update"
+  local r, ev0 = api(function()
+    if sources then return map:setSources(sources, opts) end
+    return map:update(g, opts)
+  end)
+  busy[map] = nil
+  event("grown", { map = map })
+  local w = happened(ev0, mi and mi.grid or g, depth + 1)
+  if not r[1] then
+    if mi then mi.next = nil end
+    if Slice.error_ok(fname, r[2], w) then return end
+    fail("%s with a budget raised %s", fname, show(r[2]))
+  end
+  if not mi then return end
+  mi.next = { grid = sources and mi.grid or g, sources = sources and plain_arg(sources) or mi.sources }
+  if r[3] then
+    Slice.ended(mi, true)
+    Slice.check_built(map, mi, w, fname .. " with a budget")
+  end
+end
+
+-- map:step(cells [, seconds]) (issue 24).
+function H.mapStep(map, cells, timed)
+  if map == nil or map.step == nil then return end
+  local mi = minfo[map]
+  busy[map] = true
+  local r, ev0 = api(function() return map:step(cells, timed and 1e-9 or nil) end)
+  busy[map] = nil
+  event("grown", { map = map })
+  local w = happened(ev0, mi and mi.next and mi.next.grid, depth + 1)
+  if not r[1] then
+    Slice.ended(mi, false)
+    if Slice.error_ok("step", r[2], w) or r[2] == "calling 'step' on a map whose grid is closed"
+        or r[2] == "distance map changed during step" then   -- a finalizer began another build
+      return
+    end
+    fail("step raised %s", show(r[2]))
+  end
+  if r[2] and mi and mi.next then
+    Slice.ended(mi, true)
+    Slice.check_built(map, mi, w, "map:step")
+  end
 end
 
 -- Tile ids and rules for fromTiles and setTiles: a w x h table of ids, and
@@ -4115,6 +4217,10 @@ function act(a)
     H.update(D[a[2]], G[a[3]])
   elseif kind == "setSources" then
     H.setSources(D[a[2]], a[3])
+  elseif kind == "sliced" then
+    H.sliced(D[a[2]], G[a[3]], a[4] or nil, a[5], a[6])
+  elseif kind == "mapStep" then
+    H.mapStep(D[a[2]], a[3], a[4])
   elseif kind == "mapcall" then
     local r = H.mapCall(D[a[2]], a[3])
     if a[3] == "flee" then D[a[2] % 4 + 1] = r end

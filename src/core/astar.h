@@ -725,6 +725,30 @@ AstarError astar_distance_update(AstarRange *scratch, const AstarGrid *grid, Ast
                                  const AstarDistanceSource *sources, size_t n, double max_cost,
                                  AstarCellRule rule, void *user, AstarMoveRule move_rule,
                                  void *move_user, int *aborted);
+/* A map built a slice at a time (distance_slice.c, issue 24): the pending
+ * build's second arrays and open list, in memory the caller gives
+ * (astar_distance_slice_bytes of it, 8-aligned), laid out as map `like`
+ * (its size, diagonal mode, board and unit size); astar_distance_slice_free
+ * frees the open list. A build: _begin on a grid (replacing any pending
+ * one), then _run with the sources, max_cost and rule (the same every call)
+ * for at most `cells` settled cells a call, until it answers 1; then
+ * _finish swaps the values into m. A grid whose version changed between
+ * two runs is seeded again (the build starts over on the grid as it is).
+ * Moves, links and move rules are not followed: a caller builds those
+ * maps whole. The rule's NAN stops the run (*aborted; the build then
+ * starts over on the next run), as does *e. */
+typedef struct AstarDistanceSlice AstarDistanceSlice;
+size_t astar_distance_slice_bytes(uint32_t width, uint32_t height);
+AstarDistanceSlice *astar_distance_slice_init(void *memory, const AstarDistanceMap *like);
+void astar_distance_slice_free(AstarDistanceSlice *s);
+size_t astar_distance_slice_memory(const AstarDistanceSlice *s);
+int astar_distance_slice_pending(const AstarDistanceSlice *s);
+void astar_distance_slice_begin(AstarDistanceSlice *s, const AstarGrid *grid);
+void astar_distance_slice_cancel(AstarDistanceSlice *s);
+int astar_distance_slice_run(AstarDistanceSlice *s, const AstarDistanceSource *sources,
+                             size_t n, double max_cost, AstarCellRule rule, void *user,
+                             size_t cells, int *aborted, AstarError *e);
+void astar_distance_slice_finish(AstarDistanceSlice *s, AstarDistanceMap *m);
 /* Bytes of a snapshot of grid's overrides and links (0: it has none). */
 size_t astar_distance_moves_bytes(const AstarGrid *grid);
 /* Copies grid's overrides and links into memory (astar_distance_moves_bytes

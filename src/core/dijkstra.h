@@ -42,6 +42,11 @@
  * define DK_LOOK_PAST_BUDGET 1: every settled cell looks at all its
  * neighbours even when no move out fits the budget (distance maps record
  * the cells they look at); the budget is then checked per move.
+ * A file whose loop can stop after a budget of settled cells (DK_SLICE, a
+ * map built a slice at a time: issue 24) defines DK_SLICE_LEFT(q), an
+ * lvalue counting the cells the slice may still settle; the loop then
+ * returns with the open list kept, to be resumed. Variants without the
+ * trait compile as before.
  */
 #ifndef ASTAR_DIJKSTRA_H
 #define ASTAR_DIJKSTRA_H
@@ -63,7 +68,7 @@ enum { DK_ABORT = -1, DK_BLOCKED = 0, DK_OPEN = 1, DK_PASS = 2 };
  * dk_look may still record the first time it looks); a rescan of known
  * cells; moves and links (never with DK_KNOWN: an override may be cheaper
  * than the price DK_PRICE bounds the budget by). */
-enum { DK_KNOWN = 1, DK_RESCAN = 2, DK_MOVES = 4 };
+enum { DK_KNOWN = 1, DK_RESCAN = 2, DK_MOVES = 4, DK_SLICE = 8 };
 /* dk_relax's direction for a step by a link. */
 #define DK_LINK 8u
 /* What dijkstra_loop returns. */
@@ -164,6 +169,13 @@ DK_INLINE void open_clear(OpenList *o, const OpenKind kind)
 #ifndef DK_REVERSE
 #define DK_REVERSE 0
 #endif
+#ifdef DK_SLICE_LEFT
+#define DK_SLICE_GOES_ON(q, traits) (!((traits) & DK_SLICE) || DK_SLICE_LEFT(q) > 0)
+#define DK_SLICE_SPEND(q, traits) do { if ((traits) & DK_SLICE) DK_SLICE_LEFT(q)--; } while (0)
+#else
+#define DK_SLICE_GOES_ON(q, traits) 1
+#define DK_SLICE_SPEND(q, traits) do { } while (0)
+#endif
 
 /* The move rule's price of the walk's move from -> to, which the grid
  * prices at step: INFINITY (not to be taken), NAN (stop). */
@@ -212,13 +224,14 @@ DK_INLINE int dijkstra_loop(DK_QUERY *q, const Board *b, const BoardKind kind, O
     const int corners = board_has_corners(b, kind);
     uint32_t u;
 
-    while (open_pop(open, open_kind, &u)) {
+    while (DK_SLICE_GOES_ON(q, traits) && open_pop(open, open_kind, &u)) {
         const unsigned *dirs = NULL;
         int side[4] = {1, 1, 1, 1}, n, k;
         double g;
 
         if (!dk_settle(q, kind, u, &g))
             continue;
+        DK_SLICE_SPEND(q, traits);
         /* known costs on a square board: the cheapest move out costs the same */
         if (!DK_LOOK_PAST_BUDGET && (traits & DK_KNOWN) && kind <= BOARD_SQUARE8
             && !(g + DK_PRICE(q) <= budget))

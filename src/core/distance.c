@@ -298,6 +298,7 @@ typedef struct {
     uint32_t box[4];
     AstarCellList *settled;  /* a repair's: every cell settled, in order (NULL: none) */
     int nomem;               /* settled could not grow */
+    size_t left;             /* DK_SLICE: the cells the slice may still settle */
 } MapQuery;
 
 static inline int dk_settle(MapQuery *q, const BoardKind kind, uint32_t u, double *g)
@@ -325,10 +326,11 @@ static inline int dk_settle(MapQuery *q, const BoardKind kind, uint32_t u, doubl
 
 /* The walk steps v -> u, so the step is priced by what it enters: u's entry
  * cost, or for a large unit the highest of the cells u covers and v does
- * not. v itself must be enterable (its rule asked the first time). */
-static inline int dk_look(MapQuery *q, const Board *b, const BoardKind kind,
-                          const unsigned traits, uint32_t u, uint32_t v, unsigned d,
-                          double *price)
+ * not. v itself must be enterable (its rule asked the first time).
+ * Forced inline: the loop is compiled many times over (sliced builds too),
+ * and a call per look would cost every plain flood a third more. */
+DK_INLINE int dk_look(MapQuery *q, const Board *b, const BoardKind kind,
+                      const unsigned traits, uint32_t u, uint32_t v, unsigned d, double *price)
 {
     unsigned sv = q->step[v];
 
@@ -409,6 +411,7 @@ static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, doub
 #define DK_CORNER_FIRST 0   /* a diagonal cell is asked before the corner rule looks */
 #define DK_REVERSE 1        /* the walk goes v -> u: the moves asked about are v's */
 #define DK_LOOK_PAST_BUDGET 1   /* every neighbour of a member is looked at: recorded */
+#define DK_SLICE_LEFT(q) ((q)->left)
 #include "dijkstra.h"
 
 /* The query of one flood. */
@@ -693,6 +696,51 @@ static void box_add(AstarDistanceMap *m, size_t i)
     m->box[3] = y > m->box[3] ? y : m->box[3];
 }
 
+/* The layer of the positions where a unit of m's size fits (clearance.c),
+ * when the flood reads it (large units, no rule); else NULL. */
+static AstarError fit_layer(AstarDistanceMap *m, const AstarGrid *grid, AstarCellRule rule,
+                            const AstarGrid **fit)
+{
+    AstarGrid *layer;
+    uint32_t used;
+
+    *fit = NULL;
+    if (m->size <= 1 || rule)
+        return ASTAR_OK;
+    if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK)
+        return ASTAR_ENOMEM;
+    *fit = layer;
+    return ASTAR_OK;
+}
+
+/* Gives the n sources their values in the cleared map m and queues them on
+ * open: DK_DONE, DK_ABORTED (the rule stopped) or DK_NOMEM. */
+static int seed_sources(AstarDistanceMap *m, const AstarGrid *grid, OpenList *open,
+                        OpenKind kind, const AstarDistanceSource *sources, size_t n,
+                        double max_cost, AstarCellRule rule, void *user)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        size_t c = astar_index(grid, sources[i].x, sources[i].y);
+        double v = sources[i].value;
+        int fits;
+
+        box_add(m, c);                      /* asked about: written */
+        fits = source_fits(m, grid, c, rule, user);
+        if (fits < 0)
+            return DK_ABORTED;
+        if (!fits || !(v <= max_cost) || !(v < m->dist[c]))
+            continue;
+        m->dist[c] = v;
+        m->step[c] = ASTAR_STEP_END;
+        m->origin[c] = (uint32_t)i;
+        if (open_push(open, kind, v, (uint32_t)c) != ASTAR_OK)
+            return DK_NOMEM;
+    }
+    return DK_DONE;
+}
+
 AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
                                      AstarDistanceMap *m, const AstarDistanceSource *sources,
                                      size_t n, double max_cost, AstarCellRule rule, void *user,
@@ -705,19 +753,15 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
     AstarError e;
     size_t i;
     double lo, hi;
+    int seeded;
 
     *aborted = 0;
     clear_for(m, grid, rule != NULL, &lo, &hi);
     if (m->moves || move_rule)
         m->synced_rule |= 2;                /* no repair after: its walks took moves */
-    if (m->size > 1 && !rule) {   /* the layer of the positions where the unit fits (clearance.c) */
-        AstarGrid *layer;
-        uint32_t used;
-        if (astar_grid_layer((AstarGrid *)grid, m->size, &layer, &used) != ASTAR_OK) {
-            astar_distance_forget(m);
-            return ASTAR_ENOMEM;
-        }
-        fit = layer;
+    if (fit_layer(m, grid, rule, &fit) != ASTAR_OK) {
+        astar_distance_forget(m);
+        return ASTAR_ENOMEM;
     }
     for (i = 1; i < n && sources[i].value == sources[0].value; i++)
         ;
@@ -726,29 +770,16 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
         astar_distance_forget(m);
         return ASTAR_ENOMEM;
     }
-    for (i = 0; i < n; i++) {
-        size_t c = astar_index(grid, sources[i].x, sources[i].y);
-        double v = sources[i].value;
-        int fits;
-
-        box_add(m, c);                      /* asked about: written */
-        fits = source_fits(m, grid, c, rule, user);
-
-        if (fits < 0) {
-            open_clear(&open, kind);
-            empty(m);
-            *aborted = 1;
-            return ASTAR_OK;
-        }
-        if (!fits || !(v <= max_cost) || !(v < m->dist[c]))
-            continue;
-        m->dist[c] = v;
-        m->step[c] = ASTAR_STEP_END;
-        m->origin[c] = (uint32_t)i;
-        if (open_push(&open, kind, v, (uint32_t)c) != ASTAR_OK) {
-            astar_distance_forget(m);
-            return ASTAR_ENOMEM;
-        }
+    seeded = seed_sources(m, grid, &open, kind, sources, n, max_cost, rule, user);
+    if (seeded == DK_ABORTED) {
+        open_clear(&open, kind);
+        empty(m);
+        *aborted = 1;
+        return ASTAR_OK;
+    }
+    if (seeded == DK_NOMEM) {
+        astar_distance_forget(m);
+        return ASTAR_ENOMEM;
     }
     e = map_flood(m, grid, fit, rule, user, move_rule, move_user, &open, kind, max_cost, track,
                   NULL, aborted);
@@ -760,6 +791,39 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
         *aborted = 1;
     }
     return e;
+}
+
+/* ---- a flood a slice at a time (issue 24; distance_slice.c) ------------------
+ *
+ * The run above cut in two: the seeding of the cleared map, then the heap's
+ * flood by slices of settled cells, the closed bits kept between slices
+ * (a cell popped again is a stale duplicate), the start cells after the
+ * last. No moves, no move rule: the binding builds those whole. */
+
+AstarError astar_distance_slice_seed(AstarDistanceMap *m, const AstarGrid *grid, Heap *heap,
+                                     const AstarDistanceSource *sources, size_t n,
+                                     double max_cost, AstarCellRule rule, void *user,
+                                     int *aborted)
+{
+    OpenList open;
+    double lo, hi;
+    int seeded;
+
+    *aborted = 0;
+    clear_for(m, grid, rule != NULL, &lo, &hi);
+    whole_box(m);                           /* unclose and the next run: every cell */
+    open_heap(&open, heap);
+    seeded = seed_sources(m, grid, &open, OPEN_HEAP, sources, n, max_cost, rule, user);
+    if (seeded == DK_ABORTED) {
+        heap_clear(heap);
+        empty(m);
+        *aborted = 1;
+    }
+    if (seeded == DK_NOMEM) {
+        astar_distance_forget(m);
+        return ASTAR_ENOMEM;
+    }
+    return ASTAR_OK;
 }
 
 AstarError astar_distance_rescan(AstarRange *scratch, AstarDistanceMap *m)
@@ -1036,6 +1100,81 @@ static inline void descend_on(AstarDistanceMap *m, const BoardKind kind)
         m->step[i] = (uint8_t)(ASTAR_STEP_MEMBER | descend_step(m, &b, kind, i));
         m->origin[i] = cell_number(m, i);
     }
+}
+
+int astar_distance_slice_flood(AstarDistanceMap *m, const AstarGrid *grid, Heap *heap,
+                               double max_cost, AstarCellRule rule, void *user, size_t cells,
+                               int *aborted, AstarError *e)
+{
+    const BoardKind kind = map_kind(m);
+    const AstarGrid *fit;
+    OpenList open;
+    MapQuery q;
+    Board b;
+    int done;
+
+    *aborted = 0;
+    *e = fit_layer(m, grid, rule, &fit);
+    if (*e != ASTAR_OK)
+        return 0;
+    open.heap = heap;                       /* as the last slice left it */
+    board_init(&b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+    map_query(&q, m, grid, fit, rule, user, NULL, NULL, NULL);
+    q.left = cells;
+    if (kind == BOARD_SQUARE4)
+        done = dijkstra_loop(&q, &b, BOARD_SQUARE4, &open, OPEN_HEAP, DK_SLICE, max_cost);
+    else if (kind == BOARD_SQUARE8)
+        done = dijkstra_loop(&q, &b, BOARD_SQUARE8, &open, OPEN_HEAP, DK_SLICE, max_cost);
+    else if (kind == BOARD_HEX)
+        done = dijkstra_loop(&q, &b, BOARD_HEX, &open, OPEN_HEAP, DK_SLICE, max_cost);
+    else
+        done = dijkstra_loop(&q, &b, BOARD_LARGE, &open, OPEN_HEAP, DK_SLICE, max_cost);
+    if (done == DK_NOMEM) {
+        *e = ASTAR_ENOMEM;
+        return 0;
+    }
+    if (done == DK_ABORTED) {
+        heap_clear(heap);
+        empty(m);
+        *aborted = 1;
+        return 0;
+    }
+    while (heap->size > 0 && (m->step[heap->cell[0]] & ST_CLOSED))
+        heap_pop(heap);                     /* stale duplicates: nothing left to settle */
+    if (heap->size > 0)
+        return 0;                           /* more next slice */
+    unclose(m);
+    /* the start cells the flood looked at (closed by the rule, walls), as a run */
+    if (starts(m, max_cost, NULL, NULL) < 0) {
+        empty(m);
+        *aborted = 1;
+        return 0;
+    }
+    return 1;
+}
+
+void astar_distance_swap(AstarDistanceMap *a, AstarDistanceMap *b)
+{
+    AstarDistanceMap t = *a;
+
+    a->dist = b->dist;
+    a->cost = b->cost;
+    a->origin = b->origin;
+    a->step = b->step;
+    a->reached = b->reached;
+    a->synced = b->synced;
+    a->synced_version = b->synced_version;
+    a->synced_rule = b->synced_rule;
+    memcpy(a->box, b->box, sizeof a->box);
+    b->dist = t.dist;
+    b->cost = t.cost;
+    b->origin = t.origin;
+    b->step = t.step;
+    b->reached = t.reached;
+    b->synced = t.synced;
+    b->synced_version = t.synced_version;
+    b->synced_rule = t.synced_rule;
+    memcpy(b->box, t.box, sizeof b->box);
 }
 
 void astar_distance_descend(AstarDistanceMap *m)

@@ -25,10 +25,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "lua_hex.h"
 #include "query_options.h"
 
 #define MAP_TYPE "astar.DistanceMap"
+#define SLICE_TYPE "astar.DistanceSlice"
+#define SLICE_CHUNK 256       /* settled cells between two looks at the clock */
 #define MAX_RESTARTS 3
 
 /* The slots of a map's uservalue table. */
@@ -39,7 +42,10 @@
 #define UV_VIA 5          /* the userdata m.via points to (link steps' targets) */
 #define UV_GRID 6         /* the grid of the last fill: setSources' (issue 24) */
 #define UV_SOURCES 7      /* the userdata h->grown points to */
-#define UV_SLOTS 7
+#define UV_SLICE 8        /* the pending build's userdata, h->slice (made once) */
+#define UV_NEXT_GRID 9    /* the pending build's grid */
+#define UV_NEXT_SOURCES 10   /* the userdata h->next_list points to */
+#define UV_SLOTS 10
 
 #if LUA_VERSION_NUM >= 502
 #define set_rules_ref lua_setuservalue
@@ -66,6 +72,14 @@ typedef struct {
     int ruled;                 /* made with rules */
     int rules_lost;            /* decoded from a map made with rules: no update */
     int table;                 /* has its uservalue table (UV_*) */
+    /* A build a slice at a time (issue 24): its arrays and open list (UV_SLICE),
+     * its grid (UV_NEXT_GRID), and with setSources its sources (next_new:
+     * next_list, held in UV_NEXT_SOURCES; else the map's) */
+    AstarDistanceSlice *slice;
+    LuaGrid *next_grid;
+    AstarDistanceSource *next_list;
+    size_t next_room, next_n;
+    int next_new;
 } MapHeader;
 
 #define SOURCES_OFFSET ((sizeof(MapHeader) + 15) / 16 * 16)
@@ -603,6 +617,9 @@ static void fill(lua_State *L, LuaGrid *g, int grid, MapHeader *h, int map, Quer
         rule->version = astar_grid_version(g->grid);
         rule->stop = QR_STOP_NONE;
         before = astar_range_memory(lease.range);
+        if (h->slice)
+            astar_distance_slice_cancel(h->slice);   /* a whole build replaces it */
+        h->next_new = 0;
         h->busy = 1;
         h->fills++;
         grid_enter(g);
@@ -778,13 +795,322 @@ static int grid_distance_map(lua_State *L)
     return 1;
 }
 
-/* map:update(grid): the same sources and options on grid as it is now, in
- * place (the grid must have the map's size). Returns the map. */
+/* ---- a build a slice at a time (issue 24; the core's distance_slice.c) ------ */
+
+/* opts.cells and opts.seconds of update and setSources (method argument 2),
+ * HUGE_VAL when absent: 1 when either is given. */
+static int read_budget(lua_State *L, const MapHeader *h, const char *fname, double *cells,
+                       double *seconds)
+{
+    int top = lua_gettop(L);
+    LuaGrid shape;                     /* the reader reads a grid's shape alone */
+    QueryOptions o;
+    QueryRules none;
+
+    memset(&shape, 0, sizeof shape);
+    shape.width = h->m.width;
+    shape.height = h->m.height;
+    shape.hex = h->m.hex;
+    shape.closed = 1;
+    memset(&o, 0, sizeof o);
+    o.cells = o.seconds = HUGE_VAL;
+    query_rules_init(L, &none, fname, 2);
+    read_query_options(L, method_arg(fname, 2), OPTS_BUILD, &shape, &o, &none);
+    lua_settop(L, top);
+    *cells = o.cells;
+    *seconds = o.seconds;
+    return o.given != 0;
+}
+
+static int slice_gc(lua_State *L)
+{
+    astar_distance_slice_free((AstarDistanceSlice *)lua_touserdata(L, 1));
+    return 0;
+}
+
+/* The map's slice (its table at stack index t), made the first time: the
+ * allocations may run finalizers, and the one kept is the first set. */
+static AstarDistanceSlice *map_slice(lua_State *L, MapHeader *h, int t)
+{
+    size_t bytes;
+    void *memory;
+
+    if (h->slice)
+        return h->slice;
+    bytes = astar_distance_slice_bytes(h->m.width, h->m.height);
+    if (!bytes)
+        raise_error(L, "not enough memory");
+    memory = lua_newuserdata(L, bytes);
+    astar_distance_slice_init(memory, &h->m);   /* owns nothing yet: safe to lose */
+    if (luaL_newmetatable(L, SLICE_TYPE)) {
+        lua_pushcfunction(L, slice_gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_setmetatable(L, -2);
+    if (!h->slice) {
+        lua_rawseti(L, t, UV_SLICE);
+        h->slice = (AstarDistanceSlice *)memory;
+    } else {
+        lua_pop(L, 1);
+    }
+    return h->slice;
+}
+
+/* Room for n pending sources (the map's table at t), grown geometrically. */
+static AstarDistanceSource *pending_room(lua_State *L, MapHeader *h, int t, size_t n)
+{
+    size_t room;
+    void *list;
+
+    if (n <= h->next_room)
+        return h->next_list;
+    room = n > 2 * h->next_room ? n : 2 * h->next_room;
+    if (room > (size_t)-1 / sizeof *h->next_list)
+        raise_error(L, "not enough memory");
+    list = lua_newuserdata(L, room * sizeof *h->next_list);
+    if (n > h->next_room) {            /* a finalizer may have grown it meanwhile */
+        lua_rawseti(L, t, UV_NEXT_SOURCES);
+        h->next_list = (AstarDistanceSource *)list;
+        h->next_room = room;
+    } else {
+        lua_pop(L, 1);
+    }
+    return h->next_list;
+}
+
+/* Makes the pending sources the map's (its table at t): copied when they
+ * fit the map's space, else the buffers are swapped. Allocates nothing. */
+static void take_pending_sources(lua_State *L, MapHeader *h, int t)
+{
+    size_t room = h->grown ? h->grown_room : h->room;
+
+    if (!h->next_new)
+        return;
+    h->next_new = 0;
+    if (h->next_n <= room) {
+        if (h->next_n)
+            memcpy(map_sources(h), h->next_list, h->next_n * sizeof *h->next_list);
+    } else {
+        AstarDistanceSource *grown = h->grown;
+        size_t grown_room = h->grown_room;
+        lua_rawgeti(L, t, UV_SOURCES);
+        lua_rawgeti(L, t, UV_NEXT_SOURCES);
+        lua_rawseti(L, t, UV_SOURCES);
+        lua_rawseti(L, t, UV_NEXT_SOURCES);
+        h->grown = h->next_list;
+        h->grown_room = h->next_room;
+        h->next_list = grown;
+        h->next_room = grown ? grown_room : 0;
+    }
+    h->nsources = h->next_n;
+}
+
+/* The pending build is complete: its values, grid and sources become the
+ * map's (its table at t). Allocates nothing. */
+static void complete_build(lua_State *L, MapHeader *h, int t)
+{
+    astar_distance_slice_finish(h->slice, &h->m);
+    set_map_moves(L, h, t, 0, NULL, 0);   /* a sliced build follows no moves */
+    take_pending_sources(L, h, t);
+    lua_rawgeti(L, t, UV_NEXT_GRID);
+    lua_rawseti(L, t, UV_GRID);
+    lua_pushnil(L);
+    lua_rawseti(L, t, UV_NEXT_GRID);
+    h->grid_of = h->next_grid;
+    h->next_grid = NULL;
+    h->fills++;
+}
+
+/* Drops the pending build (the map's table at t). */
+static void cancel_build(lua_State *L, MapHeader *h, int t)
+{
+    astar_distance_slice_cancel(h->slice);
+    h->next_new = 0;
+    h->next_grid = NULL;
+    lua_pushnil(L);
+    lua_rawseti(L, t, UV_NEXT_GRID);
+}
+
+/* Runs the pending build of the map at stack index 1 (its table at t) on
+ * g for at most `cells` settled cells and `seconds` (HUGE_VAL: no limit;
+ * the clock is read every SLICE_CHUNK cells, after at least one chunk):
+ * 1 when it completed. Raises as fill does, dropping the build (the map
+ * keeps its values). */
+static int advance_build(lua_State *L, MapHeader *h, int t, LuaGrid *g, QueryRules *rule,
+                         double cells, double seconds, const char *fname)
+{
+    const int timed = !isinf(seconds), limited = cells < 4294967296.0;   /* else no limit */
+    size_t left = limited ? (size_t)cells : 0, before = astar_distance_slice_memory(h->slice);
+    double started = timed ? monotonic_seconds() : 0;
+    int restarts = 0;
+
+    for (;;) {
+        size_t chunk = timed ? SLICE_CHUNK : (size_t)-1;
+        int done, aborted;
+        AstarError e;
+
+        if (limited && left < chunk)
+            chunk = left;
+        rule->L = L;
+        rule->version = astar_grid_version(g->grid);
+        rule->stop = QR_STOP_NONE;
+        h->busy = 1;
+        grid_enter(g);
+        done = astar_distance_slice_run(h->slice, h->next_new ? h->next_list : map_sources(h),
+                                        h->next_new ? h->next_n : h->nsources, h->max_cost,
+                                        rule->cells ? query_rules_cell : NULL, rule, chunk,
+                                        &aborted, &e);
+        grid_leave(g);
+        h->busy = 0;
+        if (aborted && rule->stop == QR_STOP_NONE)
+            rule->stop = QR_STOP_ERROR;
+        if (rule->stop == QR_STOP_CHANGED && !g->closed && ++restarts <= MAX_RESTARTS)
+            continue;                      /* the build starts again on the grid as it is */
+        if (rule->stop != QR_STOP_NONE) {
+            cancel_build(L, h, t);
+            query_rules_raise(L, rule, fname);
+        }
+        if (g->closed) {
+            cancel_build(L, h, t);
+            raise_error(L, "grid closed during %s", fname);
+        }
+        if (e != ASTAR_OK) {
+            cancel_build(L, h, t);
+            raise_error(L, "not enough memory");
+        }
+        if (done)
+            complete_build(L, h, t);
+        if (done || (limited && (left -= chunk) == 0)
+            || (timed && monotonic_seconds() - started >= seconds)) {
+            gc_note(L, astar_distance_slice_memory(h->slice) - before);
+            return done;
+        }
+    }
+}
+
+/* update and setSources with a budget: the build of the map at stack index
+ * 1 (with ns: from those sources) on g (at stack index grid) starts in the
+ * slice's arrays, replacing a pending one, and runs for the budget. Maps
+ * that follow moves, links or a move rule are built whole. Pushes done. */
+static void build_sliced(lua_State *L, LuaGrid *g, int grid, QueryRules *rule,
+                         const NewSources *ns, double cells, double seconds, const char *fname)
+{
+    MapHeader *h = (MapHeader *)lua_touserdata(L, 1);
+    int base = lua_gettop(L), t;
+
+    if (astar_distance_moves_bytes(g->grid) || rule->index[QR_MOVE]) {
+        fill(L, g, grid, h, 1, rule, ns, fname);
+        lua_settop(L, base);
+        lua_pushboolean(L, 1);
+        return;
+    }
+    push_map_table(L, 1);
+    t = lua_gettop(L);
+    map_slice(L, h, t);
+    if (ns) {
+        AstarDistanceSource *list = pending_room(L, h, t, ns->n);
+        if (ns->n)
+            memcpy(list, ns->list, ns->n * sizeof *list);
+    }
+    h = check_self(L, fname);          /* the allocations may have run finalizers */
+    if (g->closed)
+        raise_error(L, "grid closed during %s", fname);
+    h->next_new = ns != NULL;
+    h->next_n = ns ? ns->n : 0;
+    lua_pushvalue(L, grid);
+    lua_rawseti(L, t, UV_NEXT_GRID);
+    h->next_grid = g;
+    astar_distance_slice_begin(h->slice, g->grid);
+    lua_pushboolean(L, advance_build(L, h, t, g, rule, cells, seconds, fname));
+    lua_replace(L, base + 1);
+    lua_settop(L, base + 1);
+}
+
+/* map:step(cells [, seconds]) -> done: continues the pending build; true
+ * once the new values are in place (at once with none pending). */
+static int map_step(lua_State *L)
+{
+    MapHeader *h = check_self(L, "step");
+    Arg a = method_arg("step", 1), at = method_arg("step", 2);
+    double n = check_number(L, a, NULL), seconds = HUGE_VAL;
+    QueryRules rule;
+    LuaGrid *g;
+    char buf[32];
+    int t, grid;
+
+    if (!(n >= 1) || (n != floor(n) && !isinf(n)))
+        return arg_error(L, a.number, a.fname, NULL,
+                         "cells must be a whole number >= 1 or math.huge, got %s",
+                         number_text(buf, sizeof buf, n));
+    if (!lua_isnoneornil(L, at.index)) {
+        seconds = check_number(L, at, NULL);
+        if (!(seconds > 0))
+            return arg_error(L, at.number, at.fname, NULL,
+                             "seconds must be a number > 0 or math.huge, got %s",
+                             number_text(buf, sizeof buf, seconds));
+    }
+    lua_settop(L, 3);
+    if (!h->slice || !astar_distance_slice_pending(h->slice)) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    push_map_table(L, 1);              /* there: the build made it */
+    t = lua_gettop(L);
+    lua_rawgeti(L, t, UV_NEXT_GRID);
+    grid = lua_gettop(L);
+    g = (LuaGrid *)lua_touserdata(L, grid);
+    if (!g) {                          /* cannot be: a pending build holds its grid */
+        cancel_build(L, h, t);
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    if (g->closed) {
+        cancel_build(L, h, t);
+        raise_error(L, "calling 'step' on a map whose grid is closed");
+    }
+    rules_from_map(L, h, 1, &rule, "step", g);
+    h = check_self(L, "step");         /* rules_from_map may have run finalizers */
+    if (!astar_distance_slice_pending(h->slice)) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    if (h->next_grid != g)             /* a finalizer began another build meanwhile */
+        raise_error(L, "distance map changed during step");
+    if (g->closed) {
+        cancel_build(L, h, t);
+        raise_error(L, "calling 'step' on a map whose grid is closed");
+    }
+    if (astar_distance_moves_bytes(g->grid)) {
+        /* the grid has moves now: the build is done whole, as update's */
+        take_pending_sources(L, h, t);
+        astar_distance_forget(&h->m);
+        cancel_build(L, h, t);
+        fill(L, g, grid, h, 1, &rule, NULL, "step");
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    lua_pushboolean(L, advance_build(L, h, t, g, &rule, n, seconds, "step"));
+    return 1;
+}
+
+/* map:isBuilding() -> whether a build is pending. */
+static int map_is_building(lua_State *L)
+{
+    MapHeader *h = check_self(L, "isBuilding");
+    lua_pushboolean(L, h->slice && astar_distance_slice_pending(h->slice));
+    return 1;
+}
+
+/* map:update(grid [, opts]): the same sources and options on grid as it is
+ * now, in place (the grid must have the map's size). Returns the map and
+ * whether the new values are in place (opts.cells, opts.seconds: a budget). */
 static int map_update(lua_State *L)
 {
     MapHeader *h = check_self(L, "update");
     LuaGrid *g;
     QueryRules rule;
+    double cells, seconds;
+    int budget;
 
     if (h->derived)
         raise_error(L, "calling 'update' on a map made by flee or blend");
@@ -801,12 +1127,21 @@ static int map_update(lua_State *L)
                   (unsigned)h->m.width, (unsigned)h->m.height);
     if (grid_hex_code(g) != h->m.hex)
         arg_error(L, 1, "update", NULL, "the grid is not of the map's board shape");
-    lua_settop(L, 2);
+    lua_settop(L, 3);
+    budget = read_budget(L, h, "update", &cells, &seconds);
     rules_from_map(L, h, 1, &rule, "update", g);
+    h = check_self(L, "update");       /* reading may have run finalizers */
     check_open(L, g);
+    if (budget) {
+        build_sliced(L, g, 2, &rule, NULL, cells, seconds, "update");
+        lua_pushvalue(L, 1);
+        lua_insert(L, -2);
+        return 2;
+    }
     fill(L, g, 2, h, 1, &rule, NULL, "update");
     lua_settop(L, 1);
-    return 1;
+    lua_pushboolean(L, 1);
+    return 2;
 }
 
 /* setSources reads up to this many sources on the C stack, more into a userdata. */
@@ -822,7 +1157,8 @@ static int map_set_sources(lua_State *L)
     NewSources ns;
     LuaGrid *g;
     QueryRules rule;
-    int t, grid;
+    double cells, seconds;
+    int t, grid, budget;
 
     if (h->derived)
         raise_error(L, "calling 'setSources' on a map made by flee or blend");
@@ -830,11 +1166,12 @@ static int map_set_sources(lua_State *L)
         raise_error(L, "calling 'setSources' on a map made by astar.decodeMap");
     if (!lua_istable(L, 2))
         type_error(L, method_arg("setSources", 1), NULL, "table");
-    lua_settop(L, 2);
+    lua_settop(L, 3);
     ns.n = (size_t)compat_rawlen(L, 2);
     read_sources(L, 2, h->m.width, h->m.height, NULL, ns.n, "setSources");
-    push_map_table(L, 1);              /* 3: there since the map's fill */
-    t = 3;
+    budget = read_budget(L, h, "setSources", &cells, &seconds);
+    push_map_table(L, 1);              /* 4: there since the map's fill */
+    t = 4;
     ns.list = local;
     ns.buffer = 0;
     ns.room = 0;
@@ -862,10 +1199,18 @@ static int map_set_sources(lua_State *L)
     if (g->closed)
         raise_error(L, "calling 'setSources' on a map whose grid is closed");
     rules_from_map(L, h, 1, &rule, "setSources", g);
+    h = check_self(L, "setSources");   /* reading may have run finalizers */
     check_open(L, g);
+    if (budget) {
+        build_sliced(L, g, grid, &rule, &ns, cells, seconds, "setSources");
+        lua_pushvalue(L, 1);
+        lua_insert(L, -2);
+        return 2;
+    }
     fill(L, g, grid, h, 1, &rule, &ns, "setSources");
     lua_settop(L, 1);
-    return 1;
+    lua_pushboolean(L, 1);
+    return 2;
 }
 
 /* ---- flee and blend: derived maps, rescanned ------------------------------- */
@@ -1201,6 +1546,8 @@ static const luaL_Reg MAP_METHODS[] = {
     {"flee", map_flee},
     {"update", map_update},
     {"setSources", map_set_sources},
+    {"step", map_step},
+    {"isBuilding", map_is_building},
     {NULL, NULL}};
 
 static void set_map_metatable(lua_State *L)

@@ -16,7 +16,7 @@
 /* By OPT_*. */
 static const char *const OPTION_NAMES[OPT_COUNT + 1] = {
     "blocked", "cost", "occupied", "zoc", "move", "diagonal", "maxCost", "size", "heuristic",
-    "weight", "partial", "flat", "into", "algorithm", "near", "smooth", NULL};
+    "weight", "partial", "flat", "into", "algorithm", "near", "smooth", "cells", "seconds", NULL};
 
 /* By AstarAlgorithm. */
 static const char *const ALGORITHM_NAMES[] = {"auto", "astar", "jps", NULL};
@@ -113,6 +113,21 @@ static double check_max_cost(lua_State *L, Arg v, int any)
     return m;
 }
 
+/* A build's budget (issue 24): opts.cells a whole number >= 1, opts.seconds
+ * a number > 0; math.huge is no limit. */
+static double check_budget(lua_State *L, Arg v, int seconds)
+{
+    double n = check_number(L, v, seconds ? "opts.seconds: " : "opts.cells: ");
+    char buf[32];
+    if (seconds && !(n > 0))
+        arg_error(L, v.number, v.fname, NULL, "opts.seconds must be a number > 0, got %s",
+                  number_text(buf, sizeof buf, n));
+    if (!seconds && (!(n >= 1) || (n != floor(n) && !isinf(n))))
+        arg_error(L, v.number, v.fname, NULL, "opts.cells must be a whole number >= 1, got %s",
+                  number_text(buf, sizeof buf, n));
+    return n;
+}
+
 /* Checks the value of option id (not a rule), at stack index v.index, into
  * o. Allocates nothing (but the message of an error). */
 static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOptions *o)
@@ -165,6 +180,10 @@ static void check_value(lua_State *L, Arg v, int id, const LuaGrid *g, QueryOpti
             smooth_cannot(L, v, o->smooth, "needs a one-cell unit");
         if (o->given & OPT(OPT_MOVE))
             smooth_cannot(L, v, o->smooth, "needs a query without opts.move");
+        break;
+    case OPT_CELLS:
+    case OPT_SECONDS:
+        *(id == OPT_CELLS ? &o->cells : &o->seconds) = check_budget(L, v, id == OPT_SECONDS);
         break;
     default:
         o->near = check_near(L, v, g->width + g->height);

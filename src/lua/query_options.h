@@ -35,6 +35,8 @@ enum {
     OPT_ALGORITHM,
     OPT_NEAR,
     OPT_SMOOTH,
+    OPT_CELLS,
+    OPT_SECONDS,
     OPT_COUNT
 };
 
@@ -54,6 +56,8 @@ enum {
 
 /* DistanceMap:pathFrom (issue 21): the walk's limits, read on the map's
  * shape (a LuaGrid whose width, height and hex alone are set). */
+/* A map's build spread over calls (map:update, map:setSources: issue 24). */
+#define OPTS_BUILD (OPT(OPT_CELLS) | OPT(OPT_SECONDS))
 #define OPTS_WALK                                                                          \
     (OPT(OPT_BLOCKED) | OPT(OPT_MAXCOST) | OPT(OPT_NEAR) | OPT(OPT_FLAT) | OPT(OPT_INTO) |  \
      OPT(OPT_SMOOTH))
@@ -73,6 +77,8 @@ typedef struct {
     int any_max_cost;          /* maxCost may be any number but nan (a map's) */
     uint32_t size;
     AstarSmooth smooth;
+    double cells;              /* a build's budget in settled cells (HUGE_VAL: none) */
+    double seconds;            /* and in seconds (HUGE_VAL: none) */
 } QueryOptions;
 
 /* Option names (query_options.c's rules, for small readers of their own):

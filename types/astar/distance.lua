@@ -58,15 +58,36 @@ function DistanceMap:getDimensions() end
 function DistanceMap:flee(k) end
 
 ---Recomputes the map in place on `grid` as it is now (same sources and options).
+---With a budget (`opts.cells`, `opts.seconds`) the build runs a slice at a time:
+---`done` is false until `map:step` completes it; reads answer the previous values meanwhile.
 ---@param grid astar.Grid a grid of the map's size
+---@param opts? astar.MapBuildOptions
 ---@return astar.DistanceMap self
-function DistanceMap:update(grid) end
+---@return boolean done the new values are in place
+function DistanceMap:update(grid, opts) end
 
 ---Moves the map's sources and recomputes it in place (no new memory), with its options
 ---and rules, on the grid it was made or last updated on, as that grid is now.
 ---@param sources astar.Source[] as for `grid:distanceMap`
+---@param opts? astar.MapBuildOptions
 ---@return astar.DistanceMap self
-function DistanceMap:setSources(sources) end
+---@return boolean done the new values are in place
+function DistanceMap:setSources(sources, opts) end
+
+---Continues a build begun with a budget: at most `cells` more settled cells and `seconds`.
+---@param cells number a whole number >= 1, or math.huge
+---@param seconds? number > 0 (the clock is read every 256 cells)
+---@return boolean done the new values are in place (true at once with none pending)
+function DistanceMap:step(cells, seconds) end
+
+---Whether a build begun with a budget is pending.
+---@return boolean
+function DistanceMap:isBuilding() end
+
+---The budget of `map:update` and `map:setSources`: either or both.
+---@class astar.MapBuildOptions
+---@field cells? number settled cells, a whole number >= 1 (math.huge: no limit)
+---@field seconds? number > 0 (math.huge: no limit)
 
 ---The map as a string, for `astar.decodeMap`.
 ---@return string

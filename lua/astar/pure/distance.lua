@@ -458,6 +458,20 @@ local function flood(m, hf, hc, n, grid, r, max_cost)
   return K.loop(FLOOD, kind, moved)(m, hf, hc, n, grid, r, max_cost)
 end
 
+-- The flood a slice at a time (issue 24; distance_slice.c): FLOOD's loop
+-- that, once `left` cells are settled, yields (to the coroutine of the map's
+-- pending build) before it settles another; the resume's value is the next
+-- slice's count. A query of its own, so the plain flood compiles as before.
+local SLICED = {}
+for k, v in pairs(FLOOD) do SLICED[k] = v end
+SLICED.name, SLICED.args = "sliced flood", FLOOD.args .. ", left"
+SLICED.uses = { yield = coroutine.yield }
+for k, v in pairs(FLOOD.uses) do SLICED.uses[k] = v end
+SLICED.settle = [=[
+    if left <= 0 then left = yield() end
+    left = left - 1
+]=] .. FLOOD.settle
+
 local starts, value_starts   -- the start cells' steps (below)
 
 -- The map's entry costs before a flood: for large units every cell's (the
@@ -547,8 +561,11 @@ local function fresh_cells(m, grid, r)
 end
 
 -- astar_distance_run: one flood of m on grid; false when a rule stopped it.
--- The map's tables are filled in place (fresh_cells).
-local function run(m, grid, r)
+-- The map's tables are filled in place (fresh_cells). With left (a build a
+-- slice at a time, in its coroutine: no moves; m is then the pending build,
+-- on the map's second tables) the sliced flood, pausing after every `left`
+-- settled cells.
+local function run(m, grid, r, left)
   local open = grid._open
   if not open then                  -- closed by a finalizer since fill looked
     r.stop = Q.STOP_CLOSED
@@ -582,10 +599,17 @@ local function run(m, grid, r)
     -- sources on walls are start cells with no value yet; the loop values
     -- them with the others as it goes
     for i in next, m._start do m._start[i] = false end
-    FL.run(m, open, hf, hc, n)
+    FL.run(m, open, hf, hc, n, left)
     return true
   end
-  if not flood(m, hf, hc, n, grid, r, m._max) then
+  local flooded
+  if left then
+    local kind = m._hex and "hex" or m._size > 1 and "large" or "square"
+    flooded = K.loop(SLICED, kind, false)(m, hf, hc, n, grid, r, m._max, left)
+  else
+    flooded = flood(m, hf, hc, n, grid, r, m._max)
+  end
+  if not flooded then
     clear_cells(m)
     return false
   end
@@ -918,9 +942,195 @@ local function same_rules(self, fname, grid)
   return r
 end
 
---- map:update(grid) -> map: the same sources and options on grid as it is now.
+-- ---- a build a slice at a time (issue 24; lua_distance.c build_sliced) --------
+--
+-- A pending build is a copy of the map's fields (self._pending) that a run
+-- fills in a coroutine, the sliced flood pausing every so many cells. It
+-- fills the map's second set of per-cell tables (self._second: made by the
+-- first sliced build, then cleared and refilled by every later one, as
+-- fresh_cells does the map's own), so every read answers the previous values
+-- until the build completes; then the two sets swap (lua_distance.c
+-- complete_build, distance_slice.c).
+
+local SLICE_CHUNK = 256   -- settled cells between two looks at the clock
+-- The per-cell tables and the flood's open lists a run fills: the map's and
+-- the second set, swapped when a build completes.
+local CELL_FIELDS = { "_cost", "_dist", "_step", "_origin", "_start", "_sdist", "_via",
+  "_built", "_heap", "_closed", "_flood" }
+-- What else a run writes, made the map's when the build completes.
+local RUN_FIELDS = { "_open", "_reached", "_moves", "_sources", "_grid", "_version" }
+
+-- opts.cells and opts.seconds of fname (argument 2): cells, seconds (huge:
+-- none), and whether either was given.
+local function read_budget(self, fname, opts, present)
+  local o = { cells = huge, seconds = huge }
+  O.read(self, fname, 2, opts, present, O.BUILD, o)
+  return o.cells, o.seconds, opts ~= nil and (rawget(opts, "cells") ~= nil or rawget(opts, "seconds") ~= nil)
+end
+
+-- A new pending build of self on grid (replacing any), from sources, on the
+-- map's second tables (none yet: the run makes them, kept_second keeps them).
+local function begin_build(self, grid, r, sources)
+  local second = self._second or { _built = false }
+  self._second = second
+  local p = {}
+  for k, v in next, self do p[k] = v end
+  for _, k in ipairs(CELL_FIELDS) do p[k] = second[k] end
+  p._pending, p._second, p._sources, p._grid, p._rules_run = nil, nil, sources, grid, r
+  self._pending = p
+end
+
+-- The pending build's tables are the map's second set (made by its first run).
+local function keep_second(self, p)
+  local second = self._second
+  for _, k in ipairs(CELL_FIELDS) do second[k] = p[k] end
+end
+
+-- The pending build p is complete: its tables become the map's, the map's
+-- the second set; readers copying out of the map start again.
+local function complete_build(self, p)
+  local second = self._second
+  for _, k in ipairs(CELL_FIELDS) do self[k], second[k] = p[k], self[k] end
+  for _, k in ipairs(RUN_FIELDS) do self[k] = p[k] end
+  self._fills = self._fills + 1
+  self._pending = nil
+end
+
+-- The build's coroutine, made again when the grid changed since it began.
+local function build_routine(p, grid)
+  if p._co and grid._version == p._seen then return p._co end
+  p._seen = grid._version
+  p._co = coroutine.create(function(left)
+    local ok = run(p, grid, p._rules_run, left)
+    return ok
+  end)
+  return p._co
+end
+
+-- The slices of one call of self's pending build p (advance_build): true
+-- when it completed, false when the budget is spent; raises as fill does,
+-- dropping the build (the map keeps its values).
+local function run_slices(self, p, cells, seconds, fname)
+  local grid, r = p._grid, p._rules_run
+  local clock = seconds ~= huge and G.best_clock()
+  local started = clock and clock()
+  local restarts = 0
+  r.fname = fname
+  while true do
+    local chunk = clock and (cells < SLICE_CHUNK and cells or SLICE_CHUNK) or cells
+    if not grid._open then
+      self._pending = nil
+      error("grid closed during " .. fname, 0)
+    end
+    Q.prepare(r, grid)
+    local co = build_routine(p, grid)
+    local resumed, ok = coroutine.resume(co, chunk)
+    keep_second(self, p)
+    if not resumed then
+      self._pending = nil
+      error(ok, 0)
+    end
+    local again = false   -- the build starts again on the grid as it is, budget unspent
+    if coroutine.status(co) == "dead" then
+      if not ok then
+        if r.stop ~= Q.STOP_CHANGED or not grid._open or restarts >= G.MAX_RESTARTS then
+          self._pending = nil
+          Q.raise(r, fname)
+        end
+        restarts, again, p._co = restarts + 1, true, nil
+      elseif not grid._open then
+        self._pending = nil
+        error("grid closed during " .. fname, 0)
+      elseif grid._version ~= r.version and restarts < G.MAX_RESTARTS then
+        restarts, again, p._co = restarts + 1, true, nil   -- changed while tables grew
+      else
+        p._version, p._open = r.version, nil
+        complete_build(self, p)
+        return true
+      end
+    end
+    if not again then
+      if cells ~= huge then
+        cells = cells - chunk
+        if cells <= 0 then return false end
+      end
+      if clock and clock() - started >= seconds then return false end
+    end
+  end
+end
+
+-- Runs the pending build of self for at most `cells` settled cells and
+-- `seconds` (the clock read every SLICE_CHUNK cells, after one chunk at
+-- least); true when it completed. The map is busy for the whole call, as
+-- C's (no Lua runs between its slices): a finalizer run by a coroutine made
+-- here, or between two slices, finds the map being computed and cannot end
+-- or replace the build under this call.
+local function advance_build(self, cells, seconds, fname)
+  self._busy = true
+  local ok, done = pcall(run_slices, self, self._pending, cells, seconds, fname)
+  self._busy = false
+  if not ok then error(done, 0) end
+  return done
+end
+
+-- update and setSources with a budget: a build of self on grid from
+-- sources with rules r, for the budget; maps that follow moves, links or a
+-- move rule are built whole. Returns done.
+local function build_sliced(self, grid, r, sources, cells, seconds, fname)
+  if grid._moves ~= nil or r.move ~= nil then
+    self._pending = nil
+    self._sources, self._grid = sources, grid
+    fill(self, grid, r, fname)
+    return true
+  end
+  begin_build(self, grid, r, sources)
+  return advance_build(self, cells, seconds, fname)
+end
+
+--- map:step(cells [, seconds]) -> done: continues the pending build.
+function Map.step(...)
+  local self, n, seconds = ...
+  local nargs = select("#", ...)
+  check_self("step", nargs, self)
+  A.check_number(n, nargs > 1, 1, "step")
+  if not (n >= 1) or (n % 1 ~= 0 and n ~= huge) then -- luacheck: ignore 581 (nan)
+    arg_error(1, "step", nil, "cells must be a whole number >= 1 or math.huge, got " .. A.number_text(n))
+  end
+  if seconds == nil then
+    seconds = huge
+  else
+    A.check_number(seconds, true, 2, "step")
+    if not (seconds > 0) then -- luacheck: ignore 581 (nan)
+      arg_error(2, "step", nil, "seconds must be a number > 0 or math.huge, got " .. A.number_text(seconds))
+    end
+  end
+  local p = self._pending
+  if not p then return true end
+  local grid = p._grid
+  if not grid._open then
+    self._pending = nil
+    error("calling 'step' on a map whose grid is closed", 0)
+  end
+  if grid._moves ~= nil then
+    -- the grid has moves now: the build is done whole, as update's
+    self._pending = nil
+    self._sources, self._grid = p._sources, grid
+    fill(self, grid, same_rules(self, "step", grid), "step")
+    return true
+  end
+  return advance_build(self, n, seconds, "step")
+end
+
+--- map:isBuilding() -> whether a build begun with a budget is pending.
+function Map.isBuilding(...)
+  local self = ...
+  check_self("isBuilding", select("#", ...), self)
+  return self._pending ~= nil
+end
+
+--- map:update(grid [, opts]) -> map, done: the same sources and options on grid as it is now.
 function Map.update(...)
-  local self, grid = ...
+  local self, grid, opts = ...
   local nargs = select("#", ...)
   check_self("update", nargs, self)
   if self._derived then error("calling 'update' on a map made by flee or blend", 0) end
@@ -938,6 +1148,12 @@ function Map.update(...)
   if grid._hex ~= self._hex then
     arg_error(1, "update", nil, "the grid is not of the map's board shape")
   end
+  local cells, seconds, budget = read_budget(self, "update", opts, nargs > 2)
+  if budget then
+    return self, build_sliced(self, grid, same_rules(self, "update", grid), self._sources, cells,
+      seconds, "update")
+  end
+  self._pending = nil   -- a whole update replaces a pending build
   if RP.fits(self, grid) then   -- a few edits since: repaired in place
     local version = grid._version
     self._busy = true   -- a finalizer's call on the map waits (the tables are being written)
@@ -946,17 +1162,17 @@ function Map.update(...)
     if done then value_starts(self, valued, nil) end
     self._busy = false
     -- a finalizer that changed or closed the grid meanwhile: a rebuild
-    if done and grid._open and grid._version == version then return self end
+    if done and grid._open and grid._version == version then return self, true end
   end
   self._grid = grid
   fill(self, grid, same_rules(self, "update", grid), "update")
-  return self
+  return self, true
 end
 
 --- map:setSources(sources) -> map: these sources, the map's options, on the
 -- grid it was made (or last updated) on as that grid is now.
 function Map.setSources(...)
-  local self, sources = ...
+  local self, sources, opts = ...
   local nargs = select("#", ...)
   check_self("setSources", nargs, self)
   if self._derived then error("calling 'setSources' on a map made by flee or blend", 0) end
@@ -966,10 +1182,16 @@ function Map.setSources(...)
     type_error(1, "setSources", nil, "table", sources, nargs > 1)
   end
   local list = read_sources(sources, self._w, self._h, "setSources")
+  local cells, seconds, budget = read_budget(self, "setSources", opts, nargs > 2)
   if not grid._open then error("calling 'setSources' on a map whose grid is closed", 0) end
+  if budget then
+    return self, build_sliced(self, grid, same_rules(self, "setSources", grid), list, cells, seconds,
+      "setSources")
+  end
+  self._pending = nil   -- a whole setSources replaces a pending build
   self._sources = list
   fill(self, grid, same_rules(self, "setSources", grid), "setSources")
-  return self
+  return self, true
 end
 
 local function derived(from)

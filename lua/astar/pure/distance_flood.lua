@@ -27,7 +27,7 @@ local huge = math.huge
 local END = 8
 
 local LOOP = [[
-return function(m, open, stride, mode, hf, hc, n, max_cost)
+return function(m, open, stride, mode, hf, hc, n, max_cost, left)
   local dist, cost, step, origin = m._dist, m._cost, m._step, m._origin
   local start, sdist = m._start, m._sdist
   local cornered, one_ok = mode ~= ALWAYS, mode ~= NO_OBSTACLES
@@ -75,6 +75,9 @@ return function(m, open, stride, mode, hf, hc, n, max_cost)
     if dist[u] == list[2 * s] then
     --@end
     reached = reached + 1
+    --@if sliced
+    if reached > left then left = left + yield() end   -- the slice is spent: pause here
+    --@end
     local gu, ou = dist[u], origin[u]
     $moves
     --@if buckets
@@ -149,9 +152,13 @@ pending = pending + 1]]
 
 local compiled = {}
 
--- The loop for ndir directions (4: FIFO, 8: buckets), compiled on first use.
-local function loop(ndir)
-  local fn = compiled[ndir]
+-- The loop for ndir directions (4: FIFO, 8: buckets), compiled on first use;
+-- sliced: a map built a slice at a time (distance.lua), the loop yielding to
+-- the build's coroutine once `left` cells are settled (the resume's value:
+-- how many more it may settle).
+local function loop(ndir, sliced)
+  local key = sliced and -ndir or ndir
+  local fn = compiled[key]
   if fn then return fn end
   local moves = {}
   for d = 1, ndir do
@@ -165,11 +172,12 @@ local function loop(ndir)
       push = ndir == 4 and FIFO_PUSH or BUCKET_PUSH })
   end
   local text = T.fill(LOOP, { moves = table.concat(moves, "\n") })
-  text = T.select(text, { fifo = ndir == 4, buckets = ndir == 8 }, "distance flood " .. ndir)
+  local name = "distance flood " .. ndir .. (sliced and " sliced" or "")
+  text = T.select(text, { fifo = ndir == 4, buckets = ndir == 8, sliced = sliced }, name)
   fn = T.compile(text, { SQRT2 = B.SQRT2, huge = huge, END = END, floor = math.floor, next = next,
-    offsets = B.offsets, ALWAYS = B.ALWAYS, NO_OBSTACLES = B.NO_OBSTACLES },
-    "distance flood " .. ndir)
-  compiled[ndir] = fn
+    offsets = B.offsets, ALWAYS = B.ALWAYS, NO_OBSTACLES = B.NO_OBSTACLES,
+    yield = coroutine.yield }, name)
+  compiled[key] = fn
   return fn
 end
 
@@ -185,10 +193,10 @@ function M.fits(m, grid, r)
 end
 
 -- Floods m from the n sources pushed in hf, hc (values, cells; all values
--- equal) on the grid's open table.
-function M.run(m, open, hf, hc, n)
+-- equal) on the grid's open table; with left, a slice at a time (loop).
+function M.run(m, open, hf, hc, n, left)
   local ndir = m._diagonal == B.NEVER and 4 or 8
-  loop(ndir)(m, open, m._stride, m._diagonal, hf, hc, n, m._max)
+  loop(ndir, left ~= nil)(m, open, m._stride, m._diagonal, hf, hc, n, m._max, left)
 end
 
 return M

@@ -13,6 +13,20 @@ M.MAX_COST = 1e15
 -- finalizer) starts again at most this many times, then raises
 -- "grid changed during <function>".
 M.MAX_RESTARTS = 3
+
+-- The best clock this runtime has, for the time budgets of search:step and
+-- map:step: LÖVE's love.timer.getTime (monotonic, the frame's clock) where
+-- this Lua state has it, else os.clock (the processor time of the process:
+-- the time the query itself takes, on one thread). nil without either: no
+-- time limit.
+function M.best_clock()
+  local env = type(_G) == "table" and _G or nil
+  local love = env and rawget(env, "love")
+  local timer = type(love) == "table" and rawget(love, "timer")
+  if type(timer) == "table" and type(timer.getTime) == "function" then return timer.getTime end
+  if type(os) == "table" and type(os.clock) == "function" then return os.clock end
+  return nil
+end
 -- A list read from Lua while tables are made (which may run finalizers that
 -- change it) is read again until it holds still, at most this many times
 -- (lua_grid.h MEASURE_TRIES), then "<list> changed during <function>".

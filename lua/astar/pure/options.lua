@@ -8,7 +8,7 @@
 -- order, whatever order next visits the keys in (two equal tables can be
 -- walked in two orders): the options that are not rules in OPT_* order
 -- (diagonal, maxCost, size, heuristic, weight, partial, flat, into,
--- algorithm, near, smooth), then the rules (blocked, cost, occupied, zoc:
+-- algorithm, near, smooth, cells, seconds), then the rules (blocked, cost, occupied, zoc:
 -- query_rules.lua read), then the move rule (move). A bad name is reported before any value: a key that
 -- is not a string first, then the least name. The table is read raw:
 -- __index and __pairs are ignored.
@@ -30,13 +30,14 @@ local DIAGONAL, MAXCOST, SIZE, HEURISTIC, WEIGHT, PARTIAL, FLAT, INTO, ALGORITHM
   5, 6, 7, 8, 9, 10, 11, 12, 13, 14
 local MOVE = 15   -- the move rule (moves.lua): checked after the cell rules
 local SMOOTH = 16 -- issue 20 (smooth.lua): checked after near, before the rules
+local CELLS, SECONDS = 17, 18   -- a map's build a slice at a time (issue 24)
 local ID = { blocked = BLOCKED, cost = COST, occupied = OCCUPIED, zoc = ZOC,
   diagonal = DIAGONAL, maxCost = MAXCOST, size = SIZE, heuristic = HEURISTIC, weight = WEIGHT,
   partial = PARTIAL, flat = FLAT, into = INTO, algorithm = ALGORITHM, near = NEAR, move = MOVE,
-  smooth = SMOOTH }
+  smooth = SMOOTH, cells = CELLS, seconds = SECONDS }
 -- The options that are not rules, in the order their values are checked.
 local VALUE_ORDER = { DIAGONAL, MAXCOST, SIZE, HEURISTIC, WEIGHT, PARTIAL, FLAT, INTO, ALGORITHM,
-  NEAR, SMOOTH }
+  NEAR, SMOOTH, CELLS, SECONDS }
 
 -- name -> id of the options in `names`; any other name is "unknown option".
 local function accepting(names)
@@ -52,6 +53,8 @@ M.RANGE = accepting { "blocked", "cost", "occupied", "zoc", "diagonal", "size", 
 M.MAP = accepting { "blocked", "cost", "diagonal", "maxCost", "size", "move" }
 -- DistanceMap:pathFrom's walk (issue 21), read on the map's shape (_w, _h, _hex)
 M.WALK = accepting { "blocked", "maxCost", "near", "flat", "into", "smooth" }
+-- map:update and map:setSources: a build's budget (issue 24)
+M.BUILD = accepting { "cells", "seconds" }
 
 local ALGORITHM_INDEX = { auto = 1, astar = 2, jps = 3 }
 -- opts.smooth (docs/paths.md): the smoothings by number (smooth.lua's).
@@ -118,6 +121,19 @@ local function check_max_cost(v, num, fname, any)
   return v * 1.0
 end
 
+-- A build's budget (issue 24): opts.cells a whole number >= 1, opts.seconds a
+-- number > 0; math.huge is no limit.
+local function check_budget(v, num, fname, seconds)
+  check_number(v, true, num, fname, seconds and "opts.seconds: " or "opts.cells: ")
+  if seconds and not (v > 0) then -- luacheck: ignore 581 (nan)
+    arg_error(num, fname, nil, "opts.seconds must be a number > 0, got " .. A.number_text(v))
+  end
+  if not seconds and (not (v >= 1) or (v ~= floor(v) and v ~= huge)) then -- luacheck: ignore 581 (nan)
+    arg_error(num, fname, nil, "opts.cells must be a whole number >= 1, got " .. A.number_text(v))
+  end
+  return v
+end
+
 -- Checks value v of option id (not a rule) into o.
 local function check_value(grid, fname, num, id, v, o)
   if id == DIAGONAL then
@@ -150,6 +166,8 @@ local function check_value(grid, fname, num, id, v, o)
       ALGORITHM_INDEX, "auto, astar or jps")
   elseif id == NEAR then
     o.near = check_near(v, num, fname, grid._w + grid._h)
+  elseif id == CELLS or id == SECONDS then
+    o[id == CELLS and "cells" or "seconds"] = check_budget(v, num, fname, id == SECONDS)
   else
     o.smooth = M.read_smooth(v, num, fname)   -- where it applies: methods.lua read_options
     if fname == "pathFrom" then M.smooth_needs_grid(o.smooth, num, fname) end   -- no grid

@@ -202,26 +202,13 @@ function SearchMethods.restart(...)
   return begin(self, "restart", start, xs, ys, goal_list, o, rules)
 end
 
--- The best clock this runtime has, for step's time budget: LÖVE's
--- love.timer.getTime (monotonic, the frame's clock) where this Lua state has
--- it, else os.clock (the processor time of the process: the time the search
--- itself takes, on one thread). nil without either: no time limit.
-local function best_clock()
-  local env = type(_G) == "table" and _G or nil
-  local love = env and rawget(env, "love")
-  local timer = type(love) == "table" and rawget(love, "timer")
-  if type(timer) == "table" and type(timer.getTime) == "function" then return timer.getTime end
-  if type(os) == "table" and type(os.clock) == "function" then return os.clock end
-  return nil
-end
-
 -- Expands at most n cells (0: no limit), and with a time limit stops after
 -- the chunk of STEP_CHUNK expansions that used it up (lua_search.c step_for):
 -- at least one chunk. A change or closing of the grid by a finalizer, or a
 -- release, ends the chunks (the caller deals with them).
 local function resume_for(self, n, seconds)
   local s, grid = self._scratch, self._grid
-  local clock = seconds ~= huge and best_clock()
+  local clock = seconds ~= huge and G.best_clock()
   if not clock then return S.resume(s, n) end
   local started, limited = clock(), n ~= 0
   while true do
