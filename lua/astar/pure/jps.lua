@@ -256,13 +256,19 @@ local function unfold(s, grid, last)
       prev = prev - step
       k = k + 1
     end
-    if not open[prev] and prev ~= start then break end   -- cannot happen: never loop over walls
+    -- a wall on the line: the grid changed under the search (found)
+    if not open[prev] and prev ~= start then return false end
     cell = prev
   end
+  return true
 end
 
+-- The goal is taken. A finalizer that edited the grid during the loop or
+-- the unfolding (any table that grows may run one) leaves jumps read on two
+-- grids, whose lines cannot be unfolded on either (their parents could even
+-- form a cycle): the search is over, and the query starts again.
 local function found(s, grid, cell)
-  unfold(s, grid, cell)
+  if not unfold(s, grid, cell) or grid._version ~= s.version then return S.changed(s) end
   return S.finish(s, S.FOUND, cell)
 end
 
