@@ -11,6 +11,8 @@
 --   flat             findPath(..., {flat = true})       a new flat array
 --   flat into        {flat = true, into = buf}          one buf reused by every query
 --   table into       {into = buf}                       buf and its points reused
+--   Lua {x=,y=} alone  no search: Lua code making as many {x =, y =} tables as
+--                    the query's path has cells (Lua's own cost of the points)
 --   distance pathFrom  a distance map from the goal, pathFrom(start) (table, flat)
 --   range pathTo       a movementRange from the start, pathTo(goal) (table, flat)
 -- Columns: µs per query (CPU time, the median of PASSES passes) and the ratio
@@ -39,7 +41,16 @@ end
 
 local cells = 0
 for _, q in ipairs(queries) do
-  cells = cells + #grid:findPath(q[1], q[2], q[3], q[4])
+  q.length = #grid:findPath(q[1], q[2], q[3], q[4])
+  cells = cells + q.length
+end
+
+-- Lua's floor: the same number of {x =, y =} tables as the query's path,
+-- made by Lua code, with no search (what a new table per cell costs).
+local function lua_points(q)
+  local t = {}
+  for i = 1, q.length do t[i] = {x = i, y = i} end
+  return t
 end
 
 -- µs per query of query(q) over every query, median of PASSES passes.
@@ -60,6 +71,7 @@ local rows = {
   {"findPath flat into", function(q) return grid:findPath(q[1], q[2], q[3], q[4], FLAT_INTO) end,
     base = true},
   {"findPath table into", function(q) return grid:findPath(q[1], q[2], q[3], q[4], TABLE_INTO) end},
+  {"Lua {x=,y=} alone", lua_points},
 }
 
 -- pathFrom and pathTo: the map and the range are made once per query, untimed
