@@ -9,6 +9,7 @@
 
 #include "lua_hex.h"
 #include "../core/astar_hex.h"
+#include "points.h"
 #include "query_options.h"
 
 /* ---- the Grid userdata ------------------------------------------------- */
@@ -224,16 +225,6 @@ static int grid_get_heuristic(lua_State *L)
     return 2;
 }
 
-/* Clears entries first.. of t (a caller's table being reused), up to #t. */
-static void clear_tail(lua_State *L, int t, size_t first)
-{
-    size_t i, n = (size_t)compat_rawlen(L, t);
-    for (i = first; i <= n; i++) {
-        lua_pushnil(L);
-        lua_rawseti(L, t, (int)i);
-    }
-}
-
 /* ---- reading a finished search's path --------------------------------- */
 
 static void search_cell(PathReader *r, size_t i, uint32_t *x, uint32_t *y)
@@ -261,75 +252,26 @@ void path_reader_search(PathReader *r, const AstarSearch *search, const Lease *l
 
 /* Pushes the path, 1-based: an array of {x =, y =}, or with out.flat
  * {x1, y1, x2, y2, ...}; with out.into that table, filled in place (its
- * point tables reused). The keys are pushed once and set with lua_rawset: a
- * long path's tables are most of findPath's time after a jump point search.
- * Cells are read only right after the reader said its source is still valid
- * (rawset and rawseti allocate without running Lua code). */
+ * point tables reused). A cell is read only after the reader said its
+ * source outlived the last allocation that could run the collector (points.h). */
 int push_path(lua_State *L, PathReader *r, PathOutput out)
 {
     size_t n = r->n, i;
-    int top = lua_gettop(L), path, key_x, key_y;
+    int top = lua_gettop(L), collected = 1;   /* opening the list allocates */
     uint32_t x, y;
+    PointList pl;
 
-    luaL_checkstack(L, 8, NULL);
-    if (out.into) {
-        lua_pushvalue(L, out.into);
-    } else {
-        lua_createtable(L, (int)(out.flat ? 2 * n : n), 0);
-        if (!r->valid(r))
-            goto gone;
-    }
-    path = lua_gettop(L);
-    if (out.flat) {
-        for (i = n; i >= 1; i--) {
-            r->cell(r, i, &x, &y);
-            lua_pushinteger(L, (lua_Integer)x + 1);
-            lua_rawseti(L, path, (int)(2 * i - 1));
-            lua_pushinteger(L, (lua_Integer)y + 1);
-            lua_rawseti(L, path, (int)(2 * i));
-        }
-        if (out.into)
-            clear_tail(L, path, 2 * n + 1);
-        return 1;
-    }
-    lua_pushliteral(L, "x");
-    key_x = lua_gettop(L);
-    lua_pushliteral(L, "y");
-    key_y = lua_gettop(L);
-    if (!r->valid(r))
-        goto gone;
+    point_list_open(L, &pl, n, out.flat, out.into, 0);
     for (i = n; i >= 1; i--) {
-        int fresh = 1;
-        if (out.into) {
-            lua_rawgeti(L, path, (int)i);     /* reuse the point table already there */
-            fresh = !lua_istable(L, -1);
-            if (fresh)
-                lua_pop(L, 1);
-        }
-        if (fresh) {
-            lua_createtable(L, 0, 2);
-            if (!r->valid(r))
-                goto gone;
+        if (collected && !r->valid(r)) {
+            lua_settop(L, top);
+            return 0;
         }
         r->cell(r, i, &x, &y);
-        lua_pushvalue(L, key_x);
-        lua_pushinteger(L, (lua_Integer)x + 1);
-        lua_rawset(L, -3);
-        lua_pushvalue(L, key_y);
-        lua_pushinteger(L, (lua_Integer)y + 1);
-        lua_rawset(L, -3);
-        if (fresh)
-            lua_rawseti(L, path, (int)i);
-        else
-            lua_pop(L, 1);
+        collected = point_list_set(&pl, i, (lua_Integer)x + 1, (lua_Integer)y + 1);
     }
-    lua_pop(L, 2);
-    if (out.into)
-        clear_tail(L, path, n + 1);
+    point_list_close(&pl, n);
     return 1;
-gone:
-    lua_settop(L, top);
-    return 0;
 }
 
 int push_outcome(lua_State *L, AstarStatus status, double cost, int partial)

@@ -27,6 +27,7 @@
 
 #include "clock.h"
 #include "lua_hex.h"
+#include "points.h"
 #include "query_options.h"
 
 #define MAP_TYPE "astar.DistanceMap"
@@ -238,50 +239,6 @@ static int map_get_dimensions(lua_State *L)
     return 2;
 }
 
-static void rawset_number(lua_State *L, const char *key, lua_Number v, int integer)
-{
-    lua_pushstring(L, key);
-    if (integer)
-        lua_pushinteger(L, (lua_Integer)v);
-    else
-        lua_pushnumber(L, v);
-    lua_rawset(L, -3);
-}
-
-/* t[k] = {x =, y = [, cost =]} (cost when with_cost); with reuse a table
- * already there is filled. The values are the caller's copies: the tables
- * made here may run finalizers that update the map. */
-static void set_point(lua_State *L, int t, int k, uint32_t x, uint32_t y, double cost,
-                      int with_cost, int reuse)
-{
-    int fresh = 1;
-    if (reuse) {
-        lua_rawgeti(L, t, k);
-        fresh = !lua_istable(L, -1);
-        if (fresh)
-            lua_pop(L, 1);
-    }
-    if (fresh)
-        lua_createtable(L, 0, with_cost ? 3 : 2);
-    rawset_number(L, "x", (lua_Number)x, 1);
-    rawset_number(L, "y", (lua_Number)y, 1);
-    if (with_cost)
-        rawset_number(L, "cost", (lua_Number)cost, 0);
-    if (fresh)
-        lua_rawseti(L, t, k);
-    else
-        lua_pop(L, 1);
-}
-
-static void clear_tail(lua_State *L, int t, size_t first)
-{
-    size_t i, n = (size_t)compat_rawlen(L, t);
-    for (i = first; i <= n; i++) {
-        lua_pushnil(L);
-        lua_rawseti(L, t, (int)i);
-    }
-}
-
 /* After a copy out of map h that began when it had made `fills` fills has
  * allocated (which may have run a finalizer that updated the map): 0 when
  * the map is as it was, else 1 to start the copy again, or an error after
@@ -347,25 +304,12 @@ static size_t walk_length(const MapHeader *h, const MapWalk *mw, size_t i, doubl
     return len;
 }
 
-/* Point k of a path into the table at t (flat or {x =, y =}). */
-static void put_point(lua_State *L, int t, size_t k, uint32_t x, uint32_t y, int flat, int reuse)
-{
-    if (flat) {
-        lua_pushinteger(L, (lua_Integer)x + 1);
-        lua_rawseti(L, t, (int)(2 * k - 1));
-        lua_pushinteger(L, (lua_Integer)y + 1);
-        lua_rawseti(L, t, (int)(2 * k));
-    } else {
-        set_point(L, t, (int)k, x + 1, y + 1, 0.0, 0, reuse);
-    }
-}
-
 /* The points pathFrom returns of the walk of len cells from bordered cell
  * i: all of them, or with corners those "corners" keeps (docs/paths.md).
- * Counts them (L NULL) or writes them into the table at t; stops early
- * when the map moves (the caller then starts again). */
-static size_t walk_points(lua_State *L, const MapHeader *h, const MapWalk *mw, size_t i,
-                          size_t len, int corners, int t, int flat, int reuse)
+ * Counts them (pl NULL) or writes them into pl; stops early when the map
+ * moves (the caller then starts again). */
+static size_t walk_points(const PointList *pl, const MapHeader *h, const MapWalk *mw, size_t i,
+                          size_t len, int corners)
 {
     uint32_t p[3][2];          /* the walk's last three points, the newest last */
     unsigned fills = h->fills;
@@ -382,16 +326,16 @@ static size_t walk_points(lua_State *L, const MapHeader *h, const MapWalk *mw, s
         }
         /* the point before the newest is kept once the newest says it turns */
         if (corners && k > 2 && astar_path_turns(h->m.hex, p[0], p[1], p[2])) {
-            if (L)
-                put_point(L, t, kept + 1, p[1][0], p[1][1], flat, reuse);
+            if (pl)
+                point_list_set(pl, kept + 1, p[1][0] + 1, p[1][1] + 1);
             kept++;
         }
         if (!corners || k == 1 || k == len) {
-            if (L)
-                put_point(L, t, kept + 1, p[2][0], p[2][1], flat, reuse);
+            if (pl)
+                point_list_set(pl, kept + 1, p[2][0] + 1, p[2][1] + 1);
             kept++;
         }
-        if (L && h->fills != fills)
+        if (pl && h->fills != fills)
             break;
     }
     return kept;
@@ -447,8 +391,9 @@ static void read_walk_options(lua_State *L, MapHeader *h, int *flat, int *into, 
 static int map_path_from(lua_State *L)
 {
     MapHeader *h = check_self(L, "pathFrom");
-    int flat, into, corners, t, base, restarts = 0, limited;
+    int flat, into, corners, base, restarts = 0, limited;
     MapWalk mw;
+    PointList pl;
 
     find_cell(L, h, "pathFrom");       /* x and y are checked before the options */
     lua_settop(L, 4);
@@ -473,18 +418,13 @@ static int map_path_from(lua_State *L)
         len = walk_length(h, limited ? &mw : NULL, i, &spent);
         if (limited)
             cost = spent;
-        n = corners ? walk_points(NULL, h, limited ? &mw : NULL, i, len, 1, 0, flat, 0) : len;
-        if (into)
-            lua_pushvalue(L, into);
-        else
-            lua_createtable(L, (int)(flat ? 2 * n : n), 0);
-        t = lua_gettop(L);
+        n = corners ? walk_points(NULL, h, limited ? &mw : NULL, i, len, 1) : len;
+        point_list_open(L, &pl, n, flat, into, 0);
         if (h->fills == fills)
-            walk_points(L, h, limited ? &mw : NULL, i, len, corners, t, flat, into != 0);
+            walk_points(&pl, h, limited ? &mw : NULL, i, len, corners);
         if (map_moved(L, h, fills, &restarts, "pathFrom"))
             continue;
-        if (into)
-            clear_tail(L, t, flat ? 2 * n + 1 : n + 1);
+        point_list_close(&pl, n);
         lua_pushnumber(L, (lua_Number)cost);
         return 2;
     }
@@ -496,6 +436,7 @@ static int map_cells(lua_State *L)
     MapHeader *h = check_self(L, "cells");
     Arg a = method_arg("cells", 1);
     int into = !lua_isnoneornil(L, a.index), restarts = 0;
+    PointList pl;
 
     if (into && !lua_istable(L, a.index))
         type_error(L, a, NULL, "table");
@@ -506,18 +447,15 @@ static int map_cells(lua_State *L)
         int k = 0;
 
         lua_settop(L, 2);
-        if (into)
-            lua_pushvalue(L, a.index);
-        else
-            lua_createtable(L, (int)h->m.reached, 0);
+        point_list_open(L, &pl, h->m.reached, 0, into ? a.index : 0, 1);
         /* the bordered cells in index order are the rows in order */
         for (i = 0; i < h->m.cells && h->fills == fills; i++)
             if (h->m.step[i] & ASTAR_STEP_MEMBER)
-                set_point(L, 3, ++k, cell_x(h, i), cell_y(h, i), h->m.dist[i], 1, into);
+                point_list_set_cost(&pl, (size_t)++k, cell_x(h, i), cell_y(h, i),
+                                    (lua_Number)h->m.dist[i]);
         if (map_moved(L, h, fills, &restarts, "cells"))
             continue;
-        if (into)
-            clear_tail(L, 3, (size_t)k + 1);
+        point_list_close(&pl, (size_t)k);
         return 1;
     }
 }

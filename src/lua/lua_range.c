@@ -17,6 +17,7 @@
 
 #include "lua_hex.h"
 #include "../core/astar_hex.h"
+#include "points.h"
 #include "query_options.h"
 
 #define RANGE_TYPE "astar.Range"
@@ -133,62 +134,6 @@ static int range_cost_to(lua_State *L)
     return 1;
 }
 
-static void push_point(lua_State *L, const AstarRangeCell *c, int with_cost)
-{
-    lua_createtable(L, 0, with_cost ? 3 : 2);
-    lua_pushinteger(L, (lua_Integer)c->x + 1);
-    lua_setfield(L, -2, "x");
-    lua_pushinteger(L, (lua_Integer)c->y + 1);
-    lua_setfield(L, -2, "y");
-    if (with_cost) {
-        lua_pushnumber(L, (lua_Number)c->cost);
-        lua_setfield(L, -2, "cost");
-    }
-}
-
-static void rawset_field(lua_State *L, const char *key)
-{
-    lua_pushstring(L, key);
-    lua_insert(L, -2);
-    lua_rawset(L, -3);
-}
-
-/* t[i] = c as {x =, y = [, cost =]}; with reuse, a table already at t[i] is
- * filled (rawset; its other fields stay) instead of a new one. */
-static void set_point(lua_State *L, int t, int i, const AstarRangeCell *c, int with_cost,
-                      int reuse)
-{
-    if (reuse) {
-        lua_rawgeti(L, t, i);
-        if (lua_istable(L, -1)) {
-            lua_pushinteger(L, (lua_Integer)c->x + 1);
-            rawset_field(L, "x");
-            lua_pushinteger(L, (lua_Integer)c->y + 1);
-            rawset_field(L, "y");
-            if (with_cost) {
-                lua_pushnumber(L, (lua_Number)c->cost);
-                rawset_field(L, "cost");
-            }
-            lua_pop(L, 1);
-            return;
-        }
-        lua_pop(L, 1);
-    }
-    push_point(L, c, with_cost);
-    lua_rawseti(L, t, i);
-}
-
-/* t[first..#t] = nil (#t raw, after the new entries were written), as
- * findPath's into. */
-static void clear_tail(lua_State *L, int t, size_t first)
-{
-    size_t i, n = (size_t)compat_rawlen(L, t);
-    for (i = first; i <= n; i++) {
-        lua_pushnil(L);
-        lua_rawseti(L, t, (int)i);
-    }
-}
-
 static const char *const PATH_OPTIONS[] = {"flat", "into", "smooth", NULL};
 
 /* pathTo's and pathFrom's options (argument a): flat and into, as findPath's
@@ -240,26 +185,12 @@ static void range_point(const AstarRangeCell *cells, size_t k, uint32_t p[2])
     p[1] = cells[k].y;
 }
 
-/* Stores cells[k] as point i of the path table at t. */
-static void put_path_point(lua_State *L, int t, int i, const AstarRangeCell *cell, int flat,
-                           int into)
-{
-    if (flat) {
-        lua_pushinteger(L, (lua_Integer)cell->x + 1);
-        lua_rawseti(L, t, 2 * i - 1);
-        lua_pushinteger(L, (lua_Integer)cell->y + 1);
-        lua_rawseti(L, t, 2 * i);
-    } else {
-        set_point(L, t, i, cell, 0, into);
-    }
-}
-
 /* The points of the path ending at cells[k], all of them or with corners
  * the turns (docs/paths.md), read from the goal back to the start (cells[0]).
- * Counts them (L NULL), or writes them into the table at t as points len,
- * len - 1, ..., 1 (len: what counting gave). */
-static size_t path_points(lua_State *L, const RangeHeader *h, const AstarRangeCell *cells,
-                          size_t k, size_t len, int corners, int t, int flat, int into)
+ * Counts them (pl NULL), or writes them into pl as points len, len - 1,
+ * ..., 1 (len: what counting gave). */
+static size_t path_points(const PointList *pl, const RangeHeader *h,
+                          const AstarRangeCell *cells, size_t k, size_t len, int corners)
 {
     uint32_t after[2], here[2], before[2];
     size_t kept = 0;
@@ -274,8 +205,9 @@ static size_t path_points(lua_State *L, const RangeHeader *h, const AstarRangeCe
         }
         if (keep) {
             kept++;
-            if (L)
-                put_path_point(L, t, (int)(len + 1 - kept), &cells[k], flat, into);
+            if (pl)
+                point_list_set(pl, len + 1 - kept, (lua_Integer)cells[k].x + 1,
+                               (lua_Integer)cells[k].y + 1);
         }
         if (k == 0)
             return kept;
@@ -291,6 +223,7 @@ static int range_path_to(lua_State *L)
     AstarRangeCell *c = find_cell(L, h, "pathTo"), *cells = range_cells(h);
     size_t len;
     int flat, into, corners;
+    PointList pl;
 
     lua_settop(L, 4);
     read_path_options(L, method_arg("pathTo", 3), &flat, &into, &corners);
@@ -298,14 +231,11 @@ static int range_path_to(lua_State *L)
         lua_pushnil(L);                 /* into is not touched */
         return 1;
     }
-    len = path_points(NULL, h, cells, (size_t)(c - cells), 0, corners, 0, flat, into);
-    if (into)
-        lua_pushvalue(L, into);
-    else
-        lua_createtable(L, (int)(flat ? 2 * len : len), 0);
-    path_points(L, h, cells, (size_t)(c - cells), len, corners, lua_gettop(L), flat, into != 0);
-    if (into)
-        clear_tail(L, lua_gettop(L), flat ? 2 * len + 1 : len + 1);
+    /* a range's cells are its own: a finalizer cannot change them */
+    len = path_points(NULL, h, cells, (size_t)(c - cells), 0, corners);
+    point_list_open(L, &pl, len, flat, into, 0);
+    path_points(&pl, h, cells, (size_t)(c - cells), len, corners);
+    point_list_close(&pl, len);
     return 1;
 }
 
@@ -315,20 +245,17 @@ static int range_cells_method(lua_State *L)
     AstarRangeCell *cells = range_cells(h);
     Arg a = method_arg("cells", 1);
     int into = !lua_isnoneornil(L, a.index);
-    size_t k;
-    int i = 0;
+    size_t k, i = 0;
+    PointList pl;
 
     if (into && !lua_istable(L, a.index))
         type_error(L, a, NULL, "table");
-    if (into)
-        lua_pushvalue(L, a.index);
-    else
-        lua_createtable(L, (int)h->stops, 0);
+    point_list_open(L, &pl, h->stops, 0, into ? a.index : 0, 1);
     for (k = 0; k < h->n; k++)
         if (is_stop(&cells[k]))
-            set_point(L, lua_gettop(L), ++i, &cells[k], 1, into);
-    if (into)
-        clear_tail(L, lua_gettop(L), (size_t)i + 1);
+            point_list_set_cost(&pl, ++i, (lua_Integer)cells[k].x + 1,
+                                (lua_Integer)cells[k].y + 1, (lua_Number)cells[k].cost);
+    point_list_close(&pl, i);
     return 1;
 }
 
