@@ -14,17 +14,20 @@
 --   newSearch+step+result grid:newSearch(...), step(math.huge), result()
 --   restart+step+result   one search, search:restart(...) per query
 -- Columns: time per query (CPU time, os.clock) and its ratio to findPath.
--- The rows take turns within each pass (findPath, then the others, PASSES
--- times), so a slow moment of the shared machine falls on all of them; a
--- pass runs the query list enough times to last about 20 ms. The time is the
--- median over the passes, the ratio the median of the passes' own ratios.
+-- The rows take turns within each pass (PASSES passes, each starting one row
+-- later than the one before: what runs before a row changes its cache), so a
+-- slow moment of the shared machine falls on all of them; a pass of a row
+-- runs the query list enough times to last about PASS_MS ms (at least once).
+-- The time is the median over the passes, the ratio the median of the
+-- passes' own ratios: on the shared 2-core VM, runs of the same build agree
+-- within about 1% (5 passes, each row in one block, moved them by 5%).
 --
--- Usage: lua bench/search_start_bench.lua   (PASSES=n, QUERIES=n)
+-- Usage: lua bench/search_start_bench.lua   (PASSES=n, PASS_MS=n, QUERIES=n)
 package.path = "bench/?.lua;" .. package.path
 local median = require("timing").median
 
-local PASSES = tonumber(os.getenv("PASSES")) or 21
-local PASS_SECONDS = 0.02   -- a pass lasts about this long per row
+local PASSES = tonumber(os.getenv("PASSES")) or 61
+local PASS_SECONDS = (tonumber(os.getenv("PASS_MS")) or 5) / 1000   -- a pass of a row lasts about this long
 local QUERIES = tonumber(os.getenv("QUERIES")) or 40
 local SIZE = 256
 local REACH = 32   -- goals within 32 cells of the start each way: an enemy chasing
@@ -111,7 +114,9 @@ local function measure(rows, nqueries)
     times[i] = {}
   end
   for p = 1, PASSES do
-    for i, row in ipairs(rows) do
+    for k = 0, #rows - 1 do   -- each pass starts one row later: no row always follows the same one
+      local i = (p + k) % #rows + 1
+      local row = rows[i]
       local t0 = os.clock()
       for _ = 1, row.rounds do row.fn() end
       times[i][p] = (os.clock() - t0) / (row.rounds * nqueries)
