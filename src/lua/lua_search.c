@@ -4,11 +4,12 @@
  * sooner once `seconds` have passed (clock.h); search:result() returns
  * what findPath would; search:getExpanded() lists the cells expanded so far.
  *
- * A Search takes scratch from its grid's pool (lease.c) while it runs and
- * keeps its Grid alive through its uservalue {grid, finished}. When it
- * finishes, its path, stats and expanded cells are copied into a userdata
- * (finished) and the scratch goes back to the pool, so the next search on
- * the grid reuses it. Changing the grid while a search runs does not end
+ * A Search takes scratch from its grid's pool (lease.c) while it runs, held
+ * by a ScratchHold (below), and keeps its Grid alive through its uservalue
+ * {grid, finished, rules..., hold, pages...}. When it finishes, its path,
+ * stats and expanded cells are copied into a userdata (finished) and pages,
+ * and the scratch goes back to the pool, so the next search on the grid
+ * reuses it. Changing the grid while a search runs does not end
  * it: astar_search_step starts it again when a change reached it (counted in
  * getStats().restarts), so its answer is the one for the grid as it is when
  * it finishes. Closing the grid is an error at the next call. A write that
@@ -22,6 +23,7 @@
 #include "query_rules.h"
 
 #define SEARCH_TYPE "astar.Search"
+#define HOLD_TYPE "astar.SearchScratch"
 
 #if LUA_VERSION_NUM >= 502
 #define set_grid_ref lua_setuservalue
@@ -32,22 +34,32 @@
 #endif
 
 /* What a finished search keeps: cells[] holds the path's (x, y) pairs from
- * the start, then the expanded cells as the core numbers them (decoded by
- * stride: astar_search_stride), copied as they are, decoded when asked. */
+ * the start, then the first ninline of its expanded cells, as the core
+ * numbers them (decoded by stride: astar_search_stride), copied as they are,
+ * decoded when asked. The rest are in pages (below). */
 typedef struct {
     AstarStatus status;
     double cost;
     size_t expanded, touched, restarts;
-    size_t length, nexpanded;
-    int sorted;               /* the expanded cells are in row order */
+    size_t length, nexpanded, ninline;
     size_t goal_index;        /* astar_search_goal_index */
     AstarAlgorithm algorithm; /* astar_search_algorithm */
     uint32_t stride;          /* of the expanded cells' numbers */
     uint32_t cells[];
 } Finished;
 
+/* The scratch of a search, held by a small userdata of its own (in the
+ * search's uservalue at HOLD_REF) whose __gc gives it back to the pool. The
+ * Search has no finalizer: an object with one, and all it refers to, stays
+ * alive one collection longer, and a finished search (its record and pages)
+ * would then cost every short query 3% more (bench-search-start). */
 typedef struct {
     AstarSearch *search;      /* scratch while it runs; NULL once finished or released */
+    LuaGrid *owner;
+} ScratchHold;
+
+typedef struct {
+    ScratchHold *hold;        /* kept alive by the uservalue */
     LuaGrid *owner;           /* the Grid userdata, kept alive by the uservalue */
     Finished *done;           /* once finished (kept alive by the uservalue) */
     int partial;
@@ -64,6 +76,18 @@ typedef struct {
 } LuaSearch;
 
 #define RULES_REF 3           /* uservalue slots of the rules, QR_* order */
+/* The expanded cells that do not fit in a finished record lie in pages of
+ * EXPANDED_PAGE cells (userdata in the uservalue from PAGES_REF on; it is
+ * made with room for UV_PAGES). Under PUC Lua no block reaches 1 KB: glibc's
+ * malloc sorts its lists of freed chunks before it serves a request of 1 KB
+ * or more (callgrind: about 6000 instructions, 3% of a short query on a
+ * 256x256 board), and serves a smaller one from the list of its size.
+ * LuaJIT's own allocator has no such pass: there the record holds them all. */
+#define EXPANDED_PAGE 224
+#define FINISHED_BYTES 960
+#define HOLD_REF (RULES_REF + QR_COUNT)
+#define PAGES_REF (HOLD_REF + 1)
+#define UV_PAGES 3
 #define STEP_CHUNK 256        /* expansions between two looks at the clock */
 
 static LuaSearch *check_search(lua_State *L, const char *fname)
@@ -121,9 +145,9 @@ static void leave_core(lua_State *L, LuaSearch *s, const char *fname)
 {
     s->busy = 0;
     grid_leave(s->owner);
-    if (s->released && s->search) {
-        AstarSearch *scratch = s->search;
-        s->search = NULL;
+    if (s->released && s->hold->search) {
+        AstarSearch *scratch = s->hold->search;
+        s->hold->search = NULL;
         pool_give(s->owner, scratch);
         raise_error(L, "search released during %s", fname);
     }
@@ -143,29 +167,69 @@ static const char *status_name(AstarStatus status)
     }
 }
 
+/* How many of n expanded cells a finished record with a path of `length`
+ * cells holds: all of them, or under PUC Lua those that keep it under
+ * FINISHED_BYTES. */
+static size_t inline_cells(size_t length, size_t n)
+{
+#if LUA_VERSION_NUM >= 502
+    size_t used = sizeof(Finished) + 2 * length * sizeof(uint32_t);
+    size_t room = used < FINISHED_BYTES ? (FINISHED_BYTES - used) / sizeof(uint32_t) : 0;
+    return n < room ? n : room;
+#else
+    (void)length;
+    return n;
+#endif
+}
+
+/* The number of cells in page i of `rest` paged cells. */
+static size_t page_cells(size_t rest, size_t i)
+{
+    return rest - i * EXPANDED_PAGE < EXPANDED_PAGE ? rest - i * EXPANDED_PAGE : EXPANDED_PAGE;
+}
+
+/* Was the search that finish found holding scratch at `steps` released or
+ * restarted by a finalizer that ran during an allocation? */
+static int finish_lost(const LuaSearch *s, const AstarSearch *scratch, unsigned steps)
+{
+    return s->hold->search != scratch || s->steps != steps;
+}
+
 /* Copies what the finished search at stack index idx will be asked for out
- * of its scratch, and gives the scratch back to the grid's pool. The copy is
- * allocated first; a finalizer that ran meanwhile may have released the
- * search, finished it (a nested call) or closed the grid. */
+ * of its scratch, and gives the scratch back to the grid's pool. The copy
+ * (the finished record, then each page) is allocated first, and a page is
+ * stored only while no finalizer that ran meanwhile released or restarted
+ * the search; closing the grid frees the path's cells. */
 static void finish(lua_State *L, LuaSearch *s, int idx)
 {
-    AstarSearch *scratch = s->search;
+    AstarSearch *scratch = s->hold->search;
+    unsigned steps = s->steps;
     int found = s->status == ASTAR_FOUND || s->status == ASTAR_PARTIAL;
-    size_t length = found ? astar_search_length(scratch) : 0, nexpanded, i;
+    size_t length = found ? astar_search_length(scratch) : 0, nexpanded, ninline, rest, i;
     const uint32_t *recorded;
     AstarPathCursor at;
     Finished *f;
+    int uv;
 
-    nexpanded = astar_search_recorded(scratch, &recorded);
-    f = (Finished *)lua_newuserdata(L, sizeof *f + (2 * length + nexpanded) * sizeof(uint32_t));
-    if (s->search != scratch) {              /* released or finished meanwhile */
-        lua_pop(L, 1);
+    nexpanded = astar_search_recorded(scratch, NULL);
+    ninline = inline_cells(length, nexpanded);
+    rest = nexpanded - ninline;
+    f = (Finished *)lua_newuserdata(L, sizeof *f + (2 * length + ninline) * sizeof(uint32_t));
+    get_grid_ref(L, idx);
+    uv = lua_gettop(L);
+    for (i = 0; i * EXPANDED_PAGE < rest && !finish_lost(s, scratch, steps); i++) {
+        lua_newuserdata(L, page_cells(rest, i) * sizeof(uint32_t));
+        if (!finish_lost(s, scratch, steps))
+            lua_rawseti(L, uv, PAGES_REF + (int)i);
+    }
+    if (finish_lost(s, scratch, steps)) {
+        lua_settop(L, uv - 2);
         return;
     }
-    s->search = NULL;
+    s->hold->search = NULL;
     if (s->owner->closed) {                  /* the path's cells are gone */
         pool_give(s->owner, scratch);
-        lua_pop(L, 1);
+        lua_pop(L, 2);
         return;
     }
     f->status = s->status;
@@ -175,7 +239,7 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
     f->restarts = astar_search_restarts(scratch);
     f->length = length;
     f->nexpanded = nexpanded;
-    f->sorted = 0;
+    f->ninline = ninline;
     f->goal_index = found ? astar_search_goal_index(scratch) : (size_t)-1;
     f->algorithm = astar_search_algorithm(scratch);
     f->stride = astar_search_stride(scratch);
@@ -189,11 +253,16 @@ static void finish(lua_State *L, LuaSearch *s, int idx)
         }
     }
     astar_search_recorded(scratch, &recorded);
-    if (f->nexpanded)
-        memcpy(f->cells + 2 * length, recorded, f->nexpanded * sizeof *recorded);
-    get_grid_ref(L, idx);
+    if (ninline)
+        memcpy(f->cells + 2 * length, recorded, ninline * sizeof *recorded);
+    for (i = 0; i * EXPANDED_PAGE < rest; i++) {
+        lua_rawgeti(L, uv, PAGES_REF + (int)i);
+        memcpy(lua_touserdata(L, -1), recorded + ninline + i * EXPANDED_PAGE,
+               page_cells(rest, i) * sizeof *recorded);
+        lua_pop(L, 1);
+    }
     lua_pushvalue(L, -2);
-    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, uv, 2);
     lua_pop(L, 2);
     s->done = f;
     pool_give(s->owner, scratch);
@@ -212,21 +281,30 @@ int grid_new_search(lua_State *L)
 
     s = (LuaSearch *)lua_newuserdata(L, sizeof *s);
     memset(s, 0, sizeof *s);
-    luaL_getmetatable(L, SEARCH_TYPE);
+    s->hold = (ScratchHold *)lua_newuserdata(L, sizeof *s->hold);
+    s->hold->search = NULL;
+    s->hold->owner = g;
+    luaL_getmetatable(L, HOLD_TYPE);
     lua_setmetatable(L, -2);
+    luaL_getmetatable(L, SEARCH_TYPE);
+    lua_setmetatable(L, -3);
     s->owner = g;
     s->rules = rules;
     s->goal_list = q.goal_list;
-    lua_createtable(L, 2 + QR_COUNT, 0);  /* {grid, finished, rules...}: keeps them alive */
+    /* {grid, finished, rules..., hold, pages...}: keeps them alive */
+    lua_createtable(L, PAGES_REF - 1 + UV_PAGES, 0);
     lua_pushvalue(L, 1);
     lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, HOLD_REF);
     for (i = 0; i < QR_COUNT; i++) {
         if (!rules.index[i])
             continue;
         lua_pushvalue(L, rules.index[i]);
         lua_rawseti(L, -2, RULES_REF + i);
     }
-    set_grid_ref(L, -2);
+    set_grid_ref(L, -3);
+    lua_pop(L, 1);
     self = lua_gettop(L);
     q.options.rule_user = &s->rules;   /* where the core finds them from now on */
     if (q.options.move_rule)
@@ -237,7 +315,7 @@ int grid_new_search(lua_State *L)
         before = astar_search_memory(scratch);
     else if (!(scratch = astar_search_new()))
         return raise_error(L, "not enough memory");
-    s->search = scratch;               /* owned by s from here: its __gc gives it back */
+    s->hold->search = scratch;         /* held from here: the hold's __gc gives it back */
     s->partial = q.options.partial;
     s->flat = q.output.flat;
     astar_search_record(scratch, 1);
@@ -273,11 +351,13 @@ static int search_restart(lua_State *L)
         return raise_error(L, "search:restart called from one of its own rules");
     check_open(L, s->owner);
     read_query(L, s->owner, "restart", &q, &rules);
-    lua_createtable(L, 2 + QR_COUNT, 0);  /* the new {grid, finished, rules...} */
+    lua_createtable(L, PAGES_REF - 1 + UV_PAGES, 0);  /* the new {grid, finished, rules...} */
     uv = lua_gettop(L);
     get_grid_ref(L, 1);
     lua_rawgeti(L, -1, 1);
     lua_rawseti(L, uv, 1);
+    lua_rawgeti(L, -1, HOLD_REF);
+    lua_rawseti(L, uv, HOLD_REF);
     lua_pop(L, 1);
     for (i = 0; i < QR_COUNT; i++) {
         if (!rules.index[i])
@@ -300,14 +380,14 @@ static int search_restart(lua_State *L)
     q.options.rule_user = &s->rules;
     if (q.options.move_rule)
         q.options.move_user = &s->rules;
-    scratch = s->search;
+    scratch = s->hold->search;
     if (!scratch)
         scratch = pool_take(s->owner);
     if (scratch)
         before = astar_search_memory(scratch);
     else if (!(scratch = astar_search_new()))
         return raise_error(L, "not enough memory");
-    s->search = scratch;
+    s->hold->search = scratch;
     astar_search_record(scratch, 1);
     push_rules(L, s, 1);               /* begin may ask the rules about the goal */
     enter_core(s);
@@ -336,11 +416,11 @@ static AstarStatus step_for(LuaSearch *s, size_t budget, double seconds, AstarEr
     int limited = budget != 0;
 
     if (isinf(seconds))
-        return astar_search_step(s->search, budget, error);
+        return astar_search_step(s->hold->search, budget, error);
     started = monotonic_seconds();
     for (;;) {
         size_t chunk = limited && budget < STEP_CHUNK ? budget : STEP_CHUNK;
-        status = astar_search_step(s->search, chunk, error);
+        status = astar_search_step(s->hold->search, chunk, error);
         if (status != ASTAR_SEARCHING || *error != ASTAR_OK || s->released
             || s->rules.stop != QR_STOP_NONE)
             return status;
@@ -378,21 +458,21 @@ static int search_step(lua_State *L)
         check_grid_alive(L, s);
         if (s->busy)
             return raise_error(L, "search:step called from one of its own rules");
-        before = astar_search_memory(s->search);
+        before = astar_search_memory(s->hold->search);
         s->steps++;
         /* the exact lowest cost, as newSearch and findPath use (O(1) unless
          * the writes since made it a bound): a restart scales the heuristic
          * as a new query would; and component labels rebuilt once the search
          * has done about a rebuild's work since they went stale, so that a
          * goal walled off meanwhile ends it at once */
-        astar_search_prepare_step(s->search, s->owner->grid);
+        astar_search_prepare_step(s->hold->search, s->owner->grid);
         push_rules(L, s, 1);
         enter_core(s);
         s->status = step_for(s, budget, seconds, &error);
         leave_core(L, s, "step");
         if (error != ASTAR_OK)
             return raise_error(L, "not enough memory");
-        grown = astar_search_memory(s->search) - before;
+        grown = astar_search_memory(s->hold->search) - before;
         if (s->status != ASTAR_SEARCHING)
             finish(L, s, 1);
     }
@@ -459,11 +539,11 @@ static int search_result(lua_State *L)
 static int search_get_stats(lua_State *L)
 {
     LuaSearch *s = check_search(L, "getStats");
-    size_t expanded = s->done ? s->done->expanded : s->search ? astar_search_expanded(s->search) : 0;
-    size_t touched = s->done ? s->done->touched : s->search ? astar_search_touched(s->search) : 0;
-    size_t restarts = s->done ? s->done->restarts : s->search ? astar_search_restarts(s->search) : 0;
+    size_t expanded = s->done ? s->done->expanded : s->hold->search ? astar_search_expanded(s->hold->search) : 0;
+    size_t touched = s->done ? s->done->touched : s->hold->search ? astar_search_touched(s->hold->search) : 0;
+    size_t restarts = s->done ? s->done->restarts : s->hold->search ? astar_search_restarts(s->hold->search) : 0;
     const char *algorithm = s->done     ? algorithm_name(s->done->algorithm)
-                            : s->search ? algorithm_name(astar_search_algorithm(s->search))
+                            : s->hold->search ? algorithm_name(astar_search_algorithm(s->hold->search))
                                         : NULL;
     push_stats(L, expanded, touched, algorithm);
     lua_pushinteger(L, (lua_Integer)restarts);
@@ -477,13 +557,32 @@ static int compare_cells(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The cells expanded so far, {x =, y =} in row order. While the search runs
- * they are copied out of its scratch first (a finalizer may step or release
- * it while tables are made); once finished, its copy is sorted in place. */
+/* Copies the expanded cells of the finished search f at stack index 1 out
+ * of its record and pages into cells (reads only: runs no finalizer). */
+static void copy_expanded(lua_State *L, const Finished *f, uint32_t *cells)
+{
+    size_t rest = f->nexpanded - f->ninline, i;
+    if (f->ninline)
+        memcpy(cells, f->cells + 2 * f->length, f->ninline * sizeof *cells);
+    get_grid_ref(L, 1);
+    for (i = 0; i * EXPANDED_PAGE < rest; i++) {
+        lua_rawgeti(L, -1, PAGES_REF + (int)i);
+        memcpy(cells + f->ninline + i * EXPANDED_PAGE, lua_touserdata(L, -1),
+               page_cells(rest, i) * sizeof *cells);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* The cells expanded so far, {x =, y =} in row order. They are copied out
+ * of the search's scratch, or its pages once it finished, into a buffer
+ * allocated first (a finalizer may step, restart or release the search
+ * meanwhile: then it looks again), and sorted there. */
 static int search_get_expanded(lua_State *L)
 {
     LuaSearch *s = check_search(L, "getExpanded");
     const uint32_t *recorded;
+    const Finished *done;
     uint32_t *cells;
     size_t n, i;
     unsigned steps;
@@ -493,28 +592,25 @@ static int search_get_expanded(lua_State *L)
         check_open(L, s->owner);
         if (s->released)
             return raise_error(L, "attempt to use a released " SEARCH_TYPE);
-        if (s->done) {
-            Finished *f = s->done;
-            cells = f->cells + 2 * f->length;
-            n = f->nexpanded;
-            stride = f->stride;
-            if (!f->sorted)
-                qsort(cells, n, sizeof *cells, compare_cells);
-            f->sorted = 1;
-            break;
-        }
-        if (!s->search)                /* closed while it finished */
+        done = s->done;
+        if (!done && !s->hold->search)       /* closed while it finished */
             return raise_error(L, "attempt to use a closed " GRID_TYPE);
         steps = s->steps;
-        n = astar_search_recorded(s->search, NULL);
+        n = done ? done->nexpanded : astar_search_recorded(s->hold->search, NULL);
         lua_settop(L, 1);
         cells = (uint32_t *)lua_newuserdata(L, n * sizeof *cells + 1);
-        if (s->steps != steps || !s->search || s->released || s->owner->closed)
+        if (s->steps != steps || s->done != done || s->released || s->owner->closed
+            || (!done && !s->hold->search))
             continue;                  /* changed by a finalizer: look again */
-        astar_search_recorded(s->search, &recorded);
-        if (n)
-            memcpy(cells, recorded, n * sizeof *cells);
-        stride = astar_search_stride(s->search);
+        if (done) {
+            copy_expanded(L, done, cells);
+            stride = done->stride;
+        } else {
+            astar_search_recorded(s->hold->search, &recorded);
+            if (n)
+                memcpy(cells, recorded, n * sizeof *cells);
+            stride = astar_search_stride(s->hold->search);
+        }
         qsort(cells, n, sizeof *cells, compare_cells);
         break;
     }
@@ -545,15 +641,29 @@ static int search_tostring(lua_State *L)
     return 1;
 }
 
-/* __gc and __close: gives the scratch back to the grid's pool; safe to call
- * twice. The grid's userdata outlives this call (the uservalue holds it). */
+/* The hold's __gc: a search dropped while it runs gives its scratch back
+ * to the grid's pool. The grid's userdata outlives this call: the search's
+ * uservalue held both, and a grid collected with it is finalized after it
+ * (finalizers run newest first) or, closed, frees the scratch. */
+static int hold_release(lua_State *L)
+{
+    ScratchHold *h = (ScratchHold *)luaL_checkudata(L, 1, HOLD_TYPE);
+    if (h->search) {
+        AstarSearch *scratch = h->search;
+        h->search = NULL;
+        pool_give(h->owner, scratch);
+    }
+    return 0;
+}
+
+/* __close: gives the scratch back to the grid's pool; safe to call twice. */
 static int search_release(lua_State *L)
 {
     LuaSearch *s = (LuaSearch *)luaL_checkudata(L, 1, SEARCH_TYPE);
     s->released = 1;
-    if (s->search && !s->busy) {       /* busy: given back when the core returns */
-        AstarSearch *scratch = s->search;
-        s->search = NULL;
+    if (s->hold->search && !s->busy) {       /* busy: given back when the core returns */
+        AstarSearch *scratch = s->hold->search;
+        s->hold->search = NULL;
         pool_give(s->owner, scratch);
     }
     return 0;
@@ -571,7 +681,6 @@ static const luaL_Reg SEARCH_METHODS[] = {
 
 static const luaL_Reg SEARCH_META[] = {
     {"__tostring", search_tostring},
-    {"__gc", search_release},
     {"__close", search_release},
     {NULL, NULL}};
 
@@ -584,5 +693,9 @@ void register_search(lua_State *L)
     lua_setfield(L, -2, "__index");
     lua_pushliteral(L, SEARCH_TYPE);
     lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, HOLD_TYPE);
+    lua_pushcfunction(L, hold_release);
+    lua_setfield(L, -2, "__gc");
     lua_pop(L, 1);
 }
