@@ -689,6 +689,41 @@ static inline void clear_cell(AstarDistanceMap *m, const AstarGrid *grid, uint32
     m->cost[i] = INFINITY;
 }
 
+/* Cells x0..x1 of the row starting at bordered cell `row`, as clear_cell
+ * leaves them; with `bound`, *lo and *hi take in the grid's costs of its
+ * open cells (for the bucket queue). The arrays in restrict locals: a
+ * byte stored to step would otherwise make the compiler load all again. */
+static void clear_row(AstarDistanceMap *m, const AstarGrid *grid, size_t row, uint32_t x0,
+                      uint32_t x1, int asked, int bound, double *lo, double *hi)
+{
+    double *restrict dist = m->dist + row, *restrict cost = m->cost + row;
+    uint32_t *restrict origin = m->origin + row;
+    uint8_t *restrict step = m->step + row;
+    const uint8_t *restrict open = grid->open + row;
+    const double *restrict gcost = grid->cost ? grid->cost + row : NULL;
+    const int none = m->size == 1 && asked;
+    double l = *lo, h = *hi, c;
+    uint32_t x;
+
+    for (x = x0; x <= x1; x++) {
+        dist[x] = INFINITY;
+        origin[x] = 0;
+        step[x] = ASTAR_STEP_NONE;
+        if (!open[x]) {
+            cost[x] = none ? NAN : INFINITY;
+            continue;
+        }
+        c = gcost ? gcost[x] : 1.0;
+        cost[x] = asked ? NAN : c;
+        if (bound) {
+            l = c < l ? c : l;
+            h = c > h ? c : h;
+        }
+    }
+    *lo = l;
+    *hi = h;
+}
+
 /* Clears what the last run left (every cell unless m->synced is grid as
  * the change log still tells) and records the grid; *lo and *hi bound the
  * entry costs for the bucket queue (INFINITY, 0: unknown, the heap).
@@ -696,7 +731,7 @@ static inline void clear_cell(AstarDistanceMap *m, const AstarGrid *grid, uint32
 static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int asked, double *lo,
                       double *hi)
 {
-    uint32_t x, y, x0 = 0, y0 = 0, x1 = m->stride - 1, y1 = m->height + 1;
+    uint32_t y, x0 = 0, y0 = 0, x1 = m->stride - 1, y1 = m->height + 1;
     const int kept = m->synced == grid && m->synced_rule == asked
                      && grid->version - m->synced_version <= ASTAR_CHANGE_LOG;
 
@@ -713,15 +748,7 @@ static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int asked, dou
             *lo = *hi = 1.0;
     }
     for (y = y0; y <= y1; y++)
-        for (x = x0; x <= x1; x++) {
-            const size_t i = (size_t)y * m->stride + x;
-            clear_cell(m, grid, x, y, asked);
-            if (!kept && grid->open[i]) {   /* the grid's costs, for the bucket queue */
-                const double c = grid->cost ? grid->cost[i] : 1.0;
-                *lo = c < *lo ? c : *lo;
-                *hi = c > *hi ? c : *hi;
-            }
-        }
+        clear_row(m, grid, (size_t)y * m->stride, x0, x1, asked, !kept, lo, hi);
     m->synced = grid;
     m->synced_version = grid->version;
     m->synced_rule = asked;
@@ -992,13 +1019,13 @@ static inline unsigned choose_move(const AstarDistanceMap *m, const Board *b,
         step = board_step(kind, d, kind == BOARD_LARGE ? sized_price(m, i, (int)d) : m->cost[u]);
         if (!board_move_price(b, kind, m->moves, i, d, &step))   /* the walk's move: i's own */
             continue;
-        if (!ask_move(m, c, i, u, &step)) {
+        if (c->rule && !ask_move(m, c, i, u, &step)) {   /* tested here: no call without one */
             if (c->aborted)
                 return ASTAR_STEP_END;
             continue;
         }
         ng = m->dist[u] + step;
-        if (ng < c->best && !enters_closed(m, w, i, u)) {
+        if (ng < c->best && (!w || !enters_closed(m, w, i, u))) {
             c->best = ng;
             c->price = step;
             c->to = u;
