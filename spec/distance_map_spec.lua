@@ -464,6 +464,35 @@ describe("encoded distance maps", function()
     end
   end)
 
+  -- A plain C map holds the grid's costs and derives the cells its run looked at
+  -- when it encodes (issue 24's speed): sources off the map (above maxCost, on a
+  -- wall) and the cells around repaired edits are where that could go wrong.
+  it("are the same bytes on both backends with sources off the map, after updates", function()
+    local pure = require "astar.pure"
+    local ok, core = pcall(require, "astar.core")
+    if not ok then return end   -- no C module: nothing to compare with
+    local rows = "..#.....#...\n.#..3...#.#.\n...##.....#.\n.2.#..#.....\n....#...##..\n"
+      .. "#.....#.....\n..#..2..#..#"
+    local sources = { { x = 1, y = 1 }, { x = 8, y = 1, value = 50 }, { x = 3, y = 1 },
+      { x = 11, y = 7, value = 1 }, { x = 12, y = 7, value = 50 } }
+    for _, opts in ipairs({ { maxCost = 6 }, { maxCost = 6, diagonal = "never" },
+      { maxCost = 5, diagonal = "always" }, {} }) do
+      local a, b = core.fromString(rows), pure.fromString(rows)
+      local ma, mb = a:distanceMap(sources, opts), b:distanceMap(sources, opts)
+      assert.are.equal(ma:encode(), mb:encode())
+      assert.are.equal(ma:flee():encode(), mb:flee():encode())
+      for _, xy in ipairs({ { 2, 1 }, { 3, 1 }, { 5, 3 }, { 12, 6 } }) do
+        local walkable = not a:isWalkable(xy[1], xy[2])
+        a:setWalkable(xy[1], xy[2], walkable)
+        b:setWalkable(xy[1], xy[2], walkable)
+        ma:update(a)
+        mb:update(b)
+        assert.are.equal(a:distanceMap(sources, opts):encode(), ma:encode())
+        assert.are.equal(ma:encode(), mb:encode())
+      end
+    end
+  end)
+
   it("survive corrupted bytes with a good checksum: an error or a usable map", function()
     local EN = require "astar.pure.encode"
     local function seal(body)

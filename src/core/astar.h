@@ -670,6 +670,13 @@ typedef struct {
     uint64_t synced_version;
     int synced_rule;
     uint32_t box[4];
+    /* 1 after a plain run (no rule, moves or move rule; one-cell units):
+     * cost holds the grid's entry cost in every cell, as the run found
+     * them, where a run with rules records only the cells its flood looked
+     * at (NAN for the others). Encoding and derived maps see the recorded
+     * costs either way: the cells looked at (members, their neighbours,
+     * sources, start cells) follow from the steps. */
+    int grid_costs;
 } AstarDistanceMap;
 
 /* Bytes of the arrays of a width x height map (0 if that overflows). */
@@ -680,6 +687,10 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
                            AstarDiagonal diagonal);
 /* Empties the map, its costs too, keeping its layout, shape and size. */
 void astar_distance_clear(AstarDistanceMap *m);
+/* Copies from's entry costs into to (a map of the same size) as from
+ * recorded them (NAN for the cells its last run did not look at): the
+ * costs of a map derived from from (flee, blend). */
+void astar_distance_copy_costs(AstarDistanceMap *to, const AstarDistanceMap *from);
 /* Forgets which grid m was last run on: the next run clears every cell. A
  * caller that keeps a map across runs calls it when the grid it last ran
  * on may have been freed (another grid could then have its address). */

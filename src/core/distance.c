@@ -89,6 +89,7 @@ void astar_distance_clear(AstarDistanceMap *m)
     size_t i;
 
     m->reached = 0;
+    m->grid_costs = 0;
     for (i = 0; i < m->cells; i++) {
         m->dist[i] = INFINITY;
         m->cost[i] = INFINITY;
@@ -115,6 +116,9 @@ static uint32_t cell_number(const AstarDistanceMap *m, size_t i)
     return (uint32_t)((i / m->stride - 1) * m->width + (i % m->stride - 1));
 }
 
+/* A byte repeated over a word: a flag of 8 step bytes at once. */
+#define BYTES8 UINT64_C(0x0101010101010101)
+
 /* Is bordered cell i a cell of the grid (not its border)? */
 static inline int inside(const AstarDistanceMap *m, size_t i)
 {
@@ -122,28 +126,29 @@ static inline int inside(const AstarDistanceMap *m, size_t i)
     return x >= 1 && x <= m->width && y >= 1 && y <= m->height;
 }
 
-/* The entry cost of cell i, recorded the first time the flood looks at it:
- * a wall's INFINITY, the grid's cost, or the rule's answer (NAN: aborted).
- * On a map of one-cell units a cell closed there (a wall of the grid,
- * issue 24, or closed by the rule) is a start cell: a walk may start on it. */
+/* The entry cost of cell i, recorded the first time the flood looks at it
+ * (a plain map has the grid's from its clearing): a wall's INFINITY, the
+ * grid's cost, or the rule's answer (NAN: aborted). On a map of one-cell
+ * units a cell closed there (a wall of the grid, issue 24, or closed by
+ * the rule) is a start cell: a walk may start on it. */
 static inline double entry(AstarDistanceMap *m, const AstarGrid *grid, size_t i,
                            AstarCellRule rule, void *user)
 {
     double c = m->cost[i];
     unsigned flags = 0;
 
-    if (c == c)
-        return c;
-    if (!grid->open[i])
-        c = INFINITY;
-    else if (!rule)
-        c = grid->cost ? grid->cost[i] : 1.0;
-    else
-        c = rule(user, (uint32_t)(i % m->stride - 1), (uint32_t)(i / m->stride - 1),
-                 grid->cost ? grid->cost[i] : 1.0, &flags);
-    if (c != c)
-        return c;
-    m->cost[i] = c;
+    if (c != c) {
+        if (!grid->open[i])
+            c = INFINITY;
+        else if (!rule)
+            c = grid->cost ? grid->cost[i] : 1.0;
+        else
+            c = rule(user, (uint32_t)(i % m->stride - 1), (uint32_t)(i / m->stride - 1),
+                     grid->cost ? grid->cost[i] : 1.0, &flags);
+        if (c != c)
+            return c;
+        m->cost[i] = c;
+    }
     if (c == INFINITY && m->size == 1 && inside(m, i))
         m->step[i] |= ASTAR_STEP_START;
     return c;
@@ -264,14 +269,30 @@ static int sized_source(AstarDistanceMap *m, const AstarGrid *grid, size_t c,
     return 1;
 }
 
-/* Clears the closed bits a flood left: they are in m->box. */
+/* Clears the closed bits a flood left, and the start bits dk_look gave
+ * the border (it marks every closed cell it looks at, with no test of
+ * where it is): both are in m->box. */
 static void unclose(AstarDistanceMap *m)
 {
-    uint32_t x, y;
+    const uint8_t border = (uint8_t)~(ST_CLOSED | ASTAR_STEP_START);
+    uint32_t y;
     for (y = m->box[1]; y <= m->box[3]; y++) {
         uint8_t *row = m->step + (size_t)y * m->stride;
-        for (x = m->box[0]; x <= m->box[2]; x++)
-            row[x] &= (uint8_t)~ST_CLOSED;
+        const uint8_t keep = y == 0 || y == m->height + 1 ? border : (uint8_t)~ST_CLOSED;
+        const uint64_t keep8 = BYTES8 * keep;
+        uint8_t *p = row + m->box[0], *end = row + m->box[2] + 1;
+        for (; end - p >= 8; p += 8) {      /* 8 cells a word */
+            uint64_t w;
+            memcpy(&w, p, sizeof w);
+            w &= keep8;
+            memcpy(p, &w, sizeof w);
+        }
+        for (; p < end; p++)
+            *p &= keep;
+        if (m->box[0] == 0)
+            row[0] &= border;
+        if (m->box[2] == m->stride - 1)
+            row[m->stride - 1] &= border;
     }
 }
 
@@ -354,13 +375,15 @@ DK_INLINE int dk_look(MapQuery *q, const Board *b, const BoardKind kind,
             return DK_PASS;
     } else {
         double c = q->cost[v];
-        if (c != c) {                  /* looked at the first time: recorded */
+        if (!(traits & DK_KNOWN) && c != c) {   /* looked at the first time: recorded */
             c = entry(q->m, q->grid, v, q->rule, q->user);
             if (c != c)
                 return DK_ABORT;
         }
-        if (c == INFINITY)
+        if (c == INFINITY) {           /* closed, looked at: a start cell (unclose: the border's) */
+            q->step[v] = (uint8_t)(sv | ASTAR_STEP_START);
             return DK_BLOCKED;
+        }
     }
     *price = q->entered;
     return DK_OPEN;
@@ -400,6 +423,23 @@ static inline int dk_look_link(MapQuery *q, const Board *b, const BoardKind kind
  * from u (dk_relax's d: DK_LINK, 8, for a link): the way back. */
 static const uint8_t MAP_STEP[9] = {1, 0, 3, 2, 7, 6, 5, 4, ASTAR_STEP_LINK};
 
+/* Member u of a plain map none of whose moves out fits the budget: a run
+ * looks at its neighbours all the same, so the walls among them are start
+ * cells, as dk_look marks them (unclose: the border's). */
+static inline void mark_walls_beside(MapQuery *q, const Board *b, const BoardKind kind,
+                                     uint32_t u)
+{
+    const unsigned *dirs = NULL;
+    const int n = board_moves(b, kind, u, &dirs);
+    int k;
+
+    for (k = 0; k < n; k++) {
+        const uint32_t v = (uint32_t)((long)u + b->off[kind == BOARD_HEX ? dirs[k] : (unsigned)k]);
+        if (q->cost[v] == INFINITY)
+            q->step[v] |= ASTAR_STEP_START;
+    }
+}
+
 static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, double g)
 {
     return offer(q->dist, q->step, q->origin, q->via, u, v, q->step[v], g, MAP_STEP[d]);
@@ -410,7 +450,7 @@ static inline int dk_relax(MapQuery *q, uint32_t u, uint32_t v, unsigned d, doub
 #define DK_PRICE(q) ((q)->entered)
 #define DK_CORNER_FIRST 0   /* a diagonal cell is asked before the corner rule looks */
 #define DK_REVERSE 1        /* the walk goes v -> u: the moves asked about are v's */
-#define DK_LOOK_PAST_BUDGET 1   /* every neighbour of a member is looked at: recorded */
+#define DK_PAST_BUDGET(q, b, kind, u) mark_walls_beside(q, b, kind, u)
 #define DK_SLICE_LEFT(q) ((q)->left)
 #include "dijkstra.h"
 
@@ -615,45 +655,84 @@ AstarError astar_distance_run(AstarRange *scratch, const AstarGrid *grid, AstarD
 
 /* ---- what a run clears (issue 24) -------------------------------------------
  *
- * A run starts from the cleared map of the grid: no values, no entry costs
- * (NAN: the flood records each cell's as it looks at it, so a map encodes
- * the costs of the cells it looked at and no others); a map of large units
- * has the grid's costs (the fit of a position reads cells no flood looks
- * at; NAN with a rule: to ask).
+ * A run starts from the cleared map of the grid: no values, and
+ * - with rules, or moves on a map of one-cell units, no entry costs (NAN:
+ *   the flood records each cell's as it looks at it, so a map encodes the
+ *   costs of the cells it looked at and no others);
+ * - else the grid's costs (a plain map: no call per look, its encoding
+ *   derives the cells looked at from the steps, m->grid_costs; large
+ *   units: the fit of a position reads cells no flood looks at).
  * Run again on the grid of its last run (m->synced), a map is that already
  * but in m->box, what the last run wrote, and at the cells changed since
  * (the grid's change log): those alone are cleared, so a bounded map costs
  * what it reaches, not the grid's size. */
 
-/* Cell (x, y) (bordered) of a cleared map of grid: no value, no entry
- * cost (large units: the grid's; ruled: NAN, to ask). */
+/* Cell (x, y) (bordered) of a cleared map of grid: no value; the grid's
+ * entry cost, or with `asked` none (NAN: recorded as the flood looks; on
+ * large units only an open cell's, the rule's to ask). */
 static inline void clear_cell(AstarDistanceMap *m, const AstarGrid *grid, uint32_t x, uint32_t y,
-                              int ruled)
+                              int asked)
 {
     const size_t i = (size_t)y * m->stride + x;
 
     m->dist[i] = INFINITY;
     m->origin[i] = 0;
     m->step[i] = ASTAR_STEP_NONE;
-    if (m->size == 1) {
+    if (m->size == 1 && asked) {
         m->cost[i] = NAN;
         return;
     }
     if (grid->open[i]) {
-        m->cost[i] = ruled ? NAN : grid->cost ? grid->cost[i] : 1.0;
+        m->cost[i] = asked ? NAN : grid->cost ? grid->cost[i] : 1.0;
         return;
     }
     m->cost[i] = INFINITY;
 }
 
+/* Cells x0..x1 of the row starting at bordered cell `row`, as clear_cell
+ * leaves them; with `bound`, *lo and *hi take in the grid's costs of its
+ * open cells (for the bucket queue). The arrays in restrict locals: a
+ * byte stored to step would otherwise make the compiler load all again. */
+static void clear_row(AstarDistanceMap *m, const AstarGrid *grid, size_t row, uint32_t x0,
+                      uint32_t x1, int asked, int bound, double *lo, double *hi)
+{
+    double *restrict dist = m->dist + row, *restrict cost = m->cost + row;
+    uint32_t *restrict origin = m->origin + row;
+    uint8_t *restrict step = m->step + row;
+    const uint8_t *restrict open = grid->open + row;
+    const double *restrict gcost = grid->cost ? grid->cost + row : NULL;
+    const int none = m->size == 1 && asked;
+    double l = *lo, h = *hi, c;
+    uint32_t x;
+
+    for (x = x0; x <= x1; x++) {
+        dist[x] = INFINITY;
+        origin[x] = 0;
+        step[x] = ASTAR_STEP_NONE;
+        if (!open[x]) {
+            cost[x] = none ? NAN : INFINITY;
+            continue;
+        }
+        c = gcost ? gcost[x] : 1.0;
+        cost[x] = asked ? NAN : c;
+        if (bound) {
+            l = c < l ? c : l;
+            h = c > h ? c : h;
+        }
+    }
+    *lo = l;
+    *hi = h;
+}
+
 /* Clears what the last run left (every cell unless m->synced is grid as
  * the change log still tells) and records the grid; *lo and *hi bound the
- * entry costs for the bucket queue (INFINITY, 0: unknown, the heap). */
-static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int ruled, double *lo,
+ * entry costs for the bucket queue (INFINITY, 0: unknown, the heap).
+ * asked: the run records its costs as it looks (clear_cell). */
+static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int asked, double *lo,
                       double *hi)
 {
-    uint32_t x, y, x0 = 0, y0 = 0, x1 = m->stride - 1, y1 = m->height + 1;
-    const int kept = m->synced == grid && m->synced_rule == ruled
+    uint32_t y, x0 = 0, y0 = 0, x1 = m->stride - 1, y1 = m->height + 1;
+    const int kept = m->synced == grid && m->synced_rule == asked
                      && grid->version - m->synced_version <= ASTAR_CHANGE_LOG;
 
     *lo = INFINITY;
@@ -663,24 +742,17 @@ static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int ruled, dou
         x0 = m->box[0], y0 = m->box[1], x1 = m->box[2], y1 = m->box[3];
         for (v = m->synced_version + 1; v <= grid->version; v++) {
             uint32_t i = grid->changes[v % ASTAR_CHANGE_LOG];
-            clear_cell(m, grid, i % m->stride, i / m->stride, ruled);
+            clear_cell(m, grid, i % m->stride, i / m->stride, asked);
         }
-        if (!grid->cost && !ruled)
+        if (!grid->cost && !asked)
             *lo = *hi = 1.0;
     }
     for (y = y0; y <= y1; y++)
-        for (x = x0; x <= x1; x++) {
-            const size_t i = (size_t)y * m->stride + x;
-            clear_cell(m, grid, x, y, ruled);
-            if (!kept && grid->open[i]) {   /* the grid's costs, for the bucket queue */
-                const double c = grid->cost ? grid->cost[i] : 1.0;
-                *lo = c < *lo ? c : *lo;
-                *hi = c > *hi ? c : *hi;
-            }
-        }
+        clear_row(m, grid, (size_t)y * m->stride, x0, x1, asked, !kept, lo, hi);
     m->synced = grid;
     m->synced_version = grid->version;
-    m->synced_rule = ruled;
+    m->synced_rule = asked;
+    m->grid_costs = m->size == 1 && !asked;
     m->reached = 0;
     m->box[0] = m->box[1] = UINT32_MAX;     /* the run's rectangle: none yet */
     m->box[2] = m->box[3] = 0;
@@ -727,6 +799,7 @@ static int seed_sources(AstarDistanceMap *m, const AstarGrid *grid, OpenList *op
         int fits;
 
         box_add(m, c);                      /* asked about: written */
+        m->step[c] |= ST_SOURCE;            /* looked at (a plain map's encoding) */
         fits = source_fits(m, grid, c, rule, user);
         if (fits < 0)
             return DK_ABORTED;
@@ -756,7 +829,7 @@ AstarError astar_distance_run_moves(AstarRange *scratch, const AstarGrid *grid,
     int seeded;
 
     *aborted = 0;
-    clear_for(m, grid, rule != NULL, &lo, &hi);
+    clear_for(m, grid, rule || (m->size == 1 && (m->moves || move_rule)), &lo, &hi);
     if (m->moves || move_rule)
         m->synced_rule |= 2;                /* no repair after: its walks took moves */
     if (fit_layer(m, grid, rule, &fit) != ASTAR_OK) {
@@ -946,13 +1019,13 @@ static inline unsigned choose_move(const AstarDistanceMap *m, const Board *b,
         step = board_step(kind, d, kind == BOARD_LARGE ? sized_price(m, i, (int)d) : m->cost[u]);
         if (!board_move_price(b, kind, m->moves, i, d, &step))   /* the walk's move: i's own */
             continue;
-        if (!ask_move(m, c, i, u, &step)) {
+        if (c->rule && !ask_move(m, c, i, u, &step)) {   /* tested here: no call without one */
             if (c->aborted)
                 return ASTAR_STEP_END;
             continue;
         }
         ng = m->dist[u] + step;
-        if (ng < c->best && !enters_closed(m, w, i, u)) {
+        if (ng < c->best && (!w || !enters_closed(m, w, i, u))) {
             c->best = ng;
             c->price = step;
             c->to = u;
@@ -1048,6 +1121,14 @@ static int starts_on(AstarDistanceMap *m, const BoardKind kind, double max_cost,
     for (y = m->box[1]; y <= m->box[3]; y++)
         for (x = m->box[0]; x <= m->box[2]; x++) {
             const size_t i = (size_t)y * m->stride + x;
+            if (x + 8 <= m->box[2] + 1) {   /* 8 cells a word: most have no start bit */
+                uint64_t w;
+                memcpy(&w, m->step + i, sizeof w);
+                if (!(w & BYTES8 * ASTAR_STEP_START)) {
+                    x += 7;
+                    continue;
+                }
+            }
             if ((m->step[i] & ASTAR_STEP_START)
                 && start_value(m, &b, kind, i, max_cost, rule, user) < 0)
                 return -1;
@@ -1165,6 +1246,7 @@ void astar_distance_swap(AstarDistanceMap *a, AstarDistanceMap *b)
     a->synced = b->synced;
     a->synced_version = b->synced_version;
     a->synced_rule = b->synced_rule;
+    a->grid_costs = b->grid_costs;
     memcpy(a->box, b->box, sizeof a->box);
     b->dist = t.dist;
     b->cost = t.cost;
@@ -1174,6 +1256,7 @@ void astar_distance_swap(AstarDistanceMap *a, AstarDistanceMap *b)
     b->synced = t.synced;
     b->synced_version = t.synced_version;
     b->synced_rule = t.synced_rule;
+    b->grid_costs = t.grid_costs;
     memcpy(b->box, t.box, sizeof b->box);
 }
 
@@ -1453,10 +1536,57 @@ static uint64_t f64_bits(double d)
     return v;
 }
 
-/* The cost written for bordered cell i: -inf for a start cell. */
-static double written_cost(const AstarDistanceMap *m, size_t i)
+/* Did the last run of m look at bordered cell i (a cell of the grid), so
+ * record its entry cost: a member, a start cell, a source, or a neighbour
+ * of a member (every member looks at all its neighbours)? */
+static int looked_at(const AstarDistanceMap *m, const Board *b, const BoardKind kind, size_t i)
 {
-    return (m->step[i] & ASTAR_STEP_START) ? -INFINITY : m->cost[i];
+    const unsigned *dirs = NULL;
+    int n, k;
+
+    if (m->step[i] & (ASTAR_STEP_MEMBER | ASTAR_STEP_START | ST_SOURCE))
+        return 1;
+    n = board_moves(b, kind, i, &dirs);
+    for (k = 0; k < n; k++)
+        if (m->step[(long)i + b->off[kind == BOARD_HEX ? dirs[k] : (unsigned)k]]
+            & ASTAR_STEP_MEMBER)
+            return 1;
+    return 0;
+}
+
+/* The entry cost m records for bordered cell i: NAN for a cell its run did
+ * not look at (a plain map holds the grid's: m->grid_costs). */
+static double recorded_cost(const AstarDistanceMap *m, const Board *b, size_t i)
+{
+    if (!m->grid_costs)
+        return m->cost[i];
+    return looked_at(m, b, map_kind(m), i) ? m->cost[i] : NAN;
+}
+
+/* The board of m's moves. */
+static void map_board(const AstarDistanceMap *m, Board *b)
+{
+    board_init(b, m->stride, m->diagonal, (AstarHexLayout)(m->hex ? m->hex - 1 : 0), m->size);
+}
+
+void astar_distance_copy_costs(AstarDistanceMap *to, const AstarDistanceMap *from)
+{
+    Board b;
+    size_t i;
+
+    map_board(from, &b);
+    memcpy(to->cost, from->cost, from->cells * sizeof *to->cost);
+    if (from->grid_costs)
+        for (i = from->stride; i < from->cells - from->stride; i++)
+            if (i % from->stride >= 1 && i % from->stride <= from->width)
+                to->cost[i] = recorded_cost(from, &b, i);
+    to->grid_costs = 0;
+}
+
+/* The cost written for bordered cell i: -inf for a start cell. */
+static double written_cost(const AstarDistanceMap *m, const Board *b, size_t i)
+{
+    return (m->step[i] & ASTAR_STEP_START) ? -INFINITY : recorded_cost(m, b, i);
 }
 
 /* The distinct costs of a map, in the order the cells first show them. */
@@ -1619,7 +1749,9 @@ static unsigned char *encode_cells(const AstarDistanceMap *m, unsigned char *p, 
     uint32_t x, y, most = 0;
     int full = 0;
     unsigned k;
+    Board b;
 
+    map_board(m, &b);
     memset(pal.slot, 0, sizeof pal.slot);
     pal.n = 0;
     *members = 0;
@@ -1636,7 +1768,7 @@ static unsigned char *encode_cells(const AstarDistanceMap *m, unsigned char *p, 
                 *p++ = ASTAR_STEP_NONE;
             }
             if (!full) {
-                int c = palette_index(&pal, f64_bits(written_cost(m, i)));
+                int c = palette_index(&pal, f64_bits(written_cost(m, &b, i)));
                 full = c < 0;
                 *idx++ = (unsigned char)c;
             }
@@ -1657,7 +1789,7 @@ static unsigned char *encode_cells(const AstarDistanceMap *m, unsigned char *p, 
     }
     for (y = 0; y < m->height; y++)
         for (x = 0; x < m->width; x++, p += 8)
-            put_f64(p, written_cost(m, ((size_t)y + 1) * m->stride + x + 1));
+            put_f64(p, written_cost(m, &b, ((size_t)y + 1) * m->stride + x + 1));
     return p;
 }
 
@@ -2040,6 +2172,7 @@ AstarError astar_distance_decode(const void *data, size_t length, AstarDistanceM
         targets = (const unsigned char *)data + at + 8 + DM_MOVE * n + DM_LINK * l;
     }
     m->reached = 0;
+    m->grid_costs = 0;                      /* the costs as written */
     for (y = 0; y < hd.height; y++)
         for (x = 0; x < hd.width; x++) {
             size_t i = ((size_t)y + 1) * m->stride + x + 1, c = (size_t)y * hd.width + x;

@@ -8,6 +8,8 @@
 #include "dijkstra.h"
 
 #define ST_CLOSED 16u   /* step[]: settled by the current flood; a repair's mark */
+#define ST_SOURCE 128u  /* step[]: a source of the last run (a cell it looked at: the
+                           encoding of a map with grid_costs) */
 
 /* The flood of m on grid (no rules, no moves) from the cells queued on open
  * (a heap) with their values, up to max_cost, over the cells' known entry

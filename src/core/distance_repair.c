@@ -18,9 +18,9 @@
  *   neighbours, and the origins of those cells and of the cells below any
  *   whose origin changed;
  * - around every cell that left, was settled, was edited or changed its
- *   origin: the entry costs a run records (those of the cells it looks at:
- *   the members, their neighbours, the sources; none for the others) and
- *   the start cells (the walls it looks at), valued again.
+ *   origin: the start cells (the walls a run looks at: beside members, or
+ *   sources), valued again; the entry costs are the grid's (a plain map's,
+ *   m->grid_costs: its encoding derives the cells looked at).
  * Everything else is as a new run leaves it. Layer 6 (queries): the
  * flood is distance.c's (distance_internal.h).
  */
@@ -193,13 +193,13 @@ static AstarError repair_steps(AstarDistanceMap *m, const AstarGrid *grid, Astar
     return ASTAR_OK;
 }
 
-/* Does a run look at bordered cell z: a member, a source (marked
- * ST_CLOSED by refresh_starts) or a neighbour of a member? */
+/* Does a run look at bordered cell z: a member, a source (ST_SOURCE) or a
+ * neighbour of a member? */
 static int looked_at(const AstarDistanceMap *m, const Board *b, int ndir, size_t z)
 {
     int d;
 
-    if (m->step[z] & (ASTAR_STEP_MEMBER | ST_CLOSED))
+    if (m->step[z] & (ASTAR_STEP_MEMBER | ST_SOURCE))
         return 1;
     for (d = 0; d < ndir; d++)
         if (m->step[(long)z + b->off[d]] & ASTAR_STEP_MEMBER)
@@ -208,8 +208,8 @@ static int looked_at(const AstarDistanceMap *m, const Board *b, int ndir, size_t
 }
 
 /* Cell c and its neighbours as a run leaves them besides the members'
- * values: the entry cost of a cell looked at (NAN for the others), and a
- * wall looked at a start cell, valued (distance.c). */
+ * values: the grid's entry cost, and a wall looked at a start cell,
+ * valued (distance.c). */
 static void refresh_around(AstarDistanceMap *m, const AstarGrid *grid, const Board *b, int ndir,
                            size_t c, double max_cost)
 {
@@ -218,13 +218,13 @@ static void refresh_around(AstarDistanceMap *m, const AstarGrid *grid, const Boa
     for (d = 0; d <= 8; d++) {
         const size_t z = d < 8 ? (size_t)((long)c + b->off[d]) : c;
         const size_t x = z % m->stride, y = z / m->stride;
-        const uint8_t mark = (uint8_t)(m->step[z] & ST_CLOSED);
+        const uint8_t mark = (uint8_t)(m->step[z] & ST_SOURCE);
         int looked;
 
         if (x < 1 || x > m->width || y < 1 || y > m->height)
             continue;                        /* the border: never written */
         looked = looked_at(m, b, ndir, z);
-        m->cost[z] = !looked ? NAN : !grid->open[z] ? INFINITY : grid->cost ? grid->cost[z] : 1.0;
+        m->cost[z] = !grid->open[z] ? INFINITY : grid->cost ? grid->cost[z] : 1.0;
         if (m->step[z] & ASTAR_STEP_MEMBER)
             continue;
         m->dist[z] = INFINITY;
@@ -256,15 +256,13 @@ static void refresh_starts(AstarDistanceMap *m, const AstarGrid *grid,
     lists[1] = settled;
     lists[2] = moved;
     board_init(&b, m->stride, m->diagonal, ASTAR_HEX_ODD_R, 1);
-    for (k = 0; k < n; k++)
-        m->step[astar_index(grid, sources[k].x, sources[k].y)] |= ST_CLOSED;
+    for (k = 0; k < n; k++)                  /* as a run marks them (an edit cleared some) */
+        m->step[astar_index(grid, sources[k].x, sources[k].y)] |= ST_SOURCE;
     for (j = 0; j < 3; j++)
         for (k = 0; k < lists[j]->size; k++)
             refresh_around(m, grid, &b, ndir, lists[j]->cell[k], max_cost);
     for (v = m->synced_version + 1; v <= grid->version; v++)
         refresh_around(m, grid, &b, ndir, grid->changes[v % ASTAR_CHANGE_LOG], max_cost);
-    for (k = 0; k < n; k++)
-        m->step[astar_index(grid, sources[k].x, sources[k].y)] &= (uint8_t)~ST_CLOSED;
 }
 
 /* Repairs m after the grid's logged changes; 0 when it will not (a run

@@ -1159,7 +1159,7 @@ static void derive(MapHeader *b, const MapHeader *from)
 {
     b->m.hex = from->m.hex;
     b->m.size = from->m.size;
-    memcpy(b->m.cost, from->m.cost, from->m.cells * sizeof *b->m.cost);
+    astar_distance_copy_costs(&b->m, &from->m);
     b->derived = 1;
 }
 
