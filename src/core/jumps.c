@@ -63,7 +63,10 @@ static size_t jumps_memory(const AstarGrid *grid)
 static void jumps_changed(AstarGrid *grid, size_t i, int walkable)
 {
     struct AstarJumps *t = grid->jumps;
-    if (walkable < 0 || t->rebuild)
+    if (walkable < 0)
+        return;
+    t->recent++;
+    if (t->rebuild)
         return;
     if (t->ndirty == t->capacity)
         t->rebuild = 1;
@@ -73,11 +76,18 @@ static void jumps_changed(AstarGrid *grid, size_t i, int walkable)
 
 static const struct AstarCacheHooks JUMP_HOOKS = {jumps_changed, jumps_memory, jumps_free};
 
-/* The stop bits of interior cell (bx, by): its diagonal lines' and, for 4
- * directions, its column's. A diagonal d stops at c when c cannot be
- * entered from c - d (c or a side of that step is a wall) or when a
- * straight jump from c along a side direction of d finds a jump point. */
-static void table_cell(const AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by)
+/* The directions whose stop bits read a straight direction's ahead bit: E
+ * and W feed two diagonals and both vertical lines, S and N two diagonals. */
+#define ALL_STOPS 0x3Fu
+static const unsigned FEEDS[4] = {0x05u | 0x30u, 0x0Au | 0x30u, 0x03u, 0x0Cu};
+
+/* The stop bits of interior cell (bx, by) named by mask (bits 0-3: the
+ * diagonals SE, SW, NE, NW; bits 4-5: the vertical lines S, N). A diagonal
+ * d stops at c when c cannot be entered from c - d (c or a side of that
+ * step is a wall) or when a straight jump from c along a side direction of
+ * d finds a jump point. */
+static void table_cell(const AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by,
+                       unsigned mask)
 {
     static const unsigned side_a[4] = {0, 1, 0, 1}, side_b[4] = {2, 2, 3, 3};
     const uint8_t *open = grid->open;
@@ -96,18 +106,23 @@ static void table_cell(const AstarGrid *grid, struct AstarJumps *t, size_t bx, s
     ahead[3] = astar_bit(t->ahead[3] + col, cb);
     for (k = 0; k < 4; k++) {
         unsigned a = side_a[k], b = side_b[k];
-        int stop = !open[c] || !open[(long)c - step[a]] || !open[(long)c - step[b]] || ahead[a]
-                   || ahead[b];
+        int stop;
+        if (!(mask >> k & 1))
+            continue;
+        stop = ahead[a] || ahead[b] || !open[c] || !open[(long)c - step[a]]
+               || !open[(long)c - step[b]];
         put((uint64_t *)astar_jumps_diagonal(grid, t, 4 + (unsigned)k, bx, by), cb, stop);
     }
     for (k = 0; k < 2; k++)
-        put(t->vertical[k] + col, cb,
-            astar_bit(grid->col_stops[k] + col, cb) || ahead[0] || ahead[1]);
+        if (mask >> (4 + k) & 1)
+            put(t->vertical[k] + col, cb,
+                ahead[0] || ahead[1] || astar_bit(grid->col_stops[k] + col, cb));
 }
 
 /* Where a line's bits are: a row's (vertical 0) or a column's. */
 typedef struct {
     int vertical;
+    unsigned feeds;              /* the stop bits its ahead bits feed (FEEDS) */
     size_t line;                 /* its row or column */
     const uint64_t *stops, *open;
     uint64_t *ahead;
@@ -118,6 +133,7 @@ static Line line_of(const AstarGrid *grid, struct AstarJumps *t, unsigned d, siz
     Line l;
     size_t at = d < 2 ? i * grid->row_words : i * grid->col_words;
     l.vertical = d >= 2;
+    l.feeds = FEEDS[d];
     l.line = i;
     l.stops = (d < 2 ? grid->row_stops[d & 1] : grid->col_stops[d & 1]) + at;
     l.open = (d < 2 ? grid->row_bits : grid->col_bits) + at;
@@ -137,9 +153,9 @@ static void set_ahead(const AstarGrid *grid, struct AstarJumps *t, const Line *l
     if (!retable || cell == 0 || cell > (l->vertical ? grid->height : grid->width))
         return;
     if (l->vertical)
-        table_cell(grid, t, l->line, cell);
+        table_cell(grid, t, l->line, cell, l->feeds);
     else
-        table_cell(grid, t, cell, l->line);
+        table_cell(grid, t, cell, l->line, l->feeds);
 }
 
 /* Bits lo..hi of an ahead line whose jumps run towards higher bits (E, S):
@@ -190,7 +206,7 @@ static void build(AstarGrid *grid, struct AstarJumps *t)
     }
     for (y = 1; y <= grid->height; y++)
         for (x = 1; x <= grid->width; x++)
-            table_cell(grid, t, x, y);
+            table_cell(grid, t, x, y, ALL_STOPS);
     t->ndirty = 0;
     t->rebuild = 0;
 }
@@ -232,7 +248,7 @@ static void apply(AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by)
     for (j = by - 1; j <= by + 1; j++)
         for (i = bx - 1; i <= bx + 1; i++)
             if (j >= 1 && j <= grid->height && i >= 1 && i <= grid->width)
-                table_cell(grid, t, i, j);
+                table_cell(grid, t, i, j, ALL_STOPS);
 }
 
 static AstarError create(AstarGrid *grid)
@@ -269,7 +285,7 @@ static AstarError create(AstarGrid *grid)
 AstarError astar_jumps_refresh(AstarGrid *grid)
 {
     struct AstarJumps *t = grid->jumps;
-    size_t k;
+    size_t k, recent;
 
     if (!t) {
         AstarError e = create(grid);
@@ -279,6 +295,10 @@ AstarError astar_jumps_refresh(AstarGrid *grid)
         }
         return e;
     }
+    recent = t->recent;
+    t->recent = 0;
+    if (recent > ASTAR_JUMPS_CALM)
+        return ASTAR_OK;          /* still being edited: plain scans meanwhile */
     if (t->rebuild) {
         build(grid, t);
         return ASTAR_OK;

@@ -40,7 +40,15 @@ struct AstarJumps {
     uint32_t *dirty;
     size_t ndirty, capacity;
     int rebuild;
+    size_t recent;                  /* changes since the last refresh call */
 };
+
+/* A refresh applies the changes only when at most this many came since the
+ * previous one: a game that edits more between two queries would pay more
+ * for them than the tables save a query (a change costs about as much as
+ * what they save on a long query), so its queries scan as plain jump point
+ * search until the edits calm down, then one refresh applies them all. */
+#define ASTAR_JUMPS_CALM 4
 
 /* The tables when they describe the grid as it is, else NULL (changes not
  * applied yet: the kernel scans as plain jump point search does). */
@@ -59,9 +67,11 @@ static inline const uint64_t *astar_jumps_diagonal(const AstarGrid *grid,
     return t->diagonal[d - 4] + line * t->words;
 }
 
-/* Builds the tables the first time, else applies the changes since the last
+/* Builds the tables the first time, else applies the changes since they
+ * were last applied, unless more than ASTAR_JUMPS_CALM came since the last
  * call: O(cells) once, then per changed cell O(the runs of the three rows
- * and columns through it that lead to it). ASTAR_ENOMEM leaves none. */
+ * and columns through it that lead to it), or one rebuild past cells / 256
+ * changes. ASTAR_ENOMEM leaves none. */
 AstarError astar_jumps_refresh(AstarGrid *grid);
 
 #endif
