@@ -141,47 +141,59 @@ static Line line_of(const AstarGrid *grid, struct AstarJumps *t, unsigned d, siz
     return l;
 }
 
-/* Sets bit b of the ahead line to v; when it changes and `retable`, the
- * stop bits of its cell follow. */
-static void set_ahead(const AstarGrid *grid, struct AstarJumps *t, const Line *l, size_t b, int v,
-                      int retable)
+/* Bits a..b of a word (a <= b <= 63). */
+static uint64_t span(unsigned a, unsigned b)
 {
-    size_t cell = b - PAD;
-    if (astar_bit(l->ahead, b) == v)
-        return;
-    put(l->ahead, b, v);
-    if (!retable || cell == 0 || cell > (l->vertical ? grid->height : grid->width))
-        return;
-    if (l->vertical)
-        table_cell(grid, t, l->line, cell, l->feeds);
-    else
-        table_cell(grid, t, cell, l->line, l->feeds);
+    return (~(uint64_t)0 >> (63 - b)) & (~(uint64_t)0 << a);
 }
 
-/* Bits lo..hi of an ahead line whose jumps run towards higher bits (E, S):
- * each takes the walkable bit of the first stop after it. */
-static void ahead_up(const AstarGrid *grid, struct AstarJumps *t, const Line *l, size_t lo,
-                     size_t hi, int retable)
+/* The new ahead bits a..b of word w of a line: each takes the walkable bit
+ * of the first stop after it (up: towards higher bits, E and S) or before it
+ * (W, N), *v being that of the first stop past the word's end in the
+ * direction the jumps run; *v becomes that of the first stop at or past a
+ * (b when down). A word at a time: only its stops are visited. */
+static uint64_t ahead_word(const Line *l, size_t w, unsigned a, unsigned b, int up, int *v)
 {
-    int v = astar_bit(l->open, astar_next_set(l->stops, hi));
-    size_t b = hi + 1;
-    while (b-- > lo) {
-        set_ahead(grid, t, l, b, v, retable);
-        if (astar_bit(l->stops, b))
-            v = astar_bit(l->open, b);
+    uint64_t stops = l->stops[w] & span(a, b), fresh = 0;
+    int edge = up ? (int)b : (int)a;
+    while (stops) {
+        unsigned p = up ? astar_highest_bit(stops) : astar_lowest_bit(stops);
+        if (*v && (up ? edge >= (int)p : (int)p >= edge))
+            fresh |= up ? span(p, (unsigned)edge) : span((unsigned)edge, p);
+        *v = (int)(l->open[w] >> p & 1);
+        stops &= ~((uint64_t)1 << p);
+        edge = up ? (int)p - 1 : (int)p + 1;
     }
+    if (*v && (up ? edge >= (int)a : edge <= (int)b))
+        fresh |= up ? span(a, (unsigned)edge) : span((unsigned)edge, b);
+    return fresh;
 }
 
-/* The same towards lower bits (W, N): the first stop before each. */
-static void ahead_down(const AstarGrid *grid, struct AstarJumps *t, const Line *l, size_t lo,
-                       size_t hi, int retable)
+/* Recomputes bits lo..hi of an ahead line, the jumps running towards higher
+ * bits when up; when `retable`, the stop bits of each cell whose ahead bit
+ * changed follow. */
+static void redo_ahead(const AstarGrid *grid, struct AstarJumps *t, const Line *l, size_t lo,
+                       size_t hi, int up, int retable)
 {
-    int v = astar_bit(l->open, astar_prev_set(l->stops, lo));
-    size_t b;
-    for (b = lo; b <= hi; b++) {
-        set_ahead(grid, t, l, b, v, retable);
-        if (astar_bit(l->stops, b))
-            v = astar_bit(l->open, b);
+    int v = astar_bit(l->open, up ? astar_next_set(l->stops, hi) : astar_prev_set(l->stops, lo));
+    size_t w0 = lo >> 6, w1 = hi >> 6, k, last = l->vertical ? grid->height : grid->width;
+
+    for (k = 0; k <= w1 - w0; k++) {
+        size_t w = up ? w1 - k : w0 + k;
+        unsigned a = w == w0 ? (unsigned)(lo & 63) : 0, b = w == w1 ? (unsigned)(hi & 63) : 63;
+        uint64_t range = span(a, b), fresh = ahead_word(l, w, a, b, up, &v);
+        uint64_t diff = (l->ahead[w] ^ fresh) & range;
+        l->ahead[w] = (l->ahead[w] & ~range) | fresh;
+        while (retable && diff) {
+            size_t cell = w * 64 + astar_lowest_bit(diff) - PAD;
+            diff &= diff - 1;
+            if (cell == 0 || cell > last)
+                continue;
+            if (l->vertical)
+                table_cell(grid, t, l->line, cell, l->feeds);
+            else
+                table_cell(grid, t, cell, l->line, l->feeds);
+        }
     }
 }
 
@@ -199,9 +211,9 @@ static void build(AstarGrid *grid, struct AstarJumps *t)
         for (i = 1; i + 1 < n; i++) {
             Line l = line_of(grid, t, d, i);
             if (d & 1)
-                ahead_down(grid, t, &l, PAD + 1, PAD + last, 0);
+                redo_ahead(grid, t, &l, PAD + 1, PAD + last, 0, 0);
             else
-                ahead_up(grid, t, &l, PAD, PAD + last - 1, 0);
+                redo_ahead(grid, t, &l, PAD, PAD + last - 1, 1, 0);
         }
     }
     for (y = 1; y <= grid->height; y++)
@@ -229,9 +241,10 @@ static void apply(AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by)
         e = line_of(grid, t, 0, i);
         w = line_of(grid, t, 1, i);
         lo = astar_prev_set(e.stops, bx - 1 + PAD);
-        ahead_up(grid, t, &e, lo < PAD ? PAD : lo, bx + PAD, 1);
+        redo_ahead(grid, t, &e, lo < PAD ? PAD : lo, bx + PAD, 1, 1);
         hi = astar_next_set(w.stops, bx + 1 + PAD);
-        ahead_down(grid, t, &w, bx + PAD, hi > PAD + grid->stride - 1 ? PAD + grid->stride - 1 : hi, 1);
+        redo_ahead(grid, t, &w, bx + PAD, hi > PAD + grid->stride - 1 ? PAD + grid->stride - 1 : hi, 0,
+                   1);
     }
     for (i = bx - 1; i <= bx + 1; i++) {
         Line s, n;
@@ -241,9 +254,10 @@ static void apply(AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by)
         s = line_of(grid, t, 2, i);
         n = line_of(grid, t, 3, i);
         lo = astar_prev_set(s.stops, by - 1 + PAD);
-        ahead_up(grid, t, &s, lo < PAD ? PAD : lo, by + PAD, 1);
+        redo_ahead(grid, t, &s, lo < PAD ? PAD : lo, by + PAD, 1, 1);
         hi = astar_next_set(n.stops, by + 1 + PAD);
-        ahead_down(grid, t, &n, by + PAD, hi > PAD + grid->height + 1 ? PAD + grid->height + 1 : hi, 1);
+        redo_ahead(grid, t, &n, by + PAD, hi > PAD + grid->height + 1 ? PAD + grid->height + 1 : hi, 0,
+                   1);
     }
     for (j = by - 1; j <= by + 1; j++)
         for (i = bx - 1; i <= bx + 1; i++)
