@@ -28,8 +28,8 @@ end
 local queries = {}
 for i = 1, math.min(500, #all) do queries[i] = all[math.floor((i - 1) * #all / 500) + 1] end
 
-local buf, opts = {}, nil
-opts = { flat = true, into = buf }
+local buf = {}
+local opts = { flat = true, into = buf }
 local seed = 42
 local function random(n)
   seed = (seed * 16807) % 2147483647
