@@ -180,6 +180,7 @@ static void bench_open(Bench *b, AstarGrid *grid, const char *algorithm)
     if (!set_algorithm(&b->options, algorithm))
         die("this core has no algorithm named", algorithm);
     astar_grid_prepare(grid);   /* component labels, as findPath has them: counted in memory */
+    astar_grid_prepare_jumps(grid, &b->options);   /* jump tables, as findPath has them */
 }
 
 static void bench_close(Bench *b)

@@ -408,6 +408,9 @@ static int build_shared(Shared *s)
         q->options.algorithm = (AstarAlgorithm)((k / 8) % 3); /* auto, A*, JPS */
         q->step = k % 3 == 1 ? 1 + (size_t)next_random(&state, 40) : 0;
     }
+    /* the jump tables, as findPath prepares them: built here, read by every thread */
+    for (k = 0; k < QUERIES; k++)
+        astar_grid_prepare_jumps(s->grid[s->query[k].grid], &s->query[k].options);
     for (k = 0; k < RANGES; k++) {
         s->range_start[k][0] = next_random(&state, SIDE);
         s->range_start[k][1] = next_random(&state, SIDE);

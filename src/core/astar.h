@@ -401,6 +401,21 @@ AstarAlgorithm astar_search_algorithm(const AstarSearch *search);
  * it is a lower bound this is 0, and A* answers. (search.c) */
 int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal);
 
+/* Jump tables (jumps.c, issue 22). Call before a query (after
+ * astar_grid_prepare, not concurrently with searches of the grid): when the
+ * query would run jump point search to one goal cell (no goal list, near,
+ * rule, size, moves or links; THETA off), the grid builds its jump tables
+ * the first time, O(cells) once, about 2 bytes a cell, and from then on
+ * applies the astar_grid_set_walkable calls made since (each costs the runs
+ * of the rows and columns through its cell that lead to it; past cells /
+ * 256 changes, one rebuild). Jump point search then reads where its diagonal
+ * (4 directions: vertical) jumps stop from them instead of scanning from
+ * every cell on the way; answers are the same with or without them, and a
+ * search never writes them (a query with its own walls, or run before the
+ * changes are applied, scans as before). The grid owns them (freed with it,
+ * counted by astar_grid_memory). On ENOMEM the grid keeps none. */
+void astar_grid_prepare_jumps(AstarGrid *grid, const AstarOptions *options);
+
 /* ---- connected components (components.c) ------------------------------ */
 
 /* A grid can keep connected-component labels so that a query whose goal lies

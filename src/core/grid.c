@@ -121,6 +121,7 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
 {
     AstarGrid *grid;
     uint32_t y;
+    int k;
 
     *out = NULL;
     if (width < 1 || height < 1 || width > ASTAR_MAX_SIDE || height > ASTAR_MAX_SIDE
@@ -149,7 +150,9 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->components = NULL;
     grid->layers = NULL;
     grid->moves = NULL;
-    grid->cache[ASTAR_CACHE_LAYERS] = grid->cache[ASTAR_CACHE_COMPONENTS] = NULL;
+    grid->jumps = NULL;
+    for (k = 0; k < ASTAR_CACHES; k++)
+        grid->cache[k] = NULL;
     grid->hex = 0;
     grid->open = calloc(grid->cells, 1);
     if (!grid->open || make_bits(grid) != ASTAR_OK) {

@@ -63,16 +63,18 @@ struct AstarGrid {
     struct AstarLayer *layers;
     /* Move overrides and links (moves.h); NULL while the grid has none. */
     struct AstarMoves *moves;
+    /* Jump point search's jump tables (jumps.c); NULL until first built. */
+    struct AstarJumps *jumps;
     /* The hooks of the caches above built (NULL: none), in ASTAR_CACHE_* order. */
-    const struct AstarCacheHooks *cache[2];
+    const struct AstarCacheHooks *cache[3];
 };
 
 /* A cache derived from the grid's cells (the component labels, the layers of
- * large units) hangs off the grid without the grid knowing what it is: the
+ * large units, the jump tables) hangs off the grid without the grid knowing what it is: the
  * cache sets its hooks in grid->cache[kind] when it is first built, and the
  * grid calls them after every change, to count memory and to free. So grid.c
  * depends on no cache, and the caches sit above the grid. */
-enum { ASTAR_CACHE_LAYERS, ASTAR_CACHE_COMPONENTS, ASTAR_CACHES };
+enum { ASTAR_CACHE_LAYERS, ASTAR_CACHE_COMPONENTS, ASTAR_CACHE_JUMPS, ASTAR_CACHES };
 struct AstarCacheHooks {
     /* Bordered cell i became walkable (1) or a wall (0), or an ASTAR_CHANGE_*. */
     void (*changed)(AstarGrid *grid, size_t i, int walkable);
@@ -122,6 +124,55 @@ static inline const uint64_t *astar_row_bits(const AstarGrid *grid, size_t row)
 static inline const uint64_t *astar_col_bits(const AstarGrid *grid, size_t col)
 {
     return grid->col_bits + col * grid->col_words;
+}
+
+/* The lowest and the highest set bit of v (v != 0). */
+#if defined(__GNUC__)
+static inline unsigned astar_lowest_bit(uint64_t v) { return (unsigned)__builtin_ctzll(v); }
+static inline unsigned astar_highest_bit(uint64_t v) { return 63u - (unsigned)__builtin_clzll(v); }
+#else
+static inline unsigned astar_lowest_bit(uint64_t v)
+{
+    unsigned i = 0;
+    while (!(v & 1)) {
+        v >>= 1;
+        i++;
+    }
+    return i;
+}
+static inline unsigned astar_highest_bit(uint64_t v)
+{
+    unsigned i = 63;
+    while (!(v >> 63)) {
+        v <<= 1;
+        i--;
+    }
+    return i;
+}
+#endif
+
+/* The first set bit of a line after bit p, and the last one before p (p >=
+ * 64): the caller knows one is there (a wall or the padding). */
+static inline size_t astar_next_set(const uint64_t *line, size_t p)
+{
+    size_t b = p + 1;
+    uint64_t w = astar_bits_at(line, b);
+    while (!w) {
+        b = (b | 63) + 1;
+        w = line[b >> 6];
+    }
+    return b + astar_lowest_bit(w);
+}
+
+static inline size_t astar_prev_set(const uint64_t *line, size_t p)
+{
+    size_t b = p - 64;
+    uint64_t w = astar_bits_at(line, b);
+    while (!w) {
+        b = (b - 1) & ~(size_t)63;
+        w = line[b >> 6];
+    }
+    return b + astar_highest_bit(w);
 }
 
 /* Bit b of a line. */

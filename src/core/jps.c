@@ -23,33 +23,11 @@
  * search_record.c unfolds the lines between jump points into a cell-by-cell
  * path. Layer 5 (kernels).
  */
+#include "jumps.h"
 #include "kernels.h"
 
 #define NONE ((size_t)-1)
 
-#if defined(__GNUC__)
-static inline unsigned lowest_bit(uint64_t v) { return (unsigned)__builtin_ctzll(v); }
-static inline unsigned highest_bit(uint64_t v) { return 63u - (unsigned)__builtin_clzll(v); }
-#else
-static unsigned lowest_bit(uint64_t v)
-{
-    unsigned i = 0;
-    while (!(v & 1)) {
-        v >>= 1;
-        i++;
-    }
-    return i;
-}
-static unsigned highest_bit(uint64_t v)
-{
-    unsigned i = 63;
-    while (!(v >> 63)) {
-        v <<= 1;
-        i--;
-    }
-    return i;
-}
-#endif
 
 /* Straight scans along a line (a row or a column) whose walkable bits are
  * `open` and whose stop bits for the scan's direction are `stops` (see
@@ -65,7 +43,7 @@ ASTAR_INLINE size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t 
         if (target >= base && target - base < 64)
             stop |= (uint64_t)1 << (target - base);
         if (stop) {
-            size_t b = base + lowest_bit(stop);
+            size_t b = base + astar_lowest_bit(stop);
             return astar_bit(open, b) ? b - pos : 0;
         }
         base = (base | 63) + 1;
@@ -82,7 +60,7 @@ ASTAR_INLINE size_t scan_down(const uint64_t *stops, const uint64_t *open, size_
         if (target >= base && target - base < 64)
             stop |= (uint64_t)1 << (target - base);
         if (stop) {
-            size_t b = base + highest_bit(stop);
+            size_t b = base + astar_highest_bit(stop);
             return astar_bit(open, b) ? pos - b : 0;
         }
         base = (base - 1) & ~(size_t)63;
@@ -102,6 +80,9 @@ typedef struct {
     int multi;
     const uint16_t *target;
     uint16_t tgen;
+    /* The grid's jump tables (jumps.h) when they apply: one goal, the grid's
+     * own walls (no query walls written in), up to date; else NULL. */
+    const struct AstarJumps *jumps;
 } Jps;
 
 ASTAR_INLINE int is_goal(const Jps *j, uint32_t c)
@@ -193,6 +174,75 @@ static size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d)
     }
 }
 
+/* ---- the same jumps read from the jump tables (jumps.h) ----------------- */
+
+/* Distance from bit pos to the first set bit of a table line after it,
+ * towards higher bits when up: every border cell's bit is set. */
+ASTAR_INLINE size_t table_stop(const uint64_t *line, size_t pos, int up)
+{
+    return up ? astar_next_set(line, pos) - pos : pos - astar_prev_set(line, pos);
+}
+
+/* Would plain jump point search stop at step k of a run from c in direction
+ * d, where the run crosses the goal's row or column: the goal itself, or a
+ * straight jump in a side direction that reaches it (a jump point there is
+ * ruled out: the tables would have stopped the run). */
+static int stops_at_crossing(const Jps *j, uint32_t c, int x, int y, unsigned d, long k)
+{
+    uint32_t n = (uint32_t)((long)c + k * j->s->offset[d]);
+    int nx = x + (int)k * ASTAR_DIR_DX[d], ny = y + (int)k * ASTAR_DIR_DY[d];
+    if (is_goal(j, n))
+        return 1;
+    if (d < 4)   /* vertical, 4 directions */
+        return jump_straight(j, nx, ny, 0) || jump_straight(j, nx, ny, 1);
+    return jump_straight(j, nx, ny, (unsigned)ASTAR_DIR_SIDE_A[d])
+           || jump_straight(j, nx, ny, (unsigned)ASTAR_DIR_SIDE_B[d]);
+}
+
+/* A run of direction d from c that the tables stop at step k (found: at a
+ * jump point, else where it cannot go on). Before it, plain jump point
+ * search stops only where the run crosses the goal's row or column (at most
+ * two steps, the nearer first). */
+static size_t table_run(const Jps *j, uint32_t c, int x, int y, unsigned d, size_t k, int found)
+{
+    const AstarSearch *s = j->s;
+    long row = (long)(s->goal_y - y) * ASTAR_DIR_DY[d], col = (long)(s->goal_x - x) * ASTAR_DIR_DX[d];
+    long first = row < col ? row : col, second = row < col ? col : row;
+
+    if (d < 4)
+        first = second = row;
+    if (first >= 1 && (size_t)first < k && stops_at_crossing(j, c, x, y, d, first))
+        return (size_t)first;
+    if (second > first && second >= 1 && (size_t)second < k
+        && stops_at_crossing(j, c, x, y, d, second))
+        return (size_t)second;
+    return found ? k : 0;
+}
+
+/* Diagonal jump (8 directions) from the tables: the first cell it cannot
+ * enter (it, or a side of the step into it, is a wall) or where it finds a
+ * jump point, in one scan of its diagonal's stop line. */
+static size_t jump_diagonal_table(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    const long *offset = j->s->offset;
+    const uint8_t *open = j->open;
+    const uint64_t *line = astar_jumps_diagonal(j->grid, j->jumps, d, (size_t)x, (size_t)y);
+    size_t k = table_stop(line, (size_t)y + ASTAR_BITS_PAD, ASTAR_DIR_DY[d] > 0);
+    long at = (long)c + (long)k * offset[d];
+    int found = open[at] && open[at - offset[ASTAR_DIR_SIDE_A[d]]]
+                && open[at - offset[ASTAR_DIR_SIDE_B[d]]];
+    return table_run(j, c, x, y, d, k, found);
+}
+
+/* Vertical jump (4 directions) from the tables: the column's first wall,
+ * forced neighbour or cell whose horizontal jumps find a jump point. */
+static size_t jump_vertical_table(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    const uint64_t *line = j->jumps->vertical[d - 2] + (size_t)x * j->grid->col_words;
+    size_t k = table_stop(line, (size_t)y + ASTAR_BITS_PAD, d == 2);
+    return table_run(j, c, x, y, d, k, j->open[(long)c + (long)k * j->s->offset[d]]);
+}
+
 /* Vertical jump (4 directions). */
 static size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d)
 {
@@ -227,9 +277,9 @@ static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, uns
     if (e < 2 || (e < 4 && !j->four))
         k = jump_straight(j, x, y, e);
     else if (e < 4)
-        k = jump_vertical(j, c, x, y, e);
+        k = j->jumps ? jump_vertical_table(j, c, x, y, e) : jump_vertical(j, c, x, y, e);
     else
-        k = jump_diagonal(j, c, x, y, e);
+        k = j->jumps ? jump_diagonal_table(j, c, x, y, e) : jump_diagonal(j, c, x, y, e);
     if (!k)
         return ASTAR_OK;
     n = (uint32_t)((long)c + (long)k * s->offset[e]);
@@ -312,6 +362,8 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
     j.multi = s->general;
     j.target = s->target;
     j.tgen = (uint16_t)gen;
+    j.jumps = !j.multi && s->nclosed == 0 && s->grid == s->base ? astar_jumps_current(s->grid)
+                                                               : NULL;
 
     while (s->open.size > 0 || s->ties_size > 0) {
         uint32_t c;

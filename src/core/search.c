@@ -10,6 +10,7 @@
 
 #include "clearance.h"
 #include "components.h"
+#include "jumps.h"
 #include "kernels.h"
 #include "moves.h"
 #include "search_internal.h"
@@ -244,6 +245,18 @@ static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
         return ASTAR_ALGORITHM_ASTAR;
     return o->algorithm == ASTAR_ALGORITHM_JPS || !o->partial ? ASTAR_ALGORITHM_JPS
                                                               : ASTAR_ALGORITHM_ASTAR;
+}
+
+/* The jump tables serve jump point search to one goal cell on the grid's
+ * own cells (kernels.h: jps.c reads them when they are up to date). */
+void astar_grid_prepare_jumps(AstarGrid *grid, const AstarOptions *o)
+{
+    if (grid->hex || o->size > 1 || o->goal_count || o->near || o->rule || o->move_rule
+        || astar_moves_any(grid)
+        || (o->smooth == ASTAR_SMOOTH_THETA && o->diagonal != ASTAR_DIAGONAL_NEVER)
+        || choose(grid, o) != ASTAR_ALGORITHM_JPS)
+        return;
+    astar_jumps_refresh(grid);   /* on ENOMEM the query scans as plain jump point search */
 }
 
 /* Is bordered (x, y) within the query's distance `near` of goal i? */

@@ -396,6 +396,17 @@ LuaGrid *check_query(lua_State *L, const char *fname, Query *q, QueryRules *rule
     return g;
 }
 
+/* The grid's jump tables for a query that runs jump point search (built the
+ * first time, then brought up to date after setWalkable): the collector
+ * hears of their memory. */
+static void prepare_jumps(lua_State *L, LuaGrid *g, const AstarOptions *options)
+{
+    size_t before = grid_external_memory(g);
+    astar_grid_prepare_jumps(g->grid, options);
+    gc_note_growth(L, g, before, 0);
+    check_open(L, g);                 /* the collector may have run finalizers */
+}
+
 void read_query(lua_State *L, LuaGrid *g, const char *fname, Query *q, QueryRules *rules)
 {
     uint32_t w = g->width, h = g->height;
@@ -455,6 +466,7 @@ void read_query(lua_State *L, LuaGrid *g, const char *fname, Query *q, QueryRule
     check_open(L, g);                 /* the allocation may have run finalizers */
     query_rules_apply(rules, &q->options);
     rules->g = g;
+    prepare_jumps(L, g, &q->options);
 }
 
 #define MAX_RESTARTS 3

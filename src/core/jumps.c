@@ -1,0 +1,324 @@
+/*
+ * Jump tables (issue 22), a cache of the grid: where jump point search's
+ * diagonal (and, in 4 directions, vertical) jumps stop, as bit lines
+ * (jumps.h), so a jump reads 64 cells per word instead of running two
+ * straight scans from every cell on its way. Built the first time a query
+ * asks (astar_grid_prepare_jumps, search.c), then kept up to date lazily:
+ * astar_grid_set_walkable only notes the cell (the hooks of grid_layout.h),
+ * and the next refresh recomputes what the change can have moved: the cells
+ * of the three rows and three columns through it whose straight jumps run
+ * into it, and their stop bits on the diagonals through them. Layer 2
+ * (caches on the grid): it knows no search.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jumps.h"
+
+#define PAD ASTAR_BITS_PAD
+
+static void put(uint64_t *line, size_t b, int on)
+{
+    uint64_t mask = (uint64_t)1 << (b & 63);
+    if (on)
+        line[b >> 6] |= mask;
+    else
+        line[b >> 6] &= ~mask;
+}
+
+static void jumps_free(AstarGrid *grid)
+{
+    struct AstarJumps *t = grid->jumps;
+    int k;
+    if (!t)
+        return;
+    for (k = 0; k < 4; k++) {
+        free(t->ahead[k]);
+        free(t->diagonal[k]);
+    }
+    free(t->vertical[0]);
+    free(t->vertical[1]);
+    free(t->dirty);
+    free(t);
+    grid->jumps = NULL;
+}
+
+static size_t row_line_words(const AstarGrid *grid) { return (grid->height + 2) * grid->row_words; }
+static size_t col_line_words(const AstarGrid *grid) { return grid->stride * grid->col_words; }
+
+static size_t jumps_memory(const AstarGrid *grid)
+{
+    const struct AstarJumps *t = grid->jumps;
+    if (!t)
+        return 0;
+    return sizeof *t + t->capacity * sizeof *t->dirty
+           + (2 * row_line_words(grid) + 4 * col_line_words(grid) + 4 * t->lines * t->words)
+                 * sizeof(uint64_t);
+}
+
+/* A walkable change is noted for the next refresh; past the list's
+ * capacity the tables are rebuilt instead (about as costly by then). Costs,
+ * move overrides and links move no stop: jump point search does not run
+ * with them, and the tables stay right for when it runs again. */
+static void jumps_changed(AstarGrid *grid, size_t i, int walkable)
+{
+    struct AstarJumps *t = grid->jumps;
+    if (walkable < 0)
+        return;
+    t->recent++;
+    if (t->rebuild)
+        return;
+    if (t->ndirty == t->capacity)
+        t->rebuild = 1;
+    else
+        t->dirty[t->ndirty++] = (uint32_t)i;
+}
+
+static const struct AstarCacheHooks JUMP_HOOKS = {jumps_changed, jumps_memory, jumps_free};
+
+/* The directions whose stop bits read a straight direction's ahead bit: E
+ * and W feed two diagonals and both vertical lines, S and N two diagonals. */
+#define ALL_STOPS 0x3Fu
+static const unsigned FEEDS[4] = {0x05u | 0x30u, 0x0Au | 0x30u, 0x03u, 0x0Cu};
+
+/* The stop bits of interior cell (bx, by) named by mask (bits 0-3: the
+ * diagonals SE, SW, NE, NW; bits 4-5: the vertical lines S, N). A diagonal
+ * d stops at c when c cannot be entered from c - d (c or a side of that
+ * step is a wall) or when a straight jump from c along a side direction of
+ * d finds a jump point. */
+static void table_cell(const AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by,
+                       unsigned mask)
+{
+    static const unsigned side_a[4] = {0, 1, 0, 1}, side_b[4] = {2, 2, 3, 3};
+    const uint8_t *open = grid->open;
+    size_t c = by * grid->stride + bx, rb = bx + PAD, cb = by + PAD, k;
+    size_t row = by * grid->row_words, col = bx * grid->col_words;
+    long step[4];
+    int ahead[4];
+
+    step[0] = 1;
+    step[1] = -1;
+    step[2] = (long)grid->stride;
+    step[3] = -(long)grid->stride;
+    ahead[0] = astar_bit(t->ahead[0] + row, rb);
+    ahead[1] = astar_bit(t->ahead[1] + row, rb);
+    ahead[2] = astar_bit(t->ahead[2] + col, cb);
+    ahead[3] = astar_bit(t->ahead[3] + col, cb);
+    for (k = 0; k < 4; k++) {
+        unsigned a = side_a[k], b = side_b[k];
+        int stop;
+        if (!(mask >> k & 1))
+            continue;
+        stop = ahead[a] || ahead[b] || !open[c] || !open[(long)c - step[a]]
+               || !open[(long)c - step[b]];
+        put((uint64_t *)astar_jumps_diagonal(grid, t, 4 + (unsigned)k, bx, by), cb, stop);
+    }
+    for (k = 0; k < 2; k++)
+        if (mask >> (4 + k) & 1)
+            put(t->vertical[k] + col, cb,
+                ahead[0] || ahead[1] || astar_bit(grid->col_stops[k] + col, cb));
+}
+
+/* Where a line's bits are: a row's (vertical 0) or a column's. */
+typedef struct {
+    int vertical;
+    unsigned feeds;              /* the stop bits its ahead bits feed (FEEDS) */
+    size_t line;                 /* its row or column */
+    const uint64_t *stops, *open;
+    uint64_t *ahead;
+} Line;
+
+static Line line_of(const AstarGrid *grid, struct AstarJumps *t, unsigned d, size_t i)
+{
+    Line l;
+    size_t at = d < 2 ? i * grid->row_words : i * grid->col_words;
+    l.vertical = d >= 2;
+    l.feeds = FEEDS[d];
+    l.line = i;
+    l.stops = (d < 2 ? grid->row_stops[d & 1] : grid->col_stops[d & 1]) + at;
+    l.open = (d < 2 ? grid->row_bits : grid->col_bits) + at;
+    l.ahead = t->ahead[d] + at;
+    return l;
+}
+
+/* Bits a..b of a word (a <= b <= 63). */
+static uint64_t span(unsigned a, unsigned b)
+{
+    return (~(uint64_t)0 >> (63 - b)) & (~(uint64_t)0 << a);
+}
+
+/* The new ahead bits a..b of word w of a line: each takes the walkable bit
+ * of the first stop after it (up: towards higher bits, E and S) or before it
+ * (W, N), *v being that of the first stop past the word's end in the
+ * direction the jumps run; *v becomes that of the first stop at or past a
+ * (b when down). A word at a time: only its stops are visited. */
+static uint64_t ahead_word(const Line *l, size_t w, unsigned a, unsigned b, int up, int *v)
+{
+    uint64_t stops = l->stops[w] & span(a, b), fresh = 0;
+    int edge = up ? (int)b : (int)a;
+    while (stops) {
+        unsigned p = up ? astar_highest_bit(stops) : astar_lowest_bit(stops);
+        if (*v && (up ? edge >= (int)p : (int)p >= edge))
+            fresh |= up ? span(p, (unsigned)edge) : span((unsigned)edge, p);
+        *v = (int)(l->open[w] >> p & 1);
+        stops &= ~((uint64_t)1 << p);
+        edge = up ? (int)p - 1 : (int)p + 1;
+    }
+    if (*v && (up ? edge >= (int)a : edge <= (int)b))
+        fresh |= up ? span(a, (unsigned)edge) : span((unsigned)edge, b);
+    return fresh;
+}
+
+/* Recomputes bits lo..hi of an ahead line, the jumps running towards higher
+ * bits when up; when `retable`, the stop bits of each cell whose ahead bit
+ * changed follow. */
+static void redo_ahead(const AstarGrid *grid, struct AstarJumps *t, const Line *l, size_t lo,
+                       size_t hi, int up, int retable)
+{
+    int v = astar_bit(l->open, up ? astar_next_set(l->stops, hi) : astar_prev_set(l->stops, lo));
+    size_t w0 = lo >> 6, w1 = hi >> 6, k, last = l->vertical ? grid->height : grid->width;
+
+    for (k = 0; k <= w1 - w0; k++) {
+        size_t w = up ? w1 - k : w0 + k;
+        unsigned a = w == w0 ? (unsigned)(lo & 63) : 0, b = w == w1 ? (unsigned)(hi & 63) : 63;
+        uint64_t range = span(a, b), fresh = ahead_word(l, w, a, b, up, &v);
+        uint64_t diff = (l->ahead[w] ^ fresh) & range;
+        l->ahead[w] = (l->ahead[w] & ~range) | fresh;
+        while (retable && diff) {
+            size_t cell = w * 64 + astar_lowest_bit(diff) - PAD;
+            diff &= diff - 1;
+            if (cell == 0 || cell > last)
+                continue;
+            if (l->vertical)
+                table_cell(grid, t, l->line, cell, l->feeds);
+            else
+                table_cell(grid, t, cell, l->line, l->feeds);
+        }
+    }
+}
+
+static void build(AstarGrid *grid, struct AstarJumps *t)
+{
+    size_t rows = grid->height + 2, i, x, y;
+    unsigned d;
+
+    for (d = 0; d < 4; d++)
+        memset(t->diagonal[d], 0xFF, t->lines * t->words * sizeof(uint64_t));
+    for (d = 0; d < 2; d++)
+        memset(t->vertical[d], 0xFF, col_line_words(grid) * sizeof(uint64_t));
+    for (d = 0; d < 4; d++) {
+        size_t n = d < 2 ? rows : grid->stride, last = d < 2 ? grid->stride - 1 : rows - 1;
+        for (i = 1; i + 1 < n; i++) {
+            Line l = line_of(grid, t, d, i);
+            if (d & 1)
+                redo_ahead(grid, t, &l, PAD + 1, PAD + last, 0, 0);
+            else
+                redo_ahead(grid, t, &l, PAD, PAD + last - 1, 1, 0);
+        }
+    }
+    for (y = 1; y <= grid->height; y++)
+        for (x = 1; x <= grid->width; x++)
+            table_cell(grid, t, x, y, ALL_STOPS);
+    t->ndirty = 0;
+    t->rebuild = 0;
+}
+
+/* Bordered cell (bx, by) changed. A straight jump's answer (ahead) changes
+ * only where the cells it reads changed: the stop bits of the three rows and
+ * columns through the cell, at the cell and its two neighbours along the
+ * line (grid.c). So on each of those lines, in each direction, the cells
+ * whose first stop can have moved run from the last stop before those three
+ * bits to the cell; their new ahead bits retable their cells. The cell's
+ * walls also enter the stop bits of its 3 x 3 block (the sides of a step). */
+static void apply(AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by)
+{
+    size_t i, j;
+    for (i = by - 1; i <= by + 1; i++) {
+        Line e, w;
+        size_t lo, hi;
+        if (i == 0 || i > grid->height)
+            continue;
+        e = line_of(grid, t, 0, i);
+        w = line_of(grid, t, 1, i);
+        lo = astar_prev_set(e.stops, bx - 1 + PAD);
+        redo_ahead(grid, t, &e, lo < PAD ? PAD : lo, bx + PAD, 1, 1);
+        hi = astar_next_set(w.stops, bx + 1 + PAD);
+        redo_ahead(grid, t, &w, bx + PAD, hi > PAD + grid->stride - 1 ? PAD + grid->stride - 1 : hi, 0,
+                   1);
+    }
+    for (i = bx - 1; i <= bx + 1; i++) {
+        Line s, n;
+        size_t lo, hi;
+        if (i == 0 || i > grid->width)
+            continue;
+        s = line_of(grid, t, 2, i);
+        n = line_of(grid, t, 3, i);
+        lo = astar_prev_set(s.stops, by - 1 + PAD);
+        redo_ahead(grid, t, &s, lo < PAD ? PAD : lo, by + PAD, 1, 1);
+        hi = astar_next_set(n.stops, by + 1 + PAD);
+        redo_ahead(grid, t, &n, by + PAD, hi > PAD + grid->height + 1 ? PAD + grid->height + 1 : hi, 0,
+                   1);
+    }
+    for (j = by - 1; j <= by + 1; j++)
+        for (i = bx - 1; i <= bx + 1; i++)
+            if (j >= 1 && j <= grid->height && i >= 1 && i <= grid->width)
+                table_cell(grid, t, i, j, ALL_STOPS);
+}
+
+static AstarError create(AstarGrid *grid)
+{
+    struct AstarJumps *t = calloc(1, sizeof *t);
+    size_t cells = (size_t)grid->width * grid->height;
+    int k;
+
+    if (!t)
+        return ASTAR_ENOMEM;
+    grid->jumps = t;
+    grid->cache[ASTAR_CACHE_JUMPS] = &JUMP_HOOKS;     /* frees what is made on failure */
+    t->lines = grid->stride + grid->height + 1;
+    t->words = grid->col_words;
+    /* a change costs about its runs; past cells / 256 of them, one rebuild
+     * costs no more than applying them */
+    t->capacity = cells / 256 < 64 ? 64 : cells / 256;
+    t->dirty = malloc(t->capacity * sizeof *t->dirty);
+    for (k = 0; k < 4; k++) {
+        t->ahead[k] = calloc(k < 2 ? row_line_words(grid) : col_line_words(grid), sizeof(uint64_t));
+        t->diagonal[k] = malloc(t->lines * t->words * sizeof(uint64_t));
+        if (!t->ahead[k] || !t->diagonal[k])
+            return ASTAR_ENOMEM;
+    }
+    for (k = 0; k < 2; k++)
+        if (!(t->vertical[k] = malloc(col_line_words(grid) * sizeof(uint64_t))))
+            return ASTAR_ENOMEM;
+    if (!t->dirty)
+        return ASTAR_ENOMEM;
+    build(grid, t);
+    return ASTAR_OK;
+}
+
+AstarError astar_jumps_refresh(AstarGrid *grid)
+{
+    struct AstarJumps *t = grid->jumps;
+    size_t k, recent;
+
+    if (!t) {
+        AstarError e = create(grid);
+        if (e != ASTAR_OK) {
+            jumps_free(grid);
+            grid->cache[ASTAR_CACHE_JUMPS] = NULL;
+        }
+        return e;
+    }
+    recent = t->recent;
+    t->recent = 0;
+    if (recent > ASTAR_JUMPS_CALM)
+        return ASTAR_OK;          /* still being edited: plain scans meanwhile */
+    if (t->rebuild) {
+        build(grid, t);
+        return ASTAR_OK;
+    }
+    for (k = 0; k < t->ndirty; k++)
+        apply(grid, t, t->dirty[k] % grid->stride, t->dirty[k] / grid->stride);
+    t->ndirty = 0;
+    return ASTAR_OK;
+}
