@@ -417,7 +417,9 @@ AstarError astar_grid_label_components(AstarGrid *grid);
 /* Call before a query (not concurrently with searches): labels the grid the
  * first time, O(cells) once, and does nothing after that. Without it the
  * answers are the same, only unreachable goals cost a search. It also makes
- * the lowest cost exact (astar_grid_refresh_min_cost). */
+ * the lowest cost exact (astar_grid_refresh_min_cost), and on a grid with
+ * costs builds the terrain edges that let "auto" run jump point search there
+ * (terrain.h: O(cells) once, O(1) a change after that). */
 void astar_grid_prepare(AstarGrid *grid);
 /* Nonzero when labels exist and no wall was added since they were built. */
 int astar_grid_components_fresh(const AstarGrid *grid);

@@ -148,8 +148,10 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
     grid->components = NULL;
     grid->layers = NULL;
+    grid->terrain = NULL;
     grid->moves = NULL;
     grid->cache[ASTAR_CACHE_LAYERS] = grid->cache[ASTAR_CACHE_COMPONENTS] = NULL;
+    grid->cache[ASTAR_CACHE_TERRAIN] = NULL;
     grid->hex = 0;
     grid->open = calloc(grid->cells, 1);
     if (!grid->open || make_bits(grid) != ASTAR_OK) {

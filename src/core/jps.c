@@ -24,6 +24,7 @@
  * path. Layer 5 (kernels).
  */
 #include "kernels.h"
+#include "terrain.h"
 
 #define NONE ((size_t)-1)
 
@@ -56,10 +57,11 @@ static unsigned highest_bit(uint64_t v)
  * grid_layout.h). From bit pos, the distance to the first jump point (a
  * forced neighbour, or the goal's bit `target`), or 0 when a wall comes
  * first. The first word is read at pos, the rest word-aligned. */
-ASTAR_INLINE size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
+ASTAR_INLINE size_t scan_up(const uint64_t *stops, const uint64_t *edges, const uint64_t *open,
+                            size_t pos, size_t target, const int weighted)
 {
     size_t base = pos + 1;
-    uint64_t stop = astar_bits_at(stops, base);
+    uint64_t stop = astar_bits_at(stops, base) | (weighted ? astar_bits_at(edges, base) : 0);
 
     for (;;) {
         if (target >= base && target - base < 64)
@@ -69,14 +71,15 @@ ASTAR_INLINE size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t 
             return astar_bit(open, b) ? b - pos : 0;
         }
         base = (base | 63) + 1;
-        stop = stops[base >> 6];
+        stop = stops[base >> 6] | (weighted ? edges[base >> 6] : 0);
     }
 }
 
-ASTAR_INLINE size_t scan_down(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
+ASTAR_INLINE size_t scan_down(const uint64_t *stops, const uint64_t *edges, const uint64_t *open,
+                              size_t pos, size_t target, const int weighted)
 {
     size_t base = pos - 64;   /* the line's padding keeps base >= 0 until a wall stops us */
-    uint64_t stop = astar_bits_at(stops, base);
+    uint64_t stop = astar_bits_at(stops, base) | (weighted ? astar_bits_at(edges, base) : 0);
 
     for (;;) {
         if (target >= base && target - base < 64)
@@ -86,7 +89,7 @@ ASTAR_INLINE size_t scan_down(const uint64_t *stops, const uint64_t *open, size_
             return astar_bit(open, b) ? pos - b : 0;
         }
         base = (base - 1) & ~(size_t)63;
-        stop = stops[base >> 6];
+        stop = stops[base >> 6] | (weighted ? edges[base >> 6] : 0);
     }
 }
 
@@ -102,7 +105,15 @@ typedef struct {
     int multi;
     const uint16_t *target;
     uint16_t tgen;
+    /* Costs (weighted): the entry costs and the terrain's edge cells. */
+    const double *cost;
+    const struct AstarTerrain *terrain;
 } Jps;
+
+ASTAR_INLINE int is_edge(const Jps *j, int x, int y)
+{
+    return astar_terrain_edge(j->terrain, j->grid, (size_t)x, (size_t)y);
+}
 
 ASTAR_INLINE int is_goal(const Jps *j, uint32_t c)
 {
@@ -142,38 +153,45 @@ static size_t goal_ahead(const AstarSearch *s, int vertical, int line, size_t po
     return best;
 }
 
-/* Straight jump from bordered (x, y) in orthogonal direction d. */
-ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d)
+/* Straight jump from bordered (x, y) in orthogonal direction d; with costs
+ * it also stops on the first edge cell. */
+ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const int weighted)
 {
     const AstarGrid *grid = j->grid;
     const AstarSearch *s = j->s;
+    const uint64_t *edges = NULL;
     size_t target, at;
 
     if (d < 2) {
         at = (size_t)y * grid->row_words;
+        if (weighted)
+            edges = j->terrain->row + at;
         if (j->multi)
             target = goal_ahead(s, 0, y, (size_t)x + ASTAR_BITS_PAD, d == 0);
         else
             target = y == s->goal_y ? (size_t)s->goal_x + ASTAR_BITS_PAD : NONE;
-        return d == 0 ? scan_up(grid->row_stops[0] + at, grid->row_bits + at,
-                                (size_t)x + ASTAR_BITS_PAD, target)
-                      : scan_down(grid->row_stops[1] + at, grid->row_bits + at,
-                                  (size_t)x + ASTAR_BITS_PAD, target);
+        return d == 0 ? scan_up(grid->row_stops[0] + at, edges, grid->row_bits + at,
+                                (size_t)x + ASTAR_BITS_PAD, target, weighted)
+                      : scan_down(grid->row_stops[1] + at, edges, grid->row_bits + at,
+                                  (size_t)x + ASTAR_BITS_PAD, target, weighted);
     } else {
         at = (size_t)x * grid->col_words;
+        if (weighted)
+            edges = j->terrain->col + at;
         if (j->multi)
             target = goal_ahead(s, 1, x, (size_t)y + ASTAR_BITS_PAD, d == 2);
         else
             target = x == s->goal_x ? (size_t)s->goal_y + ASTAR_BITS_PAD : NONE;
-        return d == 2 ? scan_up(grid->col_stops[0] + at, grid->col_bits + at,
-                                (size_t)y + ASTAR_BITS_PAD, target)
-                      : scan_down(grid->col_stops[1] + at, grid->col_bits + at,
-                                  (size_t)y + ASTAR_BITS_PAD, target);
+        return d == 2 ? scan_up(grid->col_stops[0] + at, edges, grid->col_bits + at,
+                                (size_t)y + ASTAR_BITS_PAD, target, weighted)
+                      : scan_down(grid->col_stops[1] + at, edges, grid->col_bits + at,
+                                  (size_t)y + ASTAR_BITS_PAD, target, weighted);
     }
 }
 
 /* Diagonal jump (8 directions, no corner cutting). */
-static size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d)
+ASTAR_INLINE size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d,
+                                  const int weighted)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -188,13 +206,15 @@ static size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d)
         x += ASTAR_DIR_DX[d];
         y += ASTAR_DIR_DY[d];
         k++;
-        if (is_goal(j, c) || jump_straight(j, x, y, a) || jump_straight(j, x, y, b))
+        if (is_goal(j, c) || (weighted && is_edge(j, x, y)) || jump_straight(j, x, y, a, weighted)
+            || jump_straight(j, x, y, b, weighted))
             return k;
     }
 }
 
 /* Vertical jump (4 directions). */
-static size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d)
+ASTAR_INLINE size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d,
+                                  const int weighted)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -206,17 +226,36 @@ static size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d)
         k++;
         if (!open[c])
             return 0;
-        if (is_goal(j, c))
+        if (is_goal(j, c) || (weighted && is_edge(j, x, y)))
             return k;
         if ((open[c + 1] && !open[(long)c + 1 - step]) || (open[c - 1] && !open[(long)c - 1 - step]))
             return k;
-        if (jump_straight(j, x, y, 0) || jump_straight(j, x, y, 1))
+        if (jump_straight(j, x, y, 0, weighted) || jump_straight(j, x, y, 1, weighted))
             return k;
     }
 }
 
+/* The cost of k steps in direction e from c, every cell entered costing
+ * what the first does (weighted: a run of inner cells and the cell it ends
+ * on), added step by step as A* adds them, so that the same path costs the
+ * same to the last bit. */
+ASTAR_INLINE double jump_cost(const Jps *j, uint32_t c, double gc, size_t k, unsigned e,
+                              const int weighted)
+{
+    double step, g = gc;
+    if (!weighted)
+        return gc + (double)k * (e < 4 ? j->unit : j->unit_diagonal);
+    step = j->cost[(long)c + j->s->offset[e]];
+    if (e >= 4)
+        step = SQRT2 * step;
+    while (k-- > 0)
+        g += step;
+    return g;
+}
+
 /* Jumps from c in direction e and offers the jump point found, if any. */
-static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+ASTAR_INLINE AstarError explore_in(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e,
+                                   const int weighted)
 {
     AstarSearch *s = j->s;
     unsigned gen = search_gen(s);
@@ -225,15 +264,15 @@ static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, uns
     double g, h;
 
     if (e < 2 || (e < 4 && !j->four))
-        k = jump_straight(j, x, y, e);
+        k = jump_straight(j, x, y, e, weighted);
     else if (e < 4)
-        k = jump_vertical(j, c, x, y, e);
+        k = jump_vertical(j, c, x, y, e, weighted);
     else
-        k = jump_diagonal(j, c, x, y, e);
+        k = jump_diagonal(j, c, x, y, e, weighted);
     if (!k)
         return ASTAR_OK;
     n = (uint32_t)((long)c + (long)k * s->offset[e]);
-    g = gc + (double)k * (e < 4 ? j->unit : j->unit_diagonal);
+    g = jump_cost(j, c, gc, k, e, weighted);
     if (!search_improves(s, s->g, s->stamp, gen, n, g))
         return ASTAR_OK;
     s->g[n] = g;
@@ -245,39 +284,56 @@ static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, uns
     return search_queue(s, n, g + h, s->ties_f);
 }
 
+static AstarError explore_uniform(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+{
+    return explore_in(j, c, x, y, gc, e, 0);
+}
+
+static AstarError explore_weighted(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+{
+    return explore_in(j, c, x, y, gc, e, 1);
+}
+
+ASTAR_INLINE AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e,
+                                const int weighted)
+{
+    return weighted ? explore_weighted(j, c, x, y, gc, e) : explore_uniform(j, c, x, y, gc, e);
+}
+
 /* The diagonal between horizontal direction h (0/1) and vertical v (2/3). */
 static unsigned diagonal_of(unsigned h, unsigned v)
 {
     return 4u + h + (v == 3 ? 2u : 0u);
 }
 
-/* Expands jump point c: explores the directions pruning leaves. */
-static AstarError expand(const Jps *j, uint32_t c, int x, int y)
+/* Expands jump point c: explores the directions pruning leaves; all of
+ * them from the start and, with costs, from an edge cell. */
+ASTAR_INLINE AstarError expand_in(const Jps *j, uint32_t c, int x, int y, const int weighted)
 {
     AstarSearch *s = j->s;
     double gc = s->g[c];
     unsigned dir = s->stamp[c] & STAMP_DIR_MASK, e;
     AstarError err = ASTAR_OK;
 
-    if (c == s->start) {
+    if (c == s->start || (weighted && is_edge(j, x, y))) {
         for (e = 0; e < (j->four ? 4u : 8u) && err == ASTAR_OK; e++)
-            err = explore(j, c, x, y, gc, e);
+            err = explore(j, c, x, y, gc, e, weighted);
         return err;
     }
-    err = explore(j, c, x, y, gc, dir);
+    err = explore(j, c, x, y, gc, dir, weighted);
     if (j->four) {
         unsigned p = dir < 2 ? 2u : 0u;
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, p);
+            err = explore(j, c, x, y, gc, p, weighted);
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, p + 1);
+            err = explore(j, c, x, y, gc, p + 1, weighted);
         return err;
     }
     if (dir >= 4) {
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_A[dir]);
+            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_A[dir], weighted);
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_B[dir]);
+            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_B[dir], weighted);
         return err;
     }
     {
@@ -285,17 +341,28 @@ static AstarError expand(const Jps *j, uint32_t c, int x, int y)
         unsigned p = dir < 2 ? 2u : 0u, q;
         for (q = p; q < p + 2 && err == ASTAR_OK; q++) {
             if (j->open[(long)c + s->offset[q]] && !j->open[back + s->offset[q]]) {
-                err = explore(j, c, x, y, gc, q);
+                err = explore(j, c, x, y, gc, q, weighted);
                 if (err == ASTAR_OK)
                     err = explore(j, c, x, y, gc,
-                                  dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir));
+                                  dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir), weighted);
             }
         }
     }
     return err;
 }
 
-AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error)
+static AstarError expand_uniform(const Jps *j, uint32_t c, int x, int y)
+{
+    return expand_in(j, c, x, y, 0);
+}
+
+static AstarError expand_weighted(const Jps *j, uint32_t c, int x, int y)
+{
+    return expand_in(j, c, x, y, 1);
+}
+
+ASTAR_INLINE AstarStatus run(AstarSearch *s, size_t max_expansions, AstarError *error,
+                             const int weighted)
 {
     Jps j;
     uint16_t *stamp = s->stamp;
@@ -312,6 +379,8 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
     j.multi = s->general;
     j.target = s->target;
     j.tgen = (uint16_t)gen;
+    j.cost = s->grid->cost;
+    j.terrain = s->grid->terrain;
 
     while (s->open.size > 0 || s->ties_size > 0) {
         uint32_t c;
@@ -336,10 +405,26 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
         s->expanded++;
         y = search_row(s, c);
         x = (int)(c - (uint32_t)y * s->grid->stride);
-        if (expand(&j, c, x, y) != ASTAR_OK) {
+        if ((weighted ? expand_weighted(&j, c, x, y) : expand_uniform(&j, c, x, y)) != ASTAR_OK) {
             *error = ASTAR_ENOMEM;
             return ASTAR_NO_PATH;
         }
     }
     return ASTAR_NO_PATH;
+}
+
+static AstarStatus run_uniform(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    return run(s, max_expansions, error, 0);
+}
+
+static AstarStatus run_weighted(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    return run(s, max_expansions, error, 1);
+}
+
+AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    return astar_jps_weighted(s->grid) ? run_weighted(s, max_expansions, error)
+                                       : run_uniform(s, max_expansions, error);
 }
