@@ -10,6 +10,7 @@
 #include "hex_geometry.h"
 #include "moves.h"
 #include "search_internal.h"
+#include "terrain.h"
 
 const int ASTAR_DIR_DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
 const int ASTAR_DIR_DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
@@ -87,6 +88,17 @@ static int closed_now(const AstarSearch *s, uint32_t cell)
     return (s->stamp[cell] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (search_gen(s) | STAMP_CLOSED);
 }
 
+/* g plus k steps of each, as jps.c adds them: with costs one by one, as A*
+ * does. */
+static double jump_sum(double g, size_t k, double each, int weighted)
+{
+    if (!weighted)
+        return g + (double)k * each;
+    while (k-- > 0)
+        g += each;
+    return g;
+}
+
 /* Jump point search links each jump point to the one it was found from,
  * along a straight or diagonal line, by recording only the direction. The
  * parent is the closed cell on that line whose cost plus the jump's cost is
@@ -95,6 +107,7 @@ static int closed_now(const AstarSearch *s, uint32_t cell)
  * between get a one-step direction, so the path reads cell by cell like A*'s. */
 static size_t unfold_jumps(AstarSearch *s, uint32_t end)
 {
+    const int weighted = astar_jps_weighted(s->grid);
     uint32_t cell = end;
     size_t length = 1;
     unsigned gen = search_gen(s);
@@ -106,7 +119,9 @@ static size_t unfold_jumps(AstarSearch *s, uint32_t end)
         double g = s->g[cell], each = dir < 4 ? unit : unit_diagonal;
         uint32_t prev = (uint32_t)((long)cell - step);
         size_t k = 1;
-        while (!(closed_now(s, prev) && s->g[prev] + (double)k * each == g)
+        if (weighted)   /* every cell of the jump costs what its end does */
+            each = dir < 4 ? s->grid->cost[cell] : SQRT2 * s->grid->cost[cell];
+        while (!(closed_now(s, prev) && jump_sum(s->g[prev], k, each, weighted) == g)
                && s->grid->open[prev]) {
             /* keep a jump point's closed bit: astar_search_expanded_cell */
             s->stamp[prev] = (uint16_t)(gen | dir | (closed_now(s, prev) ? STAMP_CLOSED : 0u));
