@@ -1,6 +1,8 @@
 -- Jump point search on weighted grids (issue 22): with "auto", a square grid
--- whose cells differ in cost runs jump point search (jps.c with the terrain
--- edges of terrain.h) where edge cells are at most 4% of the cells, A*
+-- whose cells differ in cost runs jump point search (jps.c with terrain.h's
+-- rules): in 8 directions without corner cutting always, its jumps stopping
+-- where the prices force a neighbour; in 4 directions where edge cells are
+-- at most 4% of the cells, its jumps stopping on every edge cell; A*
 -- elsewhere. Every cost is
 -- checked against the independent reference (helpers/reference.lua's
 -- Dijkstra) and against algorithm = "astar"; every path is walked by the
@@ -118,13 +120,15 @@ describe("jump point search on weighted grids", function()
         end
       end
       assert.are.equal(16 * 18, queries)
-      -- auto's choice: jump point search in the two modes it is exact in,
-      -- where terrain edges are few; A* on noise, in the other modes and on
-      -- the pure backend
-      local supported = C and (mode == "no-obstacles" or mode == "never")
-      assert.are.equal(0, jps.noise)
-      if supported then   -- small maps: often more than 4% edge cells, so A*
-        assert(jps.patches + jps.blocks + jps.singles >= 60,
+      -- auto's choice (C module): in 8 directions without corner cutting,
+      -- jump point search with costs on every pattern; in 4, where edge
+      -- cells are at most 4% of the cells (never on noise); A* in the other
+      -- modes and on the pure backend
+      if C and mode == "no-obstacles" then
+        assert.are.same({ patches = 72, blocks = 72, singles = 72, noise = 72 }, jps)
+      elseif C and mode == "never" then
+        assert.are.equal(0, jps.noise)
+        assert(jps.patches + jps.blocks + jps.singles >= 60,   -- small maps: often A*
           ("jps ran %d, %d, %d times"):format(jps.patches, jps.blocks, jps.singles))
       else
         assert.are.same({ patches = 0, blocks = 0, singles = 0, noise = 0 }, jps)

@@ -110,6 +110,11 @@ typedef struct {
     const struct AstarTerrain *terrain;
 } Jps;
 
+/* The variants of the loop: a grid of one cost; costs in 4 directions,
+ * stopping on edge cells (terrain.h); costs in 8 directions, stopping where
+ * the prices force a neighbour (terrain.h's rules). */
+enum { UNIFORM, EDGES, PRICED };
+
 ASTAR_INLINE int is_edge(const Jps *j, int x, int y)
 {
     return astar_terrain_edge(j->terrain, j->grid, (size_t)x, (size_t)y);
@@ -155,11 +160,14 @@ static size_t goal_ahead(const AstarSearch *s, int vertical, int line, size_t po
 
 /* Straight jump from bordered (x, y) in orthogonal direction d; with costs
  * it also stops on the first edge cell. */
-ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const int weighted)
+ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const int mode)
 {
     const AstarGrid *grid = j->grid;
     const AstarSearch *s = j->s;
     const uint64_t *edges = NULL;
+    const int weighted = mode == EDGES;
+    uint64_t *const *rows = mode == PRICED ? j->terrain->row_stops : grid->row_stops;
+    uint64_t *const *cols = mode == PRICED ? j->terrain->col_stops : grid->col_stops;
     size_t target, at;
 
     if (d < 2) {
@@ -170,9 +178,9 @@ ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const 
             target = goal_ahead(s, 0, y, (size_t)x + ASTAR_BITS_PAD, d == 0);
         else
             target = y == s->goal_y ? (size_t)s->goal_x + ASTAR_BITS_PAD : NONE;
-        return d == 0 ? scan_up(grid->row_stops[0] + at, edges, grid->row_bits + at,
+        return d == 0 ? scan_up(rows[0] + at, edges, grid->row_bits + at,
                                 (size_t)x + ASTAR_BITS_PAD, target, weighted)
-                      : scan_down(grid->row_stops[1] + at, edges, grid->row_bits + at,
+                      : scan_down(rows[1] + at, edges, grid->row_bits + at,
                                   (size_t)x + ASTAR_BITS_PAD, target, weighted);
     } else {
         at = (size_t)x * grid->col_words;
@@ -182,16 +190,16 @@ ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const 
             target = goal_ahead(s, 1, x, (size_t)y + ASTAR_BITS_PAD, d == 2);
         else
             target = x == s->goal_x ? (size_t)s->goal_y + ASTAR_BITS_PAD : NONE;
-        return d == 2 ? scan_up(grid->col_stops[0] + at, edges, grid->col_bits + at,
+        return d == 2 ? scan_up(cols[0] + at, edges, grid->col_bits + at,
                                 (size_t)y + ASTAR_BITS_PAD, target, weighted)
-                      : scan_down(grid->col_stops[1] + at, edges, grid->col_bits + at,
+                      : scan_down(cols[1] + at, edges, grid->col_bits + at,
                                   (size_t)y + ASTAR_BITS_PAD, target, weighted);
     }
 }
 
 /* Diagonal jump (8 directions, no corner cutting). */
 ASTAR_INLINE size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d,
-                                  const int weighted)
+                                  const int mode)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -206,15 +214,17 @@ ASTAR_INLINE size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsign
         x += ASTAR_DIR_DX[d];
         y += ASTAR_DIR_DY[d];
         k++;
-        if (is_goal(j, c) || (weighted && is_edge(j, x, y)) || jump_straight(j, x, y, a, weighted)
-            || jump_straight(j, x, y, b, weighted))
+        if (is_goal(j, c) || (mode == EDGES && is_edge(j, x, y))
+            || (mode == PRICED && (terrain_forced_turn(j->grid, (long)c, side_a, side_b)
+                                   || terrain_forced_turn(j->grid, (long)c, side_b, side_a)))
+            || jump_straight(j, x, y, a, mode) || jump_straight(j, x, y, b, mode))
             return k;
     }
 }
 
 /* Vertical jump (4 directions). */
 ASTAR_INLINE size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d,
-                                  const int weighted)
+                                  const int mode)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -226,36 +236,36 @@ ASTAR_INLINE size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsign
         k++;
         if (!open[c])
             return 0;
-        if (is_goal(j, c) || (weighted && is_edge(j, x, y)))
+        if (is_goal(j, c) || (mode == EDGES && is_edge(j, x, y)))
             return k;
         if ((open[c + 1] && !open[(long)c + 1 - step]) || (open[c - 1] && !open[(long)c - 1 - step]))
             return k;
-        if (jump_straight(j, x, y, 0, weighted) || jump_straight(j, x, y, 1, weighted))
+        if (jump_straight(j, x, y, 0, mode) || jump_straight(j, x, y, 1, mode))
             return k;
     }
 }
 
-/* The cost of k steps in direction e from c, every cell entered costing
- * what the first does (weighted: a run of inner cells and the cell it ends
- * on), added step by step as A* adds them, so that the same path costs the
- * same to the last bit. */
+/* The cost of k steps in direction e from c: with costs each cell's price
+ * added step by step as A* adds them, so that the same path costs the same
+ * to the last bit. */
 ASTAR_INLINE double jump_cost(const Jps *j, uint32_t c, double gc, size_t k, unsigned e,
-                              const int weighted)
+                              const int mode)
 {
-    double step, g = gc;
-    if (!weighted)
+    const long step = j->s->offset[e];
+    long at = (long)c;
+    double g = gc;
+    if (mode == UNIFORM)
         return gc + (double)k * (e < 4 ? j->unit : j->unit_diagonal);
-    step = j->cost[(long)c + j->s->offset[e]];
-    if (e >= 4)
-        step = SQRT2 * step;
-    while (k-- > 0)
-        g += step;
+    while (k-- > 0) {
+        at += step;
+        g += e < 4 ? j->cost[at] : SQRT2 * j->cost[at];
+    }
     return g;
 }
 
 /* Jumps from c in direction e and offers the jump point found, if any. */
 ASTAR_INLINE AstarError explore_in(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e,
-                                   const int weighted)
+                                   const int mode)
 {
     AstarSearch *s = j->s;
     unsigned gen = search_gen(s);
@@ -264,15 +274,15 @@ ASTAR_INLINE AstarError explore_in(const Jps *j, uint32_t c, int x, int y, doubl
     double g, h;
 
     if (e < 2 || (e < 4 && !j->four))
-        k = jump_straight(j, x, y, e, weighted);
+        k = jump_straight(j, x, y, e, mode);
     else if (e < 4)
-        k = jump_vertical(j, c, x, y, e, weighted);
+        k = jump_vertical(j, c, x, y, e, mode);
     else
-        k = jump_diagonal(j, c, x, y, e, weighted);
+        k = jump_diagonal(j, c, x, y, e, mode);
     if (!k)
         return ASTAR_OK;
     n = (uint32_t)((long)c + (long)k * s->offset[e]);
-    g = jump_cost(j, c, gc, k, e, weighted);
+    g = jump_cost(j, c, gc, k, e, mode);
     if (!search_improves(s, s->g, s->stamp, gen, n, g))
         return ASTAR_OK;
     s->g[n] = g;
@@ -286,18 +296,25 @@ ASTAR_INLINE AstarError explore_in(const Jps *j, uint32_t c, int x, int y, doubl
 
 static AstarError explore_uniform(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
 {
-    return explore_in(j, c, x, y, gc, e, 0);
+    return explore_in(j, c, x, y, gc, e, UNIFORM);
 }
 
-static AstarError explore_weighted(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+static AstarError explore_edges(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
 {
-    return explore_in(j, c, x, y, gc, e, 1);
+    return explore_in(j, c, x, y, gc, e, EDGES);
+}
+
+static AstarError explore_priced(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+{
+    return explore_in(j, c, x, y, gc, e, PRICED);
 }
 
 ASTAR_INLINE AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e,
-                                const int weighted)
+                                const int mode)
 {
-    return weighted ? explore_weighted(j, c, x, y, gc, e) : explore_uniform(j, c, x, y, gc, e);
+    return mode == PRICED ? explore_priced(j, c, x, y, gc, e)
+           : mode == EDGES ? explore_edges(j, c, x, y, gc, e)
+                           : explore_uniform(j, c, x, y, gc, e);
 }
 
 /* The diagonal between horizontal direction h (0/1) and vertical v (2/3). */
@@ -308,32 +325,53 @@ static unsigned diagonal_of(unsigned h, unsigned v)
 
 /* Expands jump point c: explores the directions pruning leaves; all of
  * them from the start and, with costs, from an edge cell. */
-ASTAR_INLINE AstarError expand_in(const Jps *j, uint32_t c, int x, int y, const int weighted)
+ASTAR_INLINE AstarError expand_in(const Jps *j, uint32_t c, int x, int y, const int mode)
 {
     AstarSearch *s = j->s;
     double gc = s->g[c];
     unsigned dir = s->stamp[c] & STAMP_DIR_MASK, e;
     AstarError err = ASTAR_OK;
 
-    if (c == s->start || (weighted && is_edge(j, x, y))) {
+    if (c == s->start || (mode == EDGES && is_edge(j, x, y))) {
         for (e = 0; e < (j->four ? 4u : 8u) && err == ASTAR_OK; e++)
-            err = explore(j, c, x, y, gc, e, weighted);
+            err = explore(j, c, x, y, gc, e, mode);
         return err;
     }
-    err = explore(j, c, x, y, gc, dir, weighted);
+    err = explore(j, c, x, y, gc, dir, mode);
     if (j->four) {
         unsigned p = dir < 2 ? 2u : 0u;
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, p, weighted);
+            err = explore(j, c, x, y, gc, p, mode);
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, p + 1, weighted);
+            err = explore(j, c, x, y, gc, p + 1, mode);
         return err;
     }
     if (dir >= 4) {
+        unsigned h = (unsigned)ASTAR_DIR_SIDE_A[dir], v = (unsigned)ASTAR_DIR_SIDE_B[dir];
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_A[dir], weighted);
+            err = explore(j, c, x, y, gc, h, mode);
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_B[dir], weighted);
+            err = explore(j, c, x, y, gc, v, mode);
+        if (mode == PRICED) {   /* the turns the prices force (terrain.h) */
+            long oh = s->offset[h], ov = s->offset[v];
+            if (err == ASTAR_OK && terrain_forced_turn(j->grid, (long)c, oh, ov))
+                err = explore(j, c, x, y, gc, diagonal_of(h ^ 1u, v), mode);
+            if (err == ASTAR_OK && terrain_forced_turn(j->grid, (long)c, ov, oh))
+                err = explore(j, c, x, y, gc, diagonal_of(h, v ^ 1u), mode);
+        }
+        return err;
+    }
+    if (mode == PRICED) {
+        long step = s->offset[dir];
+        unsigned p = dir < 2 ? 2u : 0u, q;
+        for (q = p; q < p + 2 && err == ASTAR_OK; q++) {
+            long side = s->offset[q];
+            if (terrain_forced_side(j->grid, (long)c, step, side))
+                err = explore(j, c, x, y, gc, q, mode);
+            if (err == ASTAR_OK && terrain_forced_ahead(j->grid, (long)c, step, side))
+                err = explore(j, c, x, y, gc,
+                              dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir), mode);
+        }
         return err;
     }
     {
@@ -341,10 +379,10 @@ ASTAR_INLINE AstarError expand_in(const Jps *j, uint32_t c, int x, int y, const 
         unsigned p = dir < 2 ? 2u : 0u, q;
         for (q = p; q < p + 2 && err == ASTAR_OK; q++) {
             if (j->open[(long)c + s->offset[q]] && !j->open[back + s->offset[q]]) {
-                err = explore(j, c, x, y, gc, q, weighted);
+                err = explore(j, c, x, y, gc, q, mode);
                 if (err == ASTAR_OK)
                     err = explore(j, c, x, y, gc,
-                                  dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir), weighted);
+                                  dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir), mode);
             }
         }
     }
@@ -353,16 +391,21 @@ ASTAR_INLINE AstarError expand_in(const Jps *j, uint32_t c, int x, int y, const 
 
 static AstarError expand_uniform(const Jps *j, uint32_t c, int x, int y)
 {
-    return expand_in(j, c, x, y, 0);
+    return expand_in(j, c, x, y, UNIFORM);
 }
 
-static AstarError expand_weighted(const Jps *j, uint32_t c, int x, int y)
+static AstarError expand_edges(const Jps *j, uint32_t c, int x, int y)
 {
-    return expand_in(j, c, x, y, 1);
+    return expand_in(j, c, x, y, EDGES);
+}
+
+static AstarError expand_priced(const Jps *j, uint32_t c, int x, int y)
+{
+    return expand_in(j, c, x, y, PRICED);
 }
 
 ASTAR_INLINE AstarStatus run(AstarSearch *s, size_t max_expansions, AstarError *error,
-                             const int weighted)
+                             const int mode)
 {
     Jps j;
     uint16_t *stamp = s->stamp;
@@ -405,7 +448,9 @@ ASTAR_INLINE AstarStatus run(AstarSearch *s, size_t max_expansions, AstarError *
         s->expanded++;
         y = search_row(s, c);
         x = (int)(c - (uint32_t)y * s->grid->stride);
-        if ((weighted ? expand_weighted(&j, c, x, y) : expand_uniform(&j, c, x, y)) != ASTAR_OK) {
+        if ((mode == PRICED  ? expand_priced(&j, c, x, y)
+             : mode == EDGES ? expand_edges(&j, c, x, y)
+                             : expand_uniform(&j, c, x, y)) != ASTAR_OK) {
             *error = ASTAR_ENOMEM;
             return ASTAR_NO_PATH;
         }
@@ -415,16 +460,23 @@ ASTAR_INLINE AstarStatus run(AstarSearch *s, size_t max_expansions, AstarError *
 
 static AstarStatus run_uniform(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
-    return run(s, max_expansions, error, 0);
+    return run(s, max_expansions, error, UNIFORM);
 }
 
-static AstarStatus run_weighted(AstarSearch *s, size_t max_expansions, AstarError *error)
+static AstarStatus run_edges(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
-    return run(s, max_expansions, error, 1);
+    return run(s, max_expansions, error, EDGES);
+}
+
+static AstarStatus run_priced(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    return run(s, max_expansions, error, PRICED);
 }
 
 AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error)
 {
-    return astar_jps_weighted(s->grid) ? run_weighted(s, max_expansions, error)
-                                       : run_uniform(s, max_expansions, error);
+    if (!astar_jps_weighted(s->grid))
+        return run_uniform(s, max_expansions, error);
+    return s->options.diagonal == ASTAR_DIAGONAL_NEVER ? run_edges(s, max_expansions, error)
+                                                       : run_priced(s, max_expansions, error);
 }

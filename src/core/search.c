@@ -228,17 +228,23 @@ int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal)
            && !grid->min_stale && grid->min_count == (size_t)grid->width * grid->height;
 }
 
-/* Does jump point search with costs (jps.c, terrain.h) pay on this grid?
- * Its jumps stop on every edge cell, so where terrain changes often it only
- * adds its scans to A*'s work. Measured on AR0011SR with patches (make
- * bench-jpsw, SHARE=): 0.8% edge cells, 10.9x A*'s speed in 8 directions and
- * 3.2x in 4; 1.9%, 4.5x and 2.0x; 5.3%, 1.4x and 0.9x. So it runs while
- * edge cells are at most 1 in JPS_EDGE_SHARE of the cells. */
+/* Does jump point search with costs (jps.c, terrain.h) run here? In 8
+ * directions (NO_OBSTACLES) its jumps stop where the prices force a
+ * neighbour; its stop lines are kept by setWalkable and setCost, not by a
+ * query's own walls, so not with those. In 4 directions (NEVER) its jumps
+ * stop on every edge cell, so where terrain changes often it only adds its
+ * scans to A*'s work: measured on AR0011SR with patches (make bench-jpsw,
+ * SHARE=), 0.8% edge cells ran at 3.2x A*'s speed, 1.9% at 2.0x, 5.3% at
+ * 0.9x; it runs while edge cells are at most 1 in JPS_EDGE_SHARE of the
+ * cells. */
 #define JPS_EDGE_SHARE 25
-static int weighted_jps_pays(const AstarGrid *grid, AstarDiagonal diagonal)
+static int weighted_jps_pays(const AstarGrid *grid, const AstarOptions *o)
 {
-    return (diagonal == ASTAR_DIAGONAL_NEVER || diagonal == ASTAR_DIAGONAL_NO_OBSTACLES)
-           && grid->terrain
+    if (!grid->terrain)
+        return 0;
+    if (o->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES)
+        return o->wall_count == 0;
+    return o->diagonal == ASTAR_DIAGONAL_NEVER
            && grid->terrain->edges * JPS_EDGE_SHARE <= (size_t)grid->width * grid->height;
 }
 
@@ -249,7 +255,7 @@ static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
                      || o->diagonal == ASTAR_DIAGONAL_NEVER;
 
     if (o->algorithm == ASTAR_ALGORITHM_ASTAR || grid->hex
-        || (!astar_jps_supported(grid, o->diagonal) && !weighted_jps_pays(grid, o->diagonal))
+        || (!astar_jps_supported(grid, o->diagonal) && !weighted_jps_pays(grid, o))
         || o->rule || o->goal_count > SEARCH_JPS_MAX_GOALS || o->bounded)
         return ASTAR_ALGORITHM_ASTAR;
     /* With an inadmissible heuristic (a weight above 1, Manhattan in 8

@@ -88,14 +88,19 @@ static int closed_now(const AstarSearch *s, uint32_t cell)
     return (s->stamp[cell] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (search_gen(s) | STAMP_CLOSED);
 }
 
-/* g plus k steps of each, as jps.c adds them: with costs one by one, as A*
- * does. */
-static double jump_sum(double g, size_t k, double each, int weighted)
+/* What jps.c adds to g for the k steps from cell `from` in direction dir:
+ * k times the one step cost on a grid of one cost, else each cell's price
+ * one by one, as A* adds them. */
+static double jump_sum(const AstarSearch *s, uint32_t from, unsigned dir, size_t k, double g,
+                       int weighted)
 {
+    long at = (long)from;
     if (!weighted)
-        return g + (double)k * each;
-    while (k-- > 0)
-        g += each;
+        return g + (double)k * (dir < 4 ? s->grid->min_cost : SQRT2 * s->grid->min_cost);
+    while (k-- > 0) {
+        at += s->offset[dir];
+        g += dir < 4 ? s->grid->cost[at] : SQRT2 * s->grid->cost[at];
+    }
     return g;
 }
 
@@ -111,17 +116,14 @@ static size_t unfold_jumps(AstarSearch *s, uint32_t end)
     uint32_t cell = end;
     size_t length = 1;
     unsigned gen = search_gen(s);
-    double unit = s->grid->min_cost, unit_diagonal = SQRT2 * s->grid->min_cost;
 
     while (cell != s->start) {
         unsigned dir = s->stamp[cell] & STAMP_DIR_MASK;
         long step = s->offset[dir];
-        double g = s->g[cell], each = dir < 4 ? unit : unit_diagonal;
+        double g = s->g[cell];
         uint32_t prev = (uint32_t)((long)cell - step);
         size_t k = 1;
-        if (weighted)   /* every cell of the jump costs what its end does */
-            each = dir < 4 ? s->grid->cost[cell] : SQRT2 * s->grid->cost[cell];
-        while (!(closed_now(s, prev) && jump_sum(s->g[prev], k, each, weighted) == g)
+        while (!(closed_now(s, prev) && jump_sum(s, prev, dir, k, s->g[prev], weighted) == g)
                && s->grid->open[prev]) {
             /* keep a jump point's closed bit: astar_search_expanded_cell */
             s->stamp[prev] = (uint16_t)(gen | dir | (closed_now(s, prev) ? STAMP_CLOSED : 0u));

@@ -13,6 +13,10 @@ static void terrain_free(AstarGrid *grid)
         return;
     free(t->row);
     free(t->col);
+    free(t->row_stops[0]);
+    free(t->row_stops[1]);
+    free(t->col_stops[0]);
+    free(t->col_stops[1]);
     free(t);
     grid->terrain = NULL;
 }
@@ -20,8 +24,8 @@ static void terrain_free(AstarGrid *grid)
 static size_t terrain_memory(const AstarGrid *grid)
 {
     return grid->terrain ? sizeof *grid->terrain
-                               + ((grid->height + 2) * grid->row_words
-                                  + grid->stride * grid->col_words) * sizeof(uint64_t)
+                               + 5 * ((grid->height + 2) * grid->row_words
+                                      + grid->stride * grid->col_words) * sizeof(uint64_t)
                          : 0;
 }
 
@@ -52,17 +56,48 @@ static void set_bit(uint64_t *line, size_t b, int on)
         line[b >> 6] &= ~mask;
 }
 
-/* Writes whether bordered (x, y) is an edge cell, counting the change. */
+/* Writes bit b of a line in each of the stop lines for the two ways along
+ * it: a wall, or a walkable cell with a forced neighbour. */
+static void put_stops(uint64_t *const stops[2], size_t at, size_t b, const AstarGrid *grid,
+                      size_t i, long step, long side)
+{
+    long x = (long)i;
+    set_bit(stops[0] + at, b, !grid->open[i] || terrain_straight_stop(grid, x, step, side));
+    set_bit(stops[1] + at, b, !grid->open[i] || terrain_straight_stop(grid, x, -step, side));
+}
+
+/* Writes what bordered (x, y), a cell of the grid, is: an edge cell or not
+ * (counted), and its stop bits. */
 static void refresh(AstarGrid *grid, size_t x, size_t y)
 {
     struct AstarTerrain *t = grid->terrain;
+    size_t i = y * grid->stride + x;
     int was = astar_terrain_edge(t, grid, x, y);
-    int now = is_edge(grid, y * grid->stride + x);
+    int now = is_edge(grid, i);
+    put_stops(t->row_stops, y * grid->row_words, x + ASTAR_BITS_PAD, grid, i, 1, (long)grid->stride);
+    put_stops(t->col_stops, x * grid->col_words, y + ASTAR_BITS_PAD, grid, i, (long)grid->stride, 1);
     if (was == now)
         return;
     set_bit(t->row + y * grid->row_words, x + ASTAR_BITS_PAD, now);
     set_bit(t->col + x * grid->col_words, y + ASTAR_BITS_PAD, now);
     t->edges = now ? t->edges + 1 : t->edges - 1;
+}
+
+/* The border's cells are walls: a scan stops there. */
+static void border_stops(AstarGrid *grid)
+{
+    struct AstarTerrain *t = grid->terrain;
+    size_t x, y, d;
+    for (d = 0; d < 2; d++) {
+        for (y = 1; y <= grid->height; y++) {
+            set_bit(t->row_stops[d] + y * grid->row_words, ASTAR_BITS_PAD, 1);
+            set_bit(t->row_stops[d] + y * grid->row_words, grid->width + 1 + ASTAR_BITS_PAD, 1);
+        }
+        for (x = 1; x <= grid->width; x++) {
+            set_bit(t->col_stops[d] + x * grid->col_words, ASTAR_BITS_PAD, 1);
+            set_bit(t->col_stops[d] + x * grid->col_words, grid->height + 1 + ASTAR_BITS_PAD, 1);
+        }
+    }
 }
 
 /* A cell's walkability or cost decides whether it and its eight neighbours
@@ -84,8 +119,9 @@ static const struct AstarCacheHooks TERRAIN_HOOKS = {terrain_changed, terrain_me
 AstarError astar_grid_terrain(AstarGrid *grid)
 {
     struct AstarTerrain *t;
-    size_t x, y, rows = (size_t)(grid->height + 2) * grid->row_words,
-                 cols = (size_t)grid->stride * grid->col_words;
+    size_t x, y, d, rows = (size_t)(grid->height + 2) * grid->row_words,
+                    cols = (size_t)grid->stride * grid->col_words;
+    int ok;
     if (grid->terrain || !grid->cost || grid->hex)
         return ASTAR_OK;
     t = malloc(sizeof *t);
@@ -93,12 +129,19 @@ AstarError astar_grid_terrain(AstarGrid *grid)
         return ASTAR_ENOMEM;
     t->row = calloc(rows, sizeof *t->row);
     t->col = calloc(cols, sizeof *t->col);
+    ok = t->row && t->col;
+    for (d = 0; d < 2; d++) {
+        t->row_stops[d] = calloc(rows, sizeof *t->row);
+        t->col_stops[d] = calloc(cols, sizeof *t->col);
+        ok = ok && t->row_stops[d] && t->col_stops[d];
+    }
     t->edges = 0;
     grid->terrain = t;
-    if (!t->row || !t->col) {
+    if (!ok) {
         terrain_free(grid);
         return ASTAR_ENOMEM;
     }
+    border_stops(grid);
     for (y = 1; y <= grid->height; y++)
         for (x = 1; x <= grid->width; x++)
             refresh(grid, x, y);

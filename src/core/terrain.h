@@ -13,12 +13,91 @@
 #ifndef ASTAR_TERRAIN_H
 #define ASTAR_TERRAIN_H
 
+#include <math.h>
+
 #include "grid_layout.h"
 
 struct AstarTerrain {
     uint64_t *row, *col;   /* the edge cells as row_bits / col_bits */
+    /* Where an 8-direction straight scan with costs stops, laid out as the
+     * grid's row_stops and col_stops: a wall, or a cell with a forced
+     * neighbour by its prices (terrain_forced_side, terrain_forced_ahead). */
+    uint64_t *row_stops[2], *col_stops[2];
     size_t edges;          /* how many edge cells */
 };
+
+/* Jump point search with costs in 8 directions (NO_OBSTACLES). A move
+ * into cell v costs v's cost, times sqrt(2) diagonally; the corner rule
+ * needs both cells beside a diagonal walkable. Jump point search prunes a
+ * neighbour n of x, reached from its parent p, when a path from p to n that
+ * avoids x costs no more than p -> x -> n. These are those comparisons,
+ * from the prices of the cells they name (a wall: no move).
+ *
+ * Straight move p -> x (offset step), side the offset of one side:
+ * - x + side, entered straight from x (c(x) + c(s)), against p -> x + side,
+ *   one diagonal (sqrt2 c(s), allowed when p + side is walkable): forced
+ *   when p + side is a wall or sqrt2 c(s) > c(x) + c(s);
+ * - x + step + side, diagonally from x (c(x) + sqrt2 c(a)), against p ->
+ *   x + side -> x + step + side (sqrt2 c(s) + c(a)): forced when that move
+ *   is allowed and p + side is a wall or sqrt2 c(s) + c(a) > c(x) + sqrt2
+ *   c(a).
+ * Diagonal move p -> x (offset h + v): x - h and x - v are walkable (the
+ * corner rule of the move). x - h + v, diagonally from x (sqrt2 c(x) +
+ * sqrt2 c(n)), against p -> x - h -> x - h + v (c(x - h) + c(n)): forced
+ * when that move is allowed and c(x - h) + c(n) > sqrt2 (c(x) + c(n)); and
+ * the same with h and v swapped. Every other neighbour of x (behind it)
+ * has a strictly cheaper path from p that avoids x, whatever the prices.
+ *
+ * Why that is exact. A pruned step with a strictly cheaper way round lies
+ * on no cheapest path, so only ties need care, and with positive prices
+ * the comparisons above tie only when the cells they name cost the same
+ * (sqrt 2 is irrational): the x + step + side case on a locally uniform
+ * patch, where it ties as in jump point search on a uniform grid. There
+ * the usual argument holds: of equally cheap paths keep the one that goes
+ * diagonally first; swapping "straight then diagonal" for "diagonal then
+ * straight" keeps its cost (the cells involved cost the same) and moves the
+ * turn back along the straight run until it reaches a cell where the swap
+ * is not free, which is a cell with a forced neighbour: a jump point. So
+ * straight and diagonal jumps may cross cells of any price, adding each
+ * cell's price, and stop only where a forced neighbour appears (or at the
+ * goal, or where a diagonal's straight scans find a jump point). */
+#define TERRAIN_SQRT2 1.41421356237309504880   /* as search_internal.h's SQRT2 */
+
+/* The price of entering bordered cell i: its cost, INFINITY for a wall. */
+static inline double terrain_price(const AstarGrid *grid, long i)
+{
+    return grid->open[i] ? grid->cost[i] : INFINITY;
+}
+
+static inline int terrain_forced_side(const AstarGrid *grid, long x, long step, long side)
+{
+    double s = terrain_price(grid, x + side);
+    return s != INFINITY
+           && (!grid->open[x - step + side] || TERRAIN_SQRT2 * s > grid->cost[x] + s);
+}
+
+static inline int terrain_forced_ahead(const AstarGrid *grid, long x, long step, long side)
+{
+    double s = terrain_price(grid, x + side), a = terrain_price(grid, x + step + side);
+    return s != INFINITY && a != INFINITY && grid->open[x + step]
+           && (!grid->open[x - step + side]
+               || TERRAIN_SQRT2 * s + a > grid->cost[x] + TERRAIN_SQRT2 * a);
+}
+
+/* Diagonal move into x with parts h and v: is x - h + v forced? */
+static inline int terrain_forced_turn(const AstarGrid *grid, long x, long h, long v)
+{
+    double n = terrain_price(grid, x - h + v);
+    return n != INFINITY && grid->open[x + v]
+           && grid->cost[x - h] + n > TERRAIN_SQRT2 * (grid->cost[x] + n);
+}
+
+/* Must a straight scan with costs moving by step stop on walkable x? */
+static inline int terrain_straight_stop(const AstarGrid *grid, long x, long step, long side)
+{
+    return terrain_forced_side(grid, x, step, side) || terrain_forced_side(grid, x, step, -side)
+           || terrain_forced_ahead(grid, x, step, side) || terrain_forced_ahead(grid, x, step, -side);
+}
 
 /* Builds the grid's edges (a square grid with a cost layer), then keeps them
  * current on every setWalkable and setCost, O(1) a change. ASTAR_ENOMEM
