@@ -18,7 +18,6 @@
 
 #include "components.h"
 #include "moves.h"
-#include "terrain.h"
 
 #define LABEL_UNKNOWN 0xFFFFu
 #define LABEL_MAX 0xFFFEu
@@ -313,7 +312,6 @@ void astar_grid_prepare(AstarGrid *grid)
     astar_grid_refresh_min_cost(grid);       /* an exact heuristic scale, JPS where it applies */
     if (!grid->components || !grid->components->label)
         astar_grid_label_components(grid);   /* on ENOMEM queries just search */
-    astar_grid_terrain(grid);                /* JPS with costs; on ENOMEM, A* */
 }
 
 int astar_grid_components_fresh(const AstarGrid *grid)

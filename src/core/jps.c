@@ -256,9 +256,12 @@ ASTAR_INLINE double jump_cost(const Jps *j, uint32_t c, double gc, size_t k, uns
     double g = gc;
     if (mode == UNIFORM)
         return gc + (double)k * (e < 4 ? j->unit : j->unit_diagonal);
-    while (k-- > 0) {
-        at += step;
-        g += e < 4 ? j->cost[at] : SQRT2 * j->cost[at];
+    if (e < 4) {
+        for (; k > 0; k--)
+            g += j->cost[at += step];
+    } else {
+        for (; k > 0; k--)
+            g += SQRT2 * j->cost[at += step];
     }
     return g;
 }

@@ -99,10 +99,7 @@ static inline int terrain_straight_stop(const AstarGrid *grid, long x, long step
            || terrain_forced_ahead(grid, x, step, side) || terrain_forced_ahead(grid, x, step, -side);
 }
 
-/* Builds the grid's edges (a square grid with a cost layer), then keeps them
- * current on every setWalkable and setCost, O(1) a change. ASTAR_ENOMEM
- * leaves the grid without them; nothing else needs them. */
-AstarError astar_grid_terrain(AstarGrid *grid);
+/* astar_grid_terrain (astar.h) builds it. */
 
 /* Does jump point search run with costs on this grid (jps.c): its costs
  * are not known to be one, and its edges are built? */
