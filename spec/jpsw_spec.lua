@@ -164,6 +164,38 @@ describe("jump point search on weighted grids", function()
     end)
   end
 
+  -- A query's own walls are not in the stop lines of 8 directions: A* runs,
+  -- and the answer is the reference's on the grid with those walls.
+  it("gives the reference's costs with a query's own walls", function()
+    local rng = R.rng(99)
+    for _ = 1, 6 do
+      local desc = random_desc(rng, "patches")
+      local grid = R.build_grid(astar, desc)
+      local list, listed = {}, {}
+      for _ = 1, 8 do
+        local x, y = rng.int(1, desc.w), rng.int(1, desc.h)
+        list[#list + 1] = { x = x, y = y }
+        listed[x .. "," .. y] = true
+        desc.walkable[x][y] = false
+      end
+      for _ = 1, 4 do
+        local sx, sy = rng.int(1, desc.w), rng.int(1, desc.h)
+        while listed[sx .. "," .. sy] do sx, sy = rng.int(1, desc.w), rng.int(1, desc.h) end
+        local gx, gy = rng.int(1, desc.w), rng.int(1, desc.h)
+        local dist = R.dijkstra(desc, "no-obstacles", sx, sy)
+        local path, cost = grid:findPath(sx, sy, gx, gy, { blocked = list })
+        assert.are.equal("astar", grid:getSearchStats().algorithm)
+        local best = dist[gx] and dist[gx][gy]
+        if best and desc.walkable[gx][gy] and not (sx == gx and sy == gy) then
+          assert(path and R.close(cost, best, 1e-12), ("cost %s, reference %.17g"):format(
+            tostring(cost), best))
+        elseif not (sx == gx and sy == gy) then
+          assert.is_nil(path)
+        end
+      end
+    end
+  end)
+
   local function cells(path)
     local out = {}
     for i, p in ipairs(path) do out[i] = p.x .. "," .. p.y end
