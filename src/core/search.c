@@ -228,24 +228,18 @@ int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal)
            && !grid->min_stale && grid->min_count == (size_t)grid->width * grid->height;
 }
 
-/* Does jump point search with costs (jps.c, terrain.h) run here? In 8
- * directions (NO_OBSTACLES) its jumps stop where the prices force a
- * neighbour; its stop lines are kept by setWalkable and setCost, not by a
- * query's own walls, so not with those. In 4 directions (NEVER) its jumps
- * stop on every edge cell, so where terrain changes often it only adds its
- * scans to A*'s work: measured on AR0011SR with patches (make bench-jpsw,
- * SHARE=), 0.8% edge cells ran at 3.2x A*'s speed, 1.9% at 2.0x, 5.3% at
- * 0.9x; it runs while edge cells are at most 1 in JPS_EDGE_SHARE of the
- * cells. */
-#define JPS_EDGE_SHARE 25
+/* Does jump point search with costs (jps.c) run here: where it pays
+ * (terrain.h, terrain_pays), in 8 directions with its stop lines built and
+ * not with a query's own walls (the stop lines are kept by setWalkable and
+ * setCost, not by those)? */
 static int weighted_jps_pays(const AstarGrid *grid, const AstarOptions *o)
 {
-    if (!grid->terrain)
+    const struct AstarTerrain *t = grid->terrain;
+    if (!t)
         return 0;
     if (o->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES)
-        return o->wall_count == 0;
-    return o->diagonal == ASTAR_DIAGONAL_NEVER
-           && grid->terrain->edges * JPS_EDGE_SHARE <= (size_t)grid->width * grid->height;
+        return o->wall_count == 0 && t->row_stops[0] && terrain_pays(t, 0);
+    return o->diagonal == ASTAR_DIAGONAL_NEVER && terrain_pays(t, 1);
 }
 
 /* Would JPS give the same answer as A* here? */

@@ -24,8 +24,9 @@ static void terrain_free(AstarGrid *grid)
 static size_t terrain_memory(const AstarGrid *grid)
 {
     return grid->terrain ? sizeof *grid->terrain
-                               + 5 * ((grid->height + 2) * grid->row_words
-                                      + grid->stride * grid->col_words) * sizeof(uint64_t)
+                               + (grid->terrain->row_stops[0] ? 5 : 1)
+                                     * ((grid->height + 2) * grid->row_words
+                                        + grid->stride * grid->col_words) * sizeof(uint64_t)
                          : 0;
 }
 
@@ -67,15 +68,19 @@ static void put_stops(uint64_t *const stops[2], size_t at, size_t b, const Astar
 }
 
 /* Writes what bordered (x, y), a cell of the grid, is: an edge cell or not
- * (counted), and its stop bits. */
+ * (counted), and its stop bits once they are built. */
 static void refresh(AstarGrid *grid, size_t x, size_t y)
 {
     struct AstarTerrain *t = grid->terrain;
     size_t i = y * grid->stride + x;
     int was = astar_terrain_edge(t, grid, x, y);
     int now = is_edge(grid, i);
-    put_stops(t->row_stops, y * grid->row_words, x + ASTAR_BITS_PAD, grid, i, 1, (long)grid->stride);
-    put_stops(t->col_stops, x * grid->col_words, y + ASTAR_BITS_PAD, grid, i, (long)grid->stride, 1);
+    if (t->row_stops[0]) {
+        put_stops(t->row_stops, y * grid->row_words, x + ASTAR_BITS_PAD, grid, i, 1,
+                  (long)grid->stride);
+        put_stops(t->col_stops, x * grid->col_words, y + ASTAR_BITS_PAD, grid, i,
+                  (long)grid->stride, 1);
+    }
     if (was == now)
         return;
     set_bit(t->row + y * grid->row_words, x + ASTAR_BITS_PAD, now);
@@ -107,6 +112,8 @@ static void terrain_changed(AstarGrid *grid, size_t i, int what)
     size_t x = i % grid->stride, y = i / grid->stride, cx, cy;
     if (what == ASTAR_CHANGE_LINKED || what == ASTAR_CHANGE_UNLINKED)
         return;
+    if (what >= 0)
+        grid->terrain->open = what ? grid->terrain->open + 1 : grid->terrain->open - 1;
     for (cy = y - 1; cy <= y + 1; cy++)
         for (cx = x - 1; cx <= x + 1; cx++)
             if (cx >= 1 && cx <= grid->width && cy >= 1 && cy <= grid->height)
@@ -116,35 +123,59 @@ static void terrain_changed(AstarGrid *grid, size_t i, int what)
 static const struct AstarCacheHooks TERRAIN_HOOKS = {terrain_changed, terrain_memory,
                                                     terrain_free};
 
-AstarError astar_grid_terrain(AstarGrid *grid)
+/* The stop lines, built while edge cells are few enough for them to be of
+ * use (terrain_pays): on a grid whose terrain changes every few cells they
+ * would cost their O(cells) for nothing. */
+static AstarError build_stops(AstarGrid *grid)
 {
-    struct AstarTerrain *t;
+    struct AstarTerrain *t = grid->terrain;
     size_t x, y, d, rows = (size_t)(grid->height + 2) * grid->row_words,
                     cols = (size_t)grid->stride * grid->col_words;
-    int ok;
-    if (grid->terrain || !grid->cost || grid->hex)
-        return ASTAR_OK;
-    t = malloc(sizeof *t);
-    if (!t)
-        return ASTAR_ENOMEM;
-    t->row = calloc(rows, sizeof *t->row);
-    t->col = calloc(cols, sizeof *t->col);
-    ok = t->row && t->col;
     for (d = 0; d < 2; d++) {
         t->row_stops[d] = calloc(rows, sizeof *t->row);
         t->col_stops[d] = calloc(cols, sizeof *t->col);
-        ok = ok && t->row_stops[d] && t->col_stops[d];
     }
-    t->edges = 0;
-    grid->terrain = t;
-    if (!ok) {
-        terrain_free(grid);
+    if (!t->row_stops[0] || !t->row_stops[1] || !t->col_stops[0] || !t->col_stops[1]) {
+        for (d = 0; d < 2; d++) {
+            free(t->row_stops[d]);
+            free(t->col_stops[d]);
+            t->row_stops[d] = t->col_stops[d] = NULL;
+        }
         return ASTAR_ENOMEM;
     }
     border_stops(grid);
     for (y = 1; y <= grid->height; y++)
         for (x = 1; x <= grid->width; x++)
             refresh(grid, x, y);
-    grid->cache[ASTAR_CACHE_TERRAIN] = &TERRAIN_HOOKS;
+    return ASTAR_OK;
+}
+
+AstarError astar_grid_terrain(AstarGrid *grid)
+{
+    struct AstarTerrain *t = grid->terrain;
+    size_t x, y, rows = (size_t)(grid->height + 2) * grid->row_words,
+                 cols = (size_t)grid->stride * grid->col_words;
+    if (!grid->cost || grid->hex)
+        return ASTAR_OK;
+    if (!t) {
+        t = calloc(1, sizeof *t);
+        if (!t)
+            return ASTAR_ENOMEM;
+        t->row = calloc(rows, sizeof *t->row);
+        t->col = calloc(cols, sizeof *t->col);
+        grid->terrain = t;
+        if (!t->row || !t->col) {
+            terrain_free(grid);
+            return ASTAR_ENOMEM;
+        }
+        for (y = 1; y <= grid->height; y++)
+            for (x = 1; x <= grid->width; x++) {
+                refresh(grid, x, y);
+                t->open += grid->open[y * grid->stride + x];
+            }
+        grid->cache[ASTAR_CACHE_TERRAIN] = &TERRAIN_HOOKS;
+    }
+    if (!t->row_stops[0] && terrain_pays(t, 0))
+        return build_stops(grid);
     return ASTAR_OK;
 }
