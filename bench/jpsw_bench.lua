@@ -7,8 +7,8 @@
 -- of cost 2 to 4 (seed 22, bench/patches.lua), every STRIDE-th scenario, in
 -- 8 directions ("no-obstacles") and 4 ("never"), flat paths into a reused
 -- table. "auto" is the default (column "auto": what it ran, by the search
--- stats: jump point search with costs where edge cells are at most 4% of the
--- cells, search.c), "astar" forces A*. SHARE=0.01 gives sparser patches. Every cost is checked against
+-- stats: jump point search with costs where edge cells are few, terrain.h's
+-- terrain_pays), "astar" forces A*. SHARE=0.03 gives sparser patches. Every cost is checked against
 -- A*'s: equal, or within 1e-12 relative (two equally cheap paths can add
 -- their sqrt(2) steps in another order); the columns count the costs equal
 -- to the last bit and the largest difference.

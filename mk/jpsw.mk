@@ -3,7 +3,7 @@
 #   make bench-jpsw  bench/jpsw_bench.lua on Lua 5.4: findPath with the default
 #                    "auto" against algorithm = "astar" on AR0011SR with about
 #                    30% of its open cells in patches of cost 2-4 (seed 22),
-#                    then with 3% (where auto runs jump point search), 8 and 4
+#                    then with 3%, 8 and 4
 #                    directions, the ratio in one run, every cost checked
 #                    against A*'s
 

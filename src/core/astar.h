@@ -52,9 +52,10 @@ typedef enum {
  * jump point search whenever it gives the same answer as A*: uniform costs,
  * diagonal NEVER or NO_OBSTACLES, weight 1, an admissible heuristic and no
  * partial result; A* otherwise. On a grid whose costs differ, once
- * astar_grid_terrain has run, also jump point search with costs: NO_OBSTACLES
- * without the query's own walls, NEVER where at most 4% of the cells have a
- * walkable neighbour of another cost (search.c). JPS asked for where it is not supported (see
+ * astar_grid_terrain has run, also jump point search with costs where few
+ * walkable cells have a walkable neighbour of another cost: at most 25% in
+ * NO_OBSTACLES (and not with the query's own walls), 4% in NEVER (terrain.h).
+ * JPS asked for where it is not supported (see
  * astar_jps_supported) runs A*; with partial set and the goal unreachable, it
  * hands over to A* to find the closest cell. Unknown values mean AUTO. */
 typedef enum {

@@ -24,7 +24,7 @@ static void terrain_free(AstarGrid *grid)
 static size_t terrain_memory(const AstarGrid *grid)
 {
     return grid->terrain ? sizeof *grid->terrain
-                               + (grid->terrain->row_stops[0] ? 5 : 1)
+                               + (grid->terrain->row_stops[0] ? 3 : 1)
                                      * ((grid->height + 2) * grid->row_words
                                         + grid->stride * grid->col_words) * sizeof(uint64_t)
                          : 0;
