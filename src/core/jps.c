@@ -19,6 +19,23 @@
  * finds a jump point; horizontal runs stop on the same side rule as above.
  * A jump point reached horizontally continues both ways vertically.
  *
+ * Costs (issue 22; search.c runs these where terrain.h's terrain_pays).
+ * NO_OBSTACLES: the same jumps on the prices of terrain.h, whose comments
+ * give the rules and why they are exact: a straight scan stops on the
+ * terrain cache's stop lines instead of the grid's, a diagonal step also
+ * stops where the prices force a turn, and a jump point explores the
+ * neighbours its prices force. NEVER: the uniform rules, but every jump
+ * also stops on an edge cell (one next to another cost), and an edge cell
+ * is expanded in every direction, as a start is. Why that is exact: an
+ * inner cell's walkable neighbours all cost what it costs, so a cheapest
+ * path between two edge cells (or the start, the goal) through inner cells
+ * enters cells of one price, and the uniform-grid argument applies to it:
+ * the swaps that make it canonical (as above) replace a cell
+ * next to an inner cell by another next to it, both walkable, so of the
+ * same price; its turns are then at forced neighbours (walls), edge cells
+ * or the goal, where jumps stop. A jump's cost adds each cell's price as
+ * A* does.
+ *
  * Each jump point records only the direction it was reached by;
  * search_record.c unfolds the lines between jump points into a cell-by-cell
  * path. Layer 5 (kernels).
@@ -198,8 +215,8 @@ ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const 
 }
 
 /* Diagonal jump (8 directions, no corner cutting). */
-ASTAR_INLINE size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d,
-                                  const int mode)
+ASTAR_INLINE size_t jump_diagonal_in(const Jps *j, uint32_t c, int x, int y, unsigned d,
+                                     const int mode)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -223,8 +240,8 @@ ASTAR_INLINE size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsign
 }
 
 /* Vertical jump (4 directions). */
-ASTAR_INLINE size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d,
-                                  const int mode)
+ASTAR_INLINE size_t jump_vertical_in(const Jps *j, uint32_t c, int x, int y, unsigned d,
+                                     const int mode)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -243,6 +260,29 @@ ASTAR_INLINE size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsign
         if (jump_straight(j, x, y, 0, mode) || jump_straight(j, x, y, 1, mode))
             return k;
     }
+}
+
+/* One function per variant, out of line as the uniform loop always had
+ * them (so its expansion stays small enough for the open list's push to be
+ * inlined). */
+static size_t diagonal_uniform(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    return jump_diagonal_in(j, c, x, y, d, UNIFORM);
+}
+
+static size_t diagonal_priced(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    return jump_diagonal_in(j, c, x, y, d, PRICED);
+}
+
+static size_t vertical_uniform(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    return jump_vertical_in(j, c, x, y, d, UNIFORM);
+}
+
+static size_t vertical_edges(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    return jump_vertical_in(j, c, x, y, d, EDGES);
 }
 
 /* The cost of k steps in direction e from c: with costs each cell's price
@@ -278,10 +318,10 @@ ASTAR_INLINE AstarError explore_in(const Jps *j, uint32_t c, int x, int y, doubl
 
     if (e < 2 || (e < 4 && !j->four))
         k = jump_straight(j, x, y, e, mode);
-    else if (e < 4)
-        k = jump_vertical(j, c, x, y, e, mode);
-    else
-        k = jump_diagonal(j, c, x, y, e, mode);
+    else if (e < 4)   /* 4 directions: UNIFORM or EDGES */
+        k = mode == EDGES ? vertical_edges(j, c, x, y, e) : vertical_uniform(j, c, x, y, e);
+    else              /* 8 directions: UNIFORM or PRICED */
+        k = mode == PRICED ? diagonal_priced(j, c, x, y, e) : diagonal_uniform(j, c, x, y, e);
     if (!k)
         return ASTAR_OK;
     n = (uint32_t)((long)c + (long)k * s->offset[e]);
