@@ -11,7 +11,8 @@
 --             "corners" and "sight" post-process its walk, "theta" searches
 --             (Theta*, over A*: the "A*" row forces A* on the plain query)
 --   costs     the same map with about 30% of its open cells in patches of
---             cost 2 to 4 (seeded), so every query runs A*
+--             cost 2 to 4 (seeded, bench/patches.lua): plain findPath runs
+--             jump point search with costs (issue 22), "A*" forces A*
 -- Columns: time per query and its ratio to plain; the total of the returned
 -- costs; the mean % that cost saves against the grid path (per query); the
 -- mean length of the polyline in cells and its saving; mean waypoints.
@@ -21,48 +22,13 @@ package.path = "bench/?.lua;" .. package.path
 local astar = require "astar"
 local scen = require "scen"
 local time = require("timing").time
+local patches = require "patches"
 
 local dir = arg and arg[1] or "maps"
 local MAP = dir .. "/AR0011SR.map"
 local PASSES = tonumber(os.getenv("PASSES")) or 5
 local STRIDE = tonumber(os.getenv("STRIDE")) or 10
 local MODES = { "plain", "corners", "sight", "theta", "A*" }
-
--- Park and Miller's generator: its products stay below 2^53, so Lua 5.4's
--- integers and LuaJIT's doubles draw the same numbers (the same map).
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = state * 16807 % 2147483647
-    return state % n + 1
-  end
-end
-
--- Discs of cost 2, 3 or 4 dropped at random until `share` of the open cells
--- have a cost: patches of terrain (forest, swamp) that A* must price.
-local function add_patches(grid, share)
-  local w, h = grid:getDimensions()
-  local open = 0
-  for y = 1, h do
-    for x = 1, w do
-      if grid:isWalkable(x, y) then open = open + 1 end
-    end
-  end
-  local rand, priced, seen = rng(20), 0, {}
-  while priced < share * open do
-    local cx, cy, r, cost = rand(w), rand(h), 3 + rand(10), 1 + rand(3)
-    for y = math.max(1, cy - r), math.min(h, cy + r) do
-      for x = math.max(1, cx - r), math.min(w, cx + r) do
-        local key = (y - 1) * w + x
-        if (x - cx) ^ 2 + (y - cy) ^ 2 <= r * r and grid:isWalkable(x, y) then
-          grid:setCost(x, y, cost)
-          if not seen[key] then seen[key], priced = true, priced + 1 end
-        end
-      end
-    end
-  end
-  return priced / open
-end
 
 local all = scen.read_scenarios(MAP .. ".scen")
 local queries = {}
@@ -130,11 +96,11 @@ end
 
 local uniform = astar.fromMovingAI(scen.read_all(MAP))
 local costs = astar.fromMovingAI(scen.read_all(MAP))
-local share = add_patches(costs, 0.3)
+local share = patches.add(costs, 0.3, 20)
 print(("%s, AR0011SR 512x512, %d scenarios (every %dth), median of %d passes; "
   .. "costs: %.1f%% of open cells cost 2-4"):format(jit and jit.version or _VERSION,
   #queries, STRIDE, PASSES, share * 100))
 print(("  %-8s %-8s %12s %7s %13s %8s %9s %8s %8s"):format("map", "smooth", "time/query",
   "ratio", "cost total", "saved", "length", "saved", "points"))
 rows("uniform", uniform)
-rows("costs", costs, "A*")   -- auto runs A* there
+rows("costs", costs)

@@ -196,8 +196,10 @@ describe("the algorithm that ran", function()
     assert.are.equal("astar", grid:getSearchStats().algorithm)
     grid:findPath(1, 1, 20, 20, { diagonal = "always" })   -- no jump point search there
     assert.are.equal("astar", grid:getSearchStats().algorithm)
-    grid:setCost(5, 5, 2)                               -- costs: A*
-    grid:findPath(1, 1, 20, 20)
+    grid:setCost(5, 5, 2)                               -- costs: jump point search with
+    grid:findPath(1, 1, 20, 20)                         -- costs in C, A* in the fallback
+    assert.are.equal(astar.backend == "c" and "jps" or "astar", grid:getSearchStats().algorithm)
+    grid:findPath(1, 1, 20, 20, { diagonal = "one-obstacle" })   -- not in that mode
     assert.are.equal("astar", grid:getSearchStats().algorithm)
     grid:setCost(5, 5, 1)
     grid:findPath(1, 1, 20, 20, { cost = function() return 1 end })   -- a rule: A*
@@ -214,8 +216,11 @@ describe("the algorithm that ran", function()
     assert.are.equal("astar", search:getStats().algorithm)
     search:restart(1, 1, 20, 20)
     assert.are.equal(JPS, search:getStats().algorithm)
-    grid:setCost(3, 3, 2)
+    grid:setCost(3, 3, 2)                               -- costs: as findPath
     search:restart(1, 1, 20, 20)
+    search:step(math.huge)
+    assert.are.equal(astar.backend == "c" and "jps" or "astar", search:getStats().algorithm)
+    search:restart(1, 1, 20, 20, { algorithm = "astar" })
     search:step(math.huge)
     assert.are.equal("astar", search:getStats().algorithm)
   end)

@@ -115,7 +115,12 @@ describe("search:step(n, seconds)", function()
         end
       end
       assert.are.same(pack(a:result()), pack(b:result()), "case " .. i)
-      assert.are.same(pack(g2:findPath(1, 1, desc.w - 1, desc.h - 1, case.opts)), pack(b:result()))
+      -- findPath with the algorithm the search ended with (a jump point search
+      -- that started again runs A*), so the same path among equally cheap ones
+      local again = {}
+      for k, v in pairs(case.opts) do again[k] = v end
+      again.algorithm = b:getStats().algorithm
+      assert.are.same(pack(g2:findPath(1, 1, desc.w - 1, desc.h - 1, again)), pack(b:result()))
     end
   end)
 

@@ -51,7 +51,11 @@ typedef enum {
 /* Which search runs a query. AUTO (0, so a zeroed AstarOptions picks it) runs
  * jump point search whenever it gives the same answer as A*: uniform costs,
  * diagonal NEVER or NO_OBSTACLES, weight 1, an admissible heuristic and no
- * partial result; A* otherwise. JPS asked for where it is not supported (see
+ * partial result; A* otherwise. On a grid whose costs differ, once
+ * astar_grid_terrain has run, also jump point search with costs where few
+ * walkable cells have a walkable neighbour of another cost: at most 25% in
+ * NO_OBSTACLES (and not with the query's own walls), 4% in NEVER (terrain.h).
+ * JPS asked for where it is not supported (see
  * astar_jps_supported) runs A*; with partial set and the goal unreachable, it
  * hands over to A* to find the closest cell. Unknown values mean AUTO. */
 typedef enum {
@@ -434,6 +438,12 @@ AstarError astar_grid_label_components(AstarGrid *grid);
  * answers are the same, only unreachable goals cost a search. It also makes
  * the lowest cost exact (astar_grid_refresh_min_cost). */
 void astar_grid_prepare(AstarGrid *grid);
+/* On a square grid with costs: builds what lets AUTO run jump point search
+ * there (terrain.c: O(cells) once, kept current by set_walkable and
+ * set_cost in O(1) a change; the grid owns it). Call before queries, not
+ * concurrently with searches. Without it, or on ASTAR_ENOMEM, A* answers
+ * them, with the same costs. */
+AstarError astar_grid_terrain(AstarGrid *grid);
 /* Nonzero when labels exist and no wall was added since they were built. */
 int astar_grid_components_fresh(const AstarGrid *grid);
 /* Call after a query that ended in ASTAR_NO_PATH after searching: rebuilds

@@ -149,6 +149,7 @@ AstarError astar_grid_new(AstarGrid **out, uint32_t width, uint32_t height)
     grid->row_stops[0] = grid->row_stops[1] = grid->col_stops[0] = grid->col_stops[1] = NULL;
     grid->components = NULL;
     grid->layers = NULL;
+    grid->terrain = NULL;
     grid->moves = NULL;
     grid->jumps = NULL;
     for (k = 0; k < ASTAR_CACHES; k++)

@@ -61,12 +61,14 @@ struct AstarGrid {
     struct AstarComponents *components;
     /* Large units: one layer per unit size in use (clearance.c); NULL. */
     struct AstarLayer *layers;
+    /* Terrain edges for jump point search with costs (terrain.c); NULL. */
+    struct AstarTerrain *terrain;
     /* Move overrides and links (moves.h); NULL while the grid has none. */
     struct AstarMoves *moves;
     /* Jump point search's jump tables (jumps.c); NULL until first built. */
     struct AstarJumps *jumps;
     /* The hooks of the caches above built (NULL: none), in ASTAR_CACHE_* order. */
-    const struct AstarCacheHooks *cache[3];
+    const struct AstarCacheHooks *cache[4];
 };
 
 /* A cache derived from the grid's cells (the component labels, the layers of
@@ -74,7 +76,8 @@ struct AstarGrid {
  * cache sets its hooks in grid->cache[kind] when it is first built, and the
  * grid calls them after every change, to count memory and to free. So grid.c
  * depends on no cache, and the caches sit above the grid. */
-enum { ASTAR_CACHE_LAYERS, ASTAR_CACHE_COMPONENTS, ASTAR_CACHE_JUMPS, ASTAR_CACHES };
+enum { ASTAR_CACHE_LAYERS, ASTAR_CACHE_COMPONENTS, ASTAR_CACHE_JUMPS, ASTAR_CACHE_TERRAIN,
+       ASTAR_CACHES };
 struct AstarCacheHooks {
     /* Bordered cell i became walkable (1) or a wall (0), or an ASTAR_CHANGE_*. */
     void (*changed)(AstarGrid *grid, size_t i, int walkable);

@@ -19,12 +19,30 @@
  * finds a jump point; horizontal runs stop on the same side rule as above.
  * A jump point reached horizontally continues both ways vertically.
  *
+ * Costs (issue 22; search.c runs these where terrain.h's terrain_pays).
+ * NO_OBSTACLES: the same jumps on the prices of terrain.h, whose comments
+ * give the rules and why they are exact: a straight scan stops on the
+ * terrain cache's stop lines instead of the grid's, a diagonal step also
+ * stops where the prices force a turn, and a jump point explores the
+ * neighbours its prices force. NEVER: the uniform rules, but every jump
+ * also stops on an edge cell (one next to another cost), and an edge cell
+ * is expanded in every direction, as a start is. Why that is exact: an
+ * inner cell's walkable neighbours all cost what it costs, so a cheapest
+ * path between two edge cells (or the start, the goal) through inner cells
+ * enters cells of one price, and the uniform-grid argument applies to it:
+ * the swaps that make it canonical (as above) replace a cell
+ * next to an inner cell by another next to it, both walkable, so of the
+ * same price; its turns are then at forced neighbours (walls), edge cells
+ * or the goal, where jumps stop. A jump's cost adds each cell's price as
+ * A* does.
+ *
  * Each jump point records only the direction it was reached by;
  * search_record.c unfolds the lines between jump points into a cell-by-cell
  * path. Layer 5 (kernels).
  */
 #include "jumps.h"
 #include "kernels.h"
+#include "terrain.h"
 
 #define NONE ((size_t)-1)
 
@@ -34,10 +52,11 @@
  * grid_layout.h). From bit pos, the distance to the first jump point (a
  * forced neighbour, or the goal's bit `target`), or 0 when a wall comes
  * first. The first word is read at pos, the rest word-aligned. */
-ASTAR_INLINE size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
+ASTAR_INLINE size_t scan_up(const uint64_t *stops, const uint64_t *edges, const uint64_t *open,
+                            size_t pos, size_t target, const int weighted)
 {
     size_t base = pos + 1;
-    uint64_t stop = astar_bits_at(stops, base);
+    uint64_t stop = astar_bits_at(stops, base) | (weighted ? astar_bits_at(edges, base) : 0);
 
     for (;;) {
         if (target >= base && target - base < 64)
@@ -47,14 +66,15 @@ ASTAR_INLINE size_t scan_up(const uint64_t *stops, const uint64_t *open, size_t 
             return astar_bit(open, b) ? b - pos : 0;
         }
         base = (base | 63) + 1;
-        stop = stops[base >> 6];
+        stop = stops[base >> 6] | (weighted ? edges[base >> 6] : 0);
     }
 }
 
-ASTAR_INLINE size_t scan_down(const uint64_t *stops, const uint64_t *open, size_t pos, size_t target)
+ASTAR_INLINE size_t scan_down(const uint64_t *stops, const uint64_t *edges, const uint64_t *open,
+                              size_t pos, size_t target, const int weighted)
 {
     size_t base = pos - 64;   /* the line's padding keeps base >= 0 until a wall stops us */
-    uint64_t stop = astar_bits_at(stops, base);
+    uint64_t stop = astar_bits_at(stops, base) | (weighted ? astar_bits_at(edges, base) : 0);
 
     for (;;) {
         if (target >= base && target - base < 64)
@@ -64,7 +84,7 @@ ASTAR_INLINE size_t scan_down(const uint64_t *stops, const uint64_t *open, size_
             return astar_bit(open, b) ? pos - b : 0;
         }
         base = (base - 1) & ~(size_t)63;
-        stop = stops[base >> 6];
+        stop = stops[base >> 6] | (weighted ? edges[base >> 6] : 0);
     }
 }
 
@@ -83,7 +103,20 @@ typedef struct {
     /* The grid's jump tables (jumps.h) when they apply: one goal, the grid's
      * own walls (no query walls written in), up to date; else NULL. */
     const struct AstarJumps *jumps;
+    /* Costs (weighted): the entry costs and the terrain's edge cells. */
+    const double *cost;
+    const struct AstarTerrain *terrain;
 } Jps;
+
+/* The variants of the loop: a grid of one cost; costs in 4 directions,
+ * stopping on edge cells (terrain.h); costs in 8 directions, stopping where
+ * the prices force a neighbour (terrain.h's rules). */
+enum { UNIFORM, EDGES, PRICED };
+
+ASTAR_INLINE int is_edge(const Jps *j, int x, int y)
+{
+    return astar_terrain_edge(j->terrain, j->grid, (size_t)x, (size_t)y);
+}
 
 ASTAR_INLINE int is_goal(const Jps *j, uint32_t c)
 {
@@ -123,38 +156,48 @@ static size_t goal_ahead(const AstarSearch *s, int vertical, int line, size_t po
     return best;
 }
 
-/* Straight jump from bordered (x, y) in orthogonal direction d. */
-ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d)
+/* Straight jump from bordered (x, y) in orthogonal direction d; with costs
+ * it also stops on the first edge cell. */
+ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const int mode)
 {
     const AstarGrid *grid = j->grid;
     const AstarSearch *s = j->s;
+    const uint64_t *edges = NULL;
+    const int weighted = mode == EDGES;
+    uint64_t *const *rows = mode == PRICED ? j->terrain->row_stops : grid->row_stops;
+    uint64_t *const *cols = mode == PRICED ? j->terrain->col_stops : grid->col_stops;
     size_t target, at;
 
     if (d < 2) {
         at = (size_t)y * grid->row_words;
+        if (weighted)
+            edges = j->terrain->row + at;
         if (j->multi)
             target = goal_ahead(s, 0, y, (size_t)x + ASTAR_BITS_PAD, d == 0);
         else
             target = y == s->goal_y ? (size_t)s->goal_x + ASTAR_BITS_PAD : NONE;
-        return d == 0 ? scan_up(grid->row_stops[0] + at, grid->row_bits + at,
-                                (size_t)x + ASTAR_BITS_PAD, target)
-                      : scan_down(grid->row_stops[1] + at, grid->row_bits + at,
-                                  (size_t)x + ASTAR_BITS_PAD, target);
+        return d == 0 ? scan_up(rows[0] + at, edges, grid->row_bits + at,
+                                (size_t)x + ASTAR_BITS_PAD, target, weighted)
+                      : scan_down(rows[1] + at, edges, grid->row_bits + at,
+                                  (size_t)x + ASTAR_BITS_PAD, target, weighted);
     } else {
         at = (size_t)x * grid->col_words;
+        if (weighted)
+            edges = j->terrain->col + at;
         if (j->multi)
             target = goal_ahead(s, 1, x, (size_t)y + ASTAR_BITS_PAD, d == 2);
         else
             target = x == s->goal_x ? (size_t)s->goal_y + ASTAR_BITS_PAD : NONE;
-        return d == 2 ? scan_up(grid->col_stops[0] + at, grid->col_bits + at,
-                                (size_t)y + ASTAR_BITS_PAD, target)
-                      : scan_down(grid->col_stops[1] + at, grid->col_bits + at,
-                                  (size_t)y + ASTAR_BITS_PAD, target);
+        return d == 2 ? scan_up(cols[0] + at, edges, grid->col_bits + at,
+                                (size_t)y + ASTAR_BITS_PAD, target, weighted)
+                      : scan_down(cols[1] + at, edges, grid->col_bits + at,
+                                  (size_t)y + ASTAR_BITS_PAD, target, weighted);
     }
 }
 
 /* Diagonal jump (8 directions, no corner cutting). */
-static size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d)
+ASTAR_INLINE size_t jump_diagonal_in(const Jps *j, uint32_t c, int x, int y, unsigned d,
+                                     const int mode)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -169,7 +212,10 @@ static size_t jump_diagonal(const Jps *j, uint32_t c, int x, int y, unsigned d)
         x += ASTAR_DIR_DX[d];
         y += ASTAR_DIR_DY[d];
         k++;
-        if (is_goal(j, c) || jump_straight(j, x, y, a) || jump_straight(j, x, y, b))
+        if (is_goal(j, c) || (mode == EDGES && is_edge(j, x, y))
+            || (mode == PRICED && (terrain_forced_turn(j->grid, (long)c, side_a, side_b)
+                                   || terrain_forced_turn(j->grid, (long)c, side_b, side_a)))
+            || jump_straight(j, x, y, a, mode) || jump_straight(j, x, y, b, mode))
             return k;
     }
 }
@@ -194,9 +240,9 @@ static int stops_at_crossing(const Jps *j, uint32_t c, int x, int y, unsigned d,
     if (is_goal(j, n))
         return 1;
     if (d < 4)   /* vertical, 4 directions */
-        return jump_straight(j, nx, ny, 0) || jump_straight(j, nx, ny, 1);
-    return jump_straight(j, nx, ny, (unsigned)ASTAR_DIR_SIDE_A[d])
-           || jump_straight(j, nx, ny, (unsigned)ASTAR_DIR_SIDE_B[d]);
+        return jump_straight(j, nx, ny, 0, UNIFORM) || jump_straight(j, nx, ny, 1, UNIFORM);
+    return jump_straight(j, nx, ny, (unsigned)ASTAR_DIR_SIDE_A[d], UNIFORM)
+           || jump_straight(j, nx, ny, (unsigned)ASTAR_DIR_SIDE_B[d], UNIFORM);
 }
 
 /* A run of direction d from c that the tables stop at step k (found: at a
@@ -244,7 +290,8 @@ static size_t jump_vertical_table(const Jps *j, uint32_t c, int x, int y, unsign
 }
 
 /* Vertical jump (4 directions). */
-static size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d)
+ASTAR_INLINE size_t jump_vertical_in(const Jps *j, uint32_t c, int x, int y, unsigned d,
+                                     const int mode)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -256,17 +303,62 @@ static size_t jump_vertical(const Jps *j, uint32_t c, int x, int y, unsigned d)
         k++;
         if (!open[c])
             return 0;
-        if (is_goal(j, c))
+        if (is_goal(j, c) || (mode == EDGES && is_edge(j, x, y)))
             return k;
         if ((open[c + 1] && !open[(long)c + 1 - step]) || (open[c - 1] && !open[(long)c - 1 - step]))
             return k;
-        if (jump_straight(j, x, y, 0) || jump_straight(j, x, y, 1))
+        if (jump_straight(j, x, y, 0, mode) || jump_straight(j, x, y, 1, mode))
             return k;
     }
 }
 
+/* One function per variant, out of line as the uniform loop always had
+ * them (so its expansion stays small enough for the open list's push to be
+ * inlined). */
+static size_t diagonal_uniform(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    return jump_diagonal_in(j, c, x, y, d, UNIFORM);
+}
+
+static size_t diagonal_priced(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    return jump_diagonal_in(j, c, x, y, d, PRICED);
+}
+
+static size_t vertical_uniform(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    return jump_vertical_in(j, c, x, y, d, UNIFORM);
+}
+
+static size_t vertical_edges(const Jps *j, uint32_t c, int x, int y, unsigned d)
+{
+    return jump_vertical_in(j, c, x, y, d, EDGES);
+}
+
+/* The cost of k steps in direction e from c: with costs each cell's price
+ * added step by step as A* adds them, so that the same path costs the same
+ * to the last bit. */
+ASTAR_INLINE double jump_cost(const Jps *j, uint32_t c, double gc, size_t k, unsigned e,
+                              const int mode)
+{
+    const long step = j->s->offset[e];
+    long at = (long)c;
+    double g = gc;
+    if (mode == UNIFORM)
+        return gc + (double)k * (e < 4 ? j->unit : j->unit_diagonal);
+    if (e < 4) {
+        for (; k > 0; k--)
+            g += j->cost[at += step];
+    } else {
+        for (; k > 0; k--)
+            g += SQRT2 * j->cost[at += step];
+    }
+    return g;
+}
+
 /* Jumps from c in direction e and offers the jump point found, if any. */
-static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+ASTAR_INLINE AstarError explore_in(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e,
+                                   const int mode)
 {
     AstarSearch *s = j->s;
     unsigned gen = search_gen(s);
@@ -275,15 +367,19 @@ static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, uns
     double g, h;
 
     if (e < 2 || (e < 4 && !j->four))
-        k = jump_straight(j, x, y, e);
-    else if (e < 4)
-        k = j->jumps ? jump_vertical_table(j, c, x, y, e) : jump_vertical(j, c, x, y, e);
-    else
-        k = j->jumps ? jump_diagonal_table(j, c, x, y, e) : jump_diagonal(j, c, x, y, e);
+        k = jump_straight(j, x, y, e, mode);
+    else if (e < 4)   /* 4 directions: UNIFORM (tables when built) or EDGES */
+        k = mode == EDGES ? vertical_edges(j, c, x, y, e)
+            : j->jumps    ? jump_vertical_table(j, c, x, y, e)
+                          : vertical_uniform(j, c, x, y, e);
+    else              /* 8 directions: UNIFORM (tables when built) or PRICED */
+        k = mode == PRICED ? diagonal_priced(j, c, x, y, e)
+            : j->jumps     ? jump_diagonal_table(j, c, x, y, e)
+                           : diagonal_uniform(j, c, x, y, e);
     if (!k)
         return ASTAR_OK;
     n = (uint32_t)((long)c + (long)k * s->offset[e]);
-    g = gc + (double)k * (e < 4 ? j->unit : j->unit_diagonal);
+    g = jump_cost(j, c, gc, k, e, mode);
     if (!search_improves(s, s->g, s->stamp, gen, n, g))
         return ASTAR_OK;
     s->g[n] = g;
@@ -295,39 +391,84 @@ static AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, uns
     return search_queue(s, n, g + h, s->ties_f);
 }
 
+static AstarError explore_uniform(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+{
+    return explore_in(j, c, x, y, gc, e, UNIFORM);
+}
+
+static AstarError explore_edges(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+{
+    return explore_in(j, c, x, y, gc, e, EDGES);
+}
+
+static AstarError explore_priced(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e)
+{
+    return explore_in(j, c, x, y, gc, e, PRICED);
+}
+
+ASTAR_INLINE AstarError explore(const Jps *j, uint32_t c, int x, int y, double gc, unsigned e,
+                                const int mode)
+{
+    return mode == PRICED ? explore_priced(j, c, x, y, gc, e)
+           : mode == EDGES ? explore_edges(j, c, x, y, gc, e)
+                           : explore_uniform(j, c, x, y, gc, e);
+}
+
 /* The diagonal between horizontal direction h (0/1) and vertical v (2/3). */
 static unsigned diagonal_of(unsigned h, unsigned v)
 {
     return 4u + h + (v == 3 ? 2u : 0u);
 }
 
-/* Expands jump point c: explores the directions pruning leaves. */
-static AstarError expand(const Jps *j, uint32_t c, int x, int y)
+/* Expands jump point c: explores the directions pruning leaves; all of
+ * them from the start and, with costs, from an edge cell. */
+ASTAR_INLINE AstarError expand_in(const Jps *j, uint32_t c, int x, int y, const int mode)
 {
     AstarSearch *s = j->s;
     double gc = s->g[c];
     unsigned dir = s->stamp[c] & STAMP_DIR_MASK, e;
     AstarError err = ASTAR_OK;
 
-    if (c == s->start) {
+    if (c == s->start || (mode == EDGES && is_edge(j, x, y))) {
         for (e = 0; e < (j->four ? 4u : 8u) && err == ASTAR_OK; e++)
-            err = explore(j, c, x, y, gc, e);
+            err = explore(j, c, x, y, gc, e, mode);
         return err;
     }
-    err = explore(j, c, x, y, gc, dir);
+    err = explore(j, c, x, y, gc, dir, mode);
     if (j->four) {
         unsigned p = dir < 2 ? 2u : 0u;
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, p);
+            err = explore(j, c, x, y, gc, p, mode);
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, p + 1);
+            err = explore(j, c, x, y, gc, p + 1, mode);
         return err;
     }
     if (dir >= 4) {
+        unsigned h = (unsigned)ASTAR_DIR_SIDE_A[dir], v = (unsigned)ASTAR_DIR_SIDE_B[dir];
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_A[dir]);
+            err = explore(j, c, x, y, gc, h, mode);
         if (err == ASTAR_OK)
-            err = explore(j, c, x, y, gc, (unsigned)ASTAR_DIR_SIDE_B[dir]);
+            err = explore(j, c, x, y, gc, v, mode);
+        if (mode == PRICED) {   /* the turns the prices force (terrain.h) */
+            long oh = s->offset[h], ov = s->offset[v];
+            if (err == ASTAR_OK && terrain_forced_turn(j->grid, (long)c, oh, ov))
+                err = explore(j, c, x, y, gc, diagonal_of(h ^ 1u, v), mode);
+            if (err == ASTAR_OK && terrain_forced_turn(j->grid, (long)c, ov, oh))
+                err = explore(j, c, x, y, gc, diagonal_of(h, v ^ 1u), mode);
+        }
+        return err;
+    }
+    if (mode == PRICED) {
+        long step = s->offset[dir];
+        unsigned p = dir < 2 ? 2u : 0u, q;
+        for (q = p; q < p + 2 && err == ASTAR_OK; q++) {
+            long side = s->offset[q];
+            if (terrain_forced_side(j->grid, (long)c, step, side))
+                err = explore(j, c, x, y, gc, q, mode);
+            if (err == ASTAR_OK && terrain_forced_ahead(j->grid, (long)c, step, side))
+                err = explore(j, c, x, y, gc,
+                              dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir), mode);
+        }
         return err;
     }
     {
@@ -335,17 +476,33 @@ static AstarError expand(const Jps *j, uint32_t c, int x, int y)
         unsigned p = dir < 2 ? 2u : 0u, q;
         for (q = p; q < p + 2 && err == ASTAR_OK; q++) {
             if (j->open[(long)c + s->offset[q]] && !j->open[back + s->offset[q]]) {
-                err = explore(j, c, x, y, gc, q);
+                err = explore(j, c, x, y, gc, q, mode);
                 if (err == ASTAR_OK)
                     err = explore(j, c, x, y, gc,
-                                  dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir));
+                                  dir < 2 ? diagonal_of(dir, q) : diagonal_of(q, dir), mode);
             }
         }
     }
     return err;
 }
 
-AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error)
+static AstarError expand_uniform(const Jps *j, uint32_t c, int x, int y)
+{
+    return expand_in(j, c, x, y, UNIFORM);
+}
+
+static AstarError expand_edges(const Jps *j, uint32_t c, int x, int y)
+{
+    return expand_in(j, c, x, y, EDGES);
+}
+
+static AstarError expand_priced(const Jps *j, uint32_t c, int x, int y)
+{
+    return expand_in(j, c, x, y, PRICED);
+}
+
+ASTAR_INLINE AstarStatus run(AstarSearch *s, size_t max_expansions, AstarError *error,
+                             const int mode)
 {
     Jps j;
     uint16_t *stamp = s->stamp;
@@ -362,8 +519,12 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
     j.multi = s->general;
     j.target = s->target;
     j.tgen = (uint16_t)gen;
-    j.jumps = !j.multi && s->nclosed == 0 && s->grid == s->base ? astar_jumps_current(s->grid)
-                                                               : NULL;
+    /* the tables hold the grid's walls only: one goal, no query walls, one cost */
+    j.jumps = mode == UNIFORM && !j.multi && s->nclosed == 0 && s->grid == s->base
+                  ? astar_jumps_current(s->grid)
+                  : NULL;
+    j.cost = s->grid->cost;
+    j.terrain = s->grid->terrain;
 
     while (s->open.size > 0 || s->ties_size > 0) {
         uint32_t c;
@@ -388,10 +549,35 @@ AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *err
         s->expanded++;
         y = search_row(s, c);
         x = (int)(c - (uint32_t)y * s->grid->stride);
-        if (expand(&j, c, x, y) != ASTAR_OK) {
+        if ((mode == PRICED  ? expand_priced(&j, c, x, y)
+             : mode == EDGES ? expand_edges(&j, c, x, y)
+                             : expand_uniform(&j, c, x, y)) != ASTAR_OK) {
             *error = ASTAR_ENOMEM;
             return ASTAR_NO_PATH;
         }
     }
     return ASTAR_NO_PATH;
+}
+
+static AstarStatus run_uniform(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    return run(s, max_expansions, error, UNIFORM);
+}
+
+static AstarStatus run_edges(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    return run(s, max_expansions, error, EDGES);
+}
+
+static AstarStatus run_priced(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    return run(s, max_expansions, error, PRICED);
+}
+
+AstarStatus astar_run_jps(AstarSearch *s, size_t max_expansions, AstarError *error)
+{
+    if (!astar_jps_weighted(s->grid))
+        return run_uniform(s, max_expansions, error);
+    return s->options.diagonal == ASTAR_DIAGONAL_NEVER ? run_edges(s, max_expansions, error)
+                                                       : run_priced(s, max_expansions, error);
 }

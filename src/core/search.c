@@ -15,6 +15,7 @@
 #include "moves.h"
 #include "search_internal.h"
 #include "smooth.h"
+#include "terrain.h"
 
 AstarSearch *astar_search_new(void)
 {
@@ -228,6 +229,20 @@ int astar_jps_supported(const AstarGrid *grid, AstarDiagonal diagonal)
            && !grid->min_stale && grid->min_count == (size_t)grid->width * grid->height;
 }
 
+/* Does jump point search with costs (jps.c) run here: where it pays
+ * (terrain.h, terrain_pays), in 8 directions with its stop lines built and
+ * not with a query's own walls (the stop lines are kept by setWalkable and
+ * setCost, not by those)? */
+static int weighted_jps_pays(const AstarGrid *grid, const AstarOptions *o)
+{
+    const struct AstarTerrain *t = grid->terrain;
+    if (!t)
+        return 0;
+    if (o->diagonal == ASTAR_DIAGONAL_NO_OBSTACLES)
+        return o->wall_count == 0 && t->row_stops[0] && terrain_pays(t, 0);
+    return o->diagonal == ASTAR_DIAGONAL_NEVER && terrain_pays(t, 1);
+}
+
 /* Would JPS give the same answer as A* here? */
 static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
 {
@@ -235,7 +250,7 @@ static AstarAlgorithm choose(const AstarGrid *grid, const AstarOptions *o)
                      || o->diagonal == ASTAR_DIAGONAL_NEVER;
 
     if (o->algorithm == ASTAR_ALGORITHM_ASTAR || grid->hex
-        || !astar_jps_supported(grid, o->diagonal)
+        || (!astar_jps_supported(grid, o->diagonal) && !weighted_jps_pays(grid, o))
         || o->rule || o->goal_count > SEARCH_JPS_MAX_GOALS || o->bounded)
         return ASTAR_ALGORITHM_ASTAR;
     /* With an inadmissible heuristic (a weight above 1, Manhattan in 8

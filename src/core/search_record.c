@@ -10,6 +10,7 @@
 #include "hex_geometry.h"
 #include "moves.h"
 #include "search_internal.h"
+#include "terrain.h"
 
 const int ASTAR_DIR_DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
 const int ASTAR_DIR_DY[8] = {0, 0, 1, -1, 1, 1, -1, -1};
@@ -87,6 +88,22 @@ static int closed_now(const AstarSearch *s, uint32_t cell)
     return (s->stamp[cell] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (search_gen(s) | STAMP_CLOSED);
 }
 
+/* What jps.c adds to g for the k steps from cell `from` in direction dir:
+ * k times the one step cost on a grid of one cost, else each cell's price
+ * one by one, as A* adds them. */
+static double jump_sum(const AstarSearch *s, uint32_t from, unsigned dir, size_t k, double g,
+                       int weighted)
+{
+    long at = (long)from;
+    if (!weighted)
+        return g + (double)k * (dir < 4 ? s->grid->min_cost : SQRT2 * s->grid->min_cost);
+    while (k-- > 0) {
+        at += s->offset[dir];
+        g += dir < 4 ? s->grid->cost[at] : SQRT2 * s->grid->cost[at];
+    }
+    return g;
+}
+
 /* Jump point search links each jump point to the one it was found from,
  * along a straight or diagonal line, by recording only the direction. The
  * parent is the closed cell on that line whose cost plus the jump's cost is
@@ -95,18 +112,18 @@ static int closed_now(const AstarSearch *s, uint32_t cell)
  * between get a one-step direction, so the path reads cell by cell like A*'s. */
 static size_t unfold_jumps(AstarSearch *s, uint32_t end)
 {
+    const int weighted = astar_jps_weighted(s->grid);
     uint32_t cell = end;
     size_t length = 1;
     unsigned gen = search_gen(s);
-    double unit = s->grid->min_cost, unit_diagonal = SQRT2 * s->grid->min_cost;
 
     while (cell != s->start) {
         unsigned dir = s->stamp[cell] & STAMP_DIR_MASK;
         long step = s->offset[dir];
-        double g = s->g[cell], each = dir < 4 ? unit : unit_diagonal;
+        double g = s->g[cell];
         uint32_t prev = (uint32_t)((long)cell - step);
         size_t k = 1;
-        while (!(closed_now(s, prev) && s->g[prev] + (double)k * each == g)
+        while (!(closed_now(s, prev) && jump_sum(s, prev, dir, k, s->g[prev], weighted) == g)
                && s->grid->open[prev]) {
             /* keep a jump point's closed bit: astar_search_expanded_cell */
             s->stamp[prev] = (uint16_t)(gen | dir | (closed_now(s, prev) ? STAMP_CLOSED : 0u));

@@ -455,6 +455,9 @@ void read_query(lua_State *L, LuaGrid *g, const char *fname, Query *q, QueryRule
         smooth_cannot(L, a, o.smooth, "needs a grid without move overrides or links");
     /* component labels (unreachable goals at once) and the exact lowest cost */
     astar_grid_prepare(g->grid);
+    if (o.algorithm == ASTAR_ALGORITHM_AUTO && !grid_is_hex(g)
+        && (o.diagonal == ASTAR_DIAGONAL_NEVER || o.diagonal == ASTAR_DIAGONAL_NO_OBSTACLES))
+        astar_grid_terrain(g->grid);  /* jump point search with costs; on ENOMEM, A* */
     if (o.algorithm == ASTAR_ALGORITHM_JPS && !astar_jps_supported(g->grid, o.diagonal))
         arg_error(L, a.number, fname, NULL,
                   "opts.algorithm: jps needs uniform costs and diagonal 'never' or 'no-obstacles'");
