@@ -33,13 +33,7 @@ local SIZE = 256
 local REACH = 32   -- goals within 32 cells of the start each way: an enemy chasing
 local OPTS = { diagonal = "no-obstacles" }
 
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = state * 16807 % 2147483647
-    return state % n + 1
-  end
-end
+local rng = require("patches").rng   -- the same numbers on every Lua
 
 local function board(astar)
   local rand = rng(24)
