@@ -9,7 +9,8 @@
  * walls, our ASTAR_DIAGONAL_ALWAYS). Ours, over unit costs:
  *
  *   distanceMap   a new map each time: its arrays laid out and run (what
- *                 grid:distanceMap does under Lua, but the allocation)
+ *                 grid:distanceMap does under Lua, but the allocation:
+ *                 astar_distance_layout_unfilled, one clearing)
  *   rebuild       the same map run again (setSources, update's rebuild)
  *   movementRange astar_range_run_diagonal with no budget
  *
@@ -110,7 +111,7 @@ static double pass(Bench *bn, int r)
             TCOD_dijkstra_compute(bn->tcod, (int)src->x, (int)src->y);
             break;
         case ROW_MAP:
-            astar_distance_layout(&m, bn->memory, w, h, ASTAR_DIAGONAL_ALWAYS);
+            astar_distance_layout_unfilled(&m, bn->memory, w, h, ASTAR_DIAGONAL_ALWAYS);
             run_ours(bn, &m, s);
             break;
         case ROW_REBUILD:

@@ -710,6 +710,12 @@ size_t astar_distance_bytes(uint32_t width, uint32_t height);
  * empties the map. */
 void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, uint32_t height,
                            AstarDiagonal diagonal);
+/* The same layout, the arrays left as they are (memory need not be
+ * initialised): for a map run at once (astar_distance_run*, whose first
+ * clearing then writes every cell), which spares a pass over the memory.
+ * Nothing may read the map before that run succeeds. */
+void astar_distance_layout_unfilled(AstarDistanceMap *m, void *memory, uint32_t width,
+                                    uint32_t height, AstarDiagonal diagonal);
 /* Empties the map, its costs too, keeping its layout, shape and size. */
 void astar_distance_clear(AstarDistanceMap *m);
 /* Copies from's entry costs into to (a map of the same size) as from

@@ -54,6 +54,13 @@ size_t astar_distance_bytes(uint32_t width, uint32_t height)
 void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, uint32_t height,
                            AstarDiagonal diagonal)
 {
+    astar_distance_layout_unfilled(m, memory, width, height, diagonal);
+    astar_distance_clear(m);
+}
+
+void astar_distance_layout_unfilled(AstarDistanceMap *m, void *memory, uint32_t width,
+                                    uint32_t height, AstarDiagonal diagonal)
+{
     m->width = width;
     m->height = height;
     m->stride = width + 2;
@@ -67,7 +74,9 @@ void astar_distance_layout(AstarDistanceMap *m, void *memory, uint32_t width, ui
     m->size = 1;
     m->moves = NULL;
     m->via = NULL;
-    astar_distance_clear(m);
+    m->reached = 0;
+    m->grid_costs = 0;
+    astar_distance_forget(m);   /* synced NULL: a run clears every cell first */
 }
 
 /* The rectangle of every cell, border included. */
@@ -692,9 +701,11 @@ static inline void clear_cell(AstarDistanceMap *m, const AstarGrid *grid, uint32
 /* Cells x0..x1 of the row starting at bordered cell `row`, as clear_cell
  * leaves them; with `bound`, *lo and *hi take in the grid's costs of its
  * open cells (for the bucket queue). The arrays in restrict locals: a
- * byte stored to step would otherwise make the compiler load all again. */
+ * byte stored to step would otherwise make the compiler load all again.
+ * With `costs_kept` the row's entry costs are the grid's already (a plain
+ * map run again on its grid): only the values are cleared. */
 static void clear_row(AstarDistanceMap *m, const AstarGrid *grid, size_t row, uint32_t x0,
-                      uint32_t x1, int asked, int bound, double *lo, double *hi)
+                      uint32_t x1, int asked, int bound, int costs_kept, double *lo, double *hi)
 {
     double *restrict dist = m->dist + row, *restrict cost = m->cost + row;
     uint32_t *restrict origin = m->origin + row;
@@ -705,6 +716,14 @@ static void clear_row(AstarDistanceMap *m, const AstarGrid *grid, size_t row, ui
     double l = *lo, h = *hi, c;
     uint32_t x;
 
+    if (costs_kept) {
+        for (x = x0; x <= x1; x++) {
+            dist[x] = INFINITY;
+            origin[x] = 0;
+            step[x] = ASTAR_STEP_NONE;
+        }
+        return;
+    }
     for (x = x0; x <= x1; x++) {
         dist[x] = INFINITY;
         origin[x] = 0;
@@ -747,8 +766,9 @@ static void clear_for(AstarDistanceMap *m, const AstarGrid *grid, int asked, dou
         if (!grid->cost && !asked)
             *lo = *hi = 1.0;
     }
+    /* a plain run writes no cost: kept, the map holds the grid's already */
     for (y = y0; y <= y1; y++)
-        clear_row(m, grid, (size_t)y * m->stride, x0, x1, asked, !kept, lo, hi);
+        clear_row(m, grid, (size_t)y * m->stride, x0, x1, asked, !kept, kept && !asked, lo, hi);
     m->synced = grid;
     m->synced_version = grid->version;
     m->synced_rule = asked;

@@ -95,9 +95,11 @@ static AstarDistanceSource *map_sources(MapHeader *h)
 
 static void set_map_metatable(lua_State *L);
 
-/* Pushes a new empty map of width x height with room for n sources. */
+/* Pushes a new empty map of width x height with room for n sources; with
+ * `to_run`, its arrays not yet cleared: the caller runs it before anything
+ * can read it (the run's first clearing writes every cell). */
 static MapHeader *push_map(lua_State *L, uint32_t width, uint32_t height,
-                           AstarDiagonal diagonal, size_t n)
+                           AstarDiagonal diagonal, size_t n, int to_run)
 {
     size_t bytes = astar_distance_bytes(width, height);
     MapHeader *h;
@@ -108,7 +110,8 @@ static MapHeader *push_map(lua_State *L, uint32_t width, uint32_t height,
     memset(h, 0, sizeof *h);
     h->nsources = h->room = n;
     h->max_cost = INFINITY;
-    astar_distance_layout(&h->m, map_sources(h) + n, width, height, diagonal);
+    (to_run ? astar_distance_layout_unfilled : astar_distance_layout)(&h->m, map_sources(h) + n,
+                                                                      width, height, diagonal);
     set_map_metatable(L);
     return h;
 }
@@ -702,7 +705,7 @@ static int grid_distance_map(lua_State *L)
     o.any_max_cost = 1;                /* sources may hold values below 0 */
     o.size = 1;
     read_query_options(L, method_arg("distanceMap", 2), OPTS_MAP, g, &o, &rule);
-    h = push_map(L, g->width, g->height, o.diagonal, n);
+    h = push_map(L, g->width, g->height, o.diagonal, n, 1);
     map = lua_gettop(L);
     h->m.hex = grid_hex_code(g);       /* a hex board's map: hex steps */
     h->m.size = o.size;                /* large units: positions of size x size */
@@ -1224,7 +1227,7 @@ static int map_flee(lua_State *L)
     }
     for (tries = 0;; tries++) {
         lua_settop(L, 1);
-        f = push_map(L, h->m.width, h->m.height, h->m.diagonal, 0);
+        f = push_map(L, h->m.width, h->m.height, h->m.diagonal, 0, 0);
         h = check_self(L, "flee");     /* the allocation may have run finalizers */
         if (give_moves(L, 2, 1))       /* the moves (issue 19): allocates too */
             break;
@@ -1368,7 +1371,7 @@ static int astar_blend(lua_State *L)
         if ((size_t)compat_rawlen(L, 1) != n)
             raise_error(L, "the list given to 'blend' changed while it was read");
         first = check_blend_list(L, n);
-        b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0);
+        b = push_map(L, first->m.width, first->m.height, first->m.diagonal, 0, 0);
         /* the list again, as the allocation may have run Lua code (a __gc
          * that changed it or updated a map) */
         if ((size_t)compat_rawlen(L, 1) != n)
@@ -1453,7 +1456,7 @@ static int astar_decode_map(lua_State *L)
     if (astar_distance_decode_moves(data, length, &hd, &bytes, &linked, message, sizeof message)
         != ASTAR_OK)
         return arg_error(L, 1, "decodeMap", NULL, "not an astar distance map: %s", message);
-    h = push_map(L, hd.width, hd.height, hd.diagonal, hd.nsources);
+    h = push_map(L, hd.width, hd.height, hd.diagonal, hd.nsources, 0);
     if (bytes) {                       /* a new map: no finalizer can reach it */
         push_map_table(L, 2);
         lua_newuserdata(L, bytes);
