@@ -326,6 +326,44 @@ describe("findPath opts.flat and opts.into", function()
     end
   end)
 
+  -- The C module writes flat paths 64 cells at a time: lengths around the blocks.
+  it("flat paths of 1 to 130 cells, across the 64-cell blocks, into one buffer", function()
+    local g = astar.new(130, 1)
+    local buffer = {}
+    for _, algorithm in ipairs({ "astar", "jps" }) do
+      for _, n in ipairs({ 130, 129, 128, 65, 64, 63, 2, 1, 66 }) do
+        local path, cost = g:findPath(1, 1, n, 1, { flat = true, into = buffer, algorithm = algorithm })
+        assert(rawequal(buffer, path))
+        assert.are.equal(n - 1, cost)
+        assert.are.equal(2 * n, rawlen(path), algorithm .. " " .. n)
+        for i = 1, n do
+          assert(path[2 * i - 1] == i and path[2 * i] == 1,
+            ("%s %d: cell %d is (%s, %s)"):format(algorithm, n, i, tostring(path[2 * i - 1]),
+              tostring(path[2 * i])))
+        end
+      end
+    end
+  end)
+
+  it("flat paths of a winding walk, smoothed or not, give the default form's cells", function()
+    -- a serpentine: rows 2, 4, ... walls with a gap at alternate ends; over 64 cells a leg
+    local w, h = 70, 9
+    local g = astar.new(w, h)
+    for y = 2, h - 1, 2 do
+      for x = 1, w do g:setWalkable(x, y, false) end
+      g:setWalkable(y % 4 == 2 and w or 1, y, true)
+    end
+    for _, smooth in ipairs({ false, "corners", "sight", "theta" }) do
+      local opts = { smooth = smooth or nil }
+      local default, cost = g:findPath(1, 1, 1, h, opts)
+      opts.flat = true
+      local flat, flat_cost = g:findPath(1, 1, 1, h, opts)
+      assert.are.equal(cost, flat_cost)
+      same_cells(default, unflatten(flat), tostring(smooth))
+      if not smooth then assert.are.equal(4 * (w - 1) + 9, #default) end
+    end
+  end)
+
   it("raises the errors of the README", function()
     local g = astar.new(4, 4)
     check_error("bad argument #5 to 'findPath' (opts.flat: boolean expected, got number)",

@@ -358,6 +358,11 @@ typedef struct {
 } AstarPathCursor;
 void astar_path_end(const AstarSearch *search, AstarPathCursor *at);
 void astar_path_back(const AstarSearch *search, AstarPathCursor *at);
+/* count cells of the walk at once, as 0-based (x, y) pairs into xy: the
+ * cursor's cell, then count - 1 astar_path_back steps (the cursor ends on
+ * the last one written). The same cells, without a call per cell. */
+void astar_path_take(const AstarSearch *search, AstarPathCursor *at, uint32_t *xy,
+                     size_t count);
 
 /* Counters of the last query: nodes expanded, cells whose cost was set; all
  * its work, the runs that astar_search_step started again included. */

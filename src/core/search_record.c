@@ -283,3 +283,36 @@ void astar_path_back(const AstarSearch *s, AstarPathCursor *at)
     at->x = (uint32_t)((int)at->x - ASTAR_DIR_DX[dir]);
     at->y = (uint32_t)((int)at->y - ASTAR_DIR_DY[dir]);
 }
+
+void astar_path_take(const AstarSearch *s, AstarPathCursor *at, uint32_t *xy, size_t count)
+{
+    uint32_t cell = at->cell, x = at->x, y = at->y;
+    size_t k;
+
+    if (count == 0)
+        return;
+    if (s->smoothed || s->theta || s->moved) {      /* the general walk, step by step */
+        for (k = 0;; k++) {
+            xy[2 * k] = at->x;
+            xy[2 * k + 1] = at->y;
+            if (k + 1 == count)
+                return;
+            astar_path_back(s, at);
+        }
+    }
+    /* a walk of unit steps: each cell's stamp names the direction it came by */
+    for (k = 0;; k++) {
+        unsigned dir;
+        xy[2 * k] = x;
+        xy[2 * k + 1] = y;
+        if (k + 1 == count)
+            break;
+        dir = s->stamp[cell] & STAMP_DIR_MASK;
+        cell = (uint32_t)((long)cell - s->offset[dir]);
+        x = (uint32_t)((int)x - ASTAR_DIR_DX[dir]);
+        y = (uint32_t)((int)y - ASTAR_DIR_DY[dir]);
+    }
+    at->cell = cell;
+    at->x = x;
+    at->y = y;
+}

@@ -235,6 +235,14 @@ static void search_cell(PathReader *r, size_t i, uint32_t *x, uint32_t *y)
     *y = r->at.y;
 }
 
+static void search_cells(PathReader *r, size_t i, size_t count, uint32_t *xy)
+{
+    const AstarSearch *s = (const AstarSearch *)r->source;
+    if (i < r->n)
+        astar_path_back(s, &r->at);
+    astar_path_take(s, &r->at, xy, count);
+}
+
 static int search_valid(PathReader *r)
 {
     return lease_valid(r->lease);
@@ -244,6 +252,7 @@ void path_reader_search(PathReader *r, const AstarSearch *search, const Lease *l
 {
     r->n = astar_search_length(search);
     r->cell = search_cell;
+    r->cells = search_cells;
     r->valid = search_valid;
     r->source = search;
     r->lease = lease;
@@ -254,6 +263,45 @@ void path_reader_search(PathReader *r, const AstarSearch *search, const Lease *l
  * {x1, y1, x2, y2, ...}; with out.into that table, filled in place (its
  * point tables reused). A cell is read only after the reader said its
  * source outlived the last allocation that could run the collector (points.h). */
+#define FLAT_BLOCK 64
+
+/* cells i, i - 1, ... (count <= FLAT_BLOCK of them) into xy, by the reader's
+ * block read where it has one */
+static void read_cells(PathReader *r, size_t i, size_t count, uint32_t *xy)
+{
+    size_t k;
+    if (r->cells) {
+        r->cells(r, i, count, xy);
+        return;
+    }
+    for (k = 0; k < count; k++)
+        r->cell(r, i - k, &xy[2 * k], &xy[2 * k + 1]);
+}
+
+/* The flat form: no table per point, so nothing after the open allocates
+ * and the source is checked once; cells are read a block at a time. */
+static int push_flat_path(lua_State *L, PathReader *r, PathOutput out)
+{
+    size_t n = r->n, i = n;
+    uint32_t xy[2 * FLAT_BLOCK];
+    PointList pl;
+    int top = lua_gettop(L);
+
+    point_list_open(L, &pl, n, 1, out.into, 0);
+    if (!r->valid(r)) {
+        lua_settop(L, top);
+        return 0;
+    }
+    while (i >= 1) {
+        size_t count = i < FLAT_BLOCK ? i : FLAT_BLOCK;
+        read_cells(r, i, count, xy);
+        point_list_set_flat(&pl, i, xy, count);
+        i -= count;
+    }
+    point_list_close(&pl, n);
+    return 1;
+}
+
 int push_path(lua_State *L, PathReader *r, PathOutput out)
 {
     size_t n = r->n, i;
@@ -261,6 +309,8 @@ int push_path(lua_State *L, PathReader *r, PathOutput out)
     uint32_t x, y;
     PointList pl;
 
+    if (out.flat)
+        return push_flat_path(L, r, out);
     point_list_open(L, &pl, n, out.flat, out.into, 0);
     for (i = n; i >= 1; i--) {
         if (collected && !r->valid(r)) {

@@ -156,6 +156,9 @@ typedef struct {
 typedef struct PathReader {
     size_t n;
     void (*cell)(struct PathReader *r, size_t i, uint32_t *x, uint32_t *y);
+    /* cells i, i - 1, ... (count of them) as (x, y) pairs, read in that order
+     * as cell would; NULL when the reader has only cell */
+    void (*cells)(struct PathReader *r, size_t i, size_t count, uint32_t *xy);
     int (*valid)(struct PathReader *r);
     const void *source;
     AstarPathCursor at;

@@ -225,6 +225,7 @@ int astar_lua_smooth_path(lua_State *L)
     memset(&reader, 0, sizeof reader);
     reader.n = kept;
     reader.cell = buffer_cell;
+    reader.cells = NULL;
     reader.valid = buffer_valid;
     reader.source = xy;
     push_path(L, &reader, o.out);

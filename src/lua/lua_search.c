@@ -523,6 +523,7 @@ static int search_result(lua_State *L)
         memset(&reader, 0, sizeof reader);
         reader.n = f->length;
         reader.cell = finished_cell;
+        reader.cells = NULL;
         reader.valid = finished_valid;
         reader.source = f;
         out.flat = s->flat;

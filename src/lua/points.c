@@ -79,6 +79,20 @@ int point_list_set(const PointList *pl, size_t k, lua_Integer x, lua_Integer y)
     return fresh;
 }
 
+void point_list_set_flat(const PointList *pl, size_t k, const uint32_t *xy, size_t count)
+{
+    lua_State *L = pl->L;
+    int list = pl->list, at = (int)(2 * k);
+    size_t j;
+
+    for (j = 0; j < count; j++, at -= 2) {
+        lua_pushinteger(L, (lua_Integer)xy[2 * j] + 1);
+        lua_rawseti(L, list, at - 1);
+        lua_pushinteger(L, (lua_Integer)xy[2 * j + 1] + 1);
+        lua_rawseti(L, list, at);
+    }
+}
+
 int point_list_set_cost(const PointList *pl, size_t k, lua_Integer x, lua_Integer y,
                         lua_Number cost)
 {

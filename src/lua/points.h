@@ -16,6 +16,7 @@
 #define ASTAR_POINTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <lua.h>
 
@@ -36,6 +37,9 @@ void point_list_open(lua_State *L, PointList *pl, size_t n, int flat, int into, 
  * or the one a caller's table holds at k (its other fields are kept).
  * Returns 1 when it made a table (the collector may have run). */
 int point_list_set(const PointList *pl, size_t k, lua_Integer x, lua_Integer y);
+/* Points k, k - 1, ... (count of them) of a flat list, from 0-based (x, y)
+ * pairs: xy[0], xy[1] is point k. Never allocates. */
+void point_list_set_flat(const PointList *pl, size_t k, const uint32_t *xy, size_t count);
 /* The same with a cost field (not for a flat list). */
 int point_list_set_cost(const PointList *pl, size_t k, lua_Integer x, lua_Integer y,
                         lua_Number cost);
