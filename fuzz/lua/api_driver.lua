@@ -1996,6 +1996,8 @@ function H.reencode(g, at, value, mode)
   local ok, bytes = pcall(Grid.encode, g)
   quiet = quiet - 1
   if not ok then fail("encode raised %s", show(bytes)) end
+  -- the grid the bytes hold: a finalizer may change g while decode runs
+  local encoded = cur(gi)
   local n = #bytes
   if mode == 1 or mode == 2 then
     local i = at % n + 1
@@ -2010,7 +2012,7 @@ function H.reencode(g, at, value, mode)
   local r = api(A.decode, bytes)
   local copy, snap = decoded(bytes, r)
   if copy and mode == 0 then
-    local s = cur(gi)
+    local s = encoded
     if not same_cells(snap, s) or snap.diag ~= s.diag or snap.weight ~= s.weight then
       fail("decode(encode(g)) differs from g")
     end
