@@ -83,7 +83,7 @@ check:
 # #slow tests (long sweeps, long lists) run in lane 2's LuaJIT suite; lane 1's
 # Lua 5.4 suite leaves them out, as the sanitizer, valgrind and pure-backend
 # runs do (make soak runs them under ASan and on the pure backend).
-TEST_LANE2 = valgrind fuzz-short rss-check threads-test love-test love-screenshot-test
+TEST_LANE2 = valgrind rss-check threads-test love-test love-screenshot-test
 LANE2 = $(filter $(TEST_LANE2),$(TEST_TARGETS))
 LANE1 = $(filter-out $(TEST_LANE2),$(TEST_TARGETS))
 
