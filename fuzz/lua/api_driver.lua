@@ -569,6 +569,7 @@ function M.decode(input)
         return format("H.sliced(D[%d], %s, %s, %d, %s)", dslot(), G, sources or "false", 1 + b() % 64,
           tostring(b() % 3 == 0))
       elseif sub == 3 then
+        if b() % 4 == 0 then return format("H.isBuilding(D[%d])", dslot()) end
         return format("H.mapStep(D[%d], %d, %s)", dslot(), 1 + b() % 64, tostring(b() % 3 == 0))
       end
       return format("H.update(D[%d], %s)", dslot(), G)
@@ -4085,6 +4086,19 @@ function H.sliced(map, g, sources, cells, timed)
     Slice.ended(mi, true)
     Slice.check_built(map, mi, w, fname .. " with a budget")
   end
+end
+
+-- map:isBuilding() (issue 24): no arguments to read; it must answer a boolean
+-- (or an error a callback or finalizer explains), whatever the map's state.
+function H.isBuilding(map)
+  if map == nil or map.isBuilding == nil then return end
+  local r, ev0 = api(function() return map:isBuilding() end)
+  local w = happened(ev0, nil, depth + 1)
+  if not r[1] then
+    if callback_error_ok("isBuilding", r[2], w) then return end
+    fail("isBuilding raised %s", show(r[2]))
+  end
+  if type(r[2]) ~= "boolean" then fail("isBuilding gave %s", show(r[2])) end
 end
 
 -- map:step(cells [, seconds]) (issue 24).
