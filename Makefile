@@ -86,21 +86,25 @@ check:
 TEST_LANE2 = valgrind rss-check threads-test love-test love-screenshot-test
 LANE2 = $(filter $(TEST_LANE2),$(TEST_TARGETS))
 LANE1 = $(filter-out $(TEST_LANE2),$(TEST_TARGETS))
+# One lane step ($$t, a target and its variables), with its time printed: the
+# times say which lane to move a target to when make test grows.
+TIMED = s=$$(date +%s); $(MAKE) --no-print-directory $$t; r=$$?; \
+	echo "make test: lane $(1): $$t took $$(( $$(date +%s) - s )) s" | tee -a build/lanes.times; \
+	test $$r -eq 0
 
 test: deps
 	@for v in 5.4 luajit 5.1; do $(MAKE) --no-print-directory -j2 LUA=$$v all || exit 1; done
-	@mkdir -p build
-	@( $(MAKE) --no-print-directory test-one LUA=luajit && $(MAKE) --no-print-directory lint \
-	   && for t in $(LANE2); do $(MAKE) --no-print-directory $$t || exit 1; done \
+	@mkdir -p build && rm -f build/lanes.times
+	@( for t in "test-one LUA=luajit" lint $(LANE2); do $(call TIMED,2) || exit 1; done \
 	 ) > build/lane2.log 2>&1 & lane2=$$!; \
-	( $(MAKE) --no-print-directory test-one LUA=5.4 SPEC_OPTS=--exclude-tags=slow \
-	  && $(MAKE) --no-print-directory rock \
-	  && for t in $(LANE1); do $(MAKE) --no-print-directory $$t || exit 1; done ); lane1=$$?; \
+	( for t in "test-one LUA=5.4 SPEC_OPTS=--exclude-tags=slow" rock $(LANE1); do \
+	      $(call TIMED,1) || exit 1; done ); lane1=$$?; \
 	wait $$lane2; lane2=$$?; \
 	echo "---- lane 2: test-one LUA=luajit, lint, $(LANE2) (build/lane2.log)"; \
 	cat build/lane2.log; \
 	echo "make test: lane 1 $$( [ $$lane1 -eq 0 ] && echo ok || echo FAILED )," \
 	     "lane 2 $$( [ $$lane2 -eq 0 ] && echo ok || echo FAILED )"; \
+	cat build/lanes.times; \
 	test $$lane1 -eq 0 && test $$lane2 -eq 0
 
 bench: deps
