@@ -508,6 +508,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->ran = s->large || s->moved || s->theta ? ASTAR_ALGORITHM_ASTAR : choose(grid, &s->options);
     s->end = s->start;
     s->length = 1;
+    s->cost = 0.0;
     s->touched = 1;                            /* the start */
     s->goal_checked = s->ngoals == 1 && s->options.near == 0 && !options->partial;
 
@@ -694,7 +695,7 @@ static AstarError smooth_result(AstarSearch *s)
             astar_path_back(s, &at);
     }
     s->walk_n = n;
-    s->walk_cost = s->g[s->end];
+    s->walk_cost = s->cost;
     if (mode == ASTAR_SMOOTH_CORNERS) {
         s->walk_n = smooth_corners(s->grid->stride, s->base->hex, s->walk, n);
     } else if (mode == ASTAR_SMOOTH_SIGHT) {

@@ -234,7 +234,7 @@ function M.finish(s, mode)
     mode = CORNERS   -- search.c smoothing: moves came since the query was read
   end
   if mode == THETA then   -- the any-angle search's path is its waypoints
-    keep, m, cost = {}, n, s.g[s.finish]
+    keep, m, cost = {}, n, s.cost
     for k = 1, n do keep[k] = k end
   elseif mode == SIGHT then
     keep, m, cost = M.sight(cells, n, stride, s.diagonal, search_price(s, grid))
@@ -244,7 +244,7 @@ function M.finish(s, mode)
     end
   else
     keep, m = M.corners(xs, ys, n, s.hex, s.diagonal)
-    cost = s.g[s.finish]
+    cost = s.cost
   end
   s.smooth_x, s.smooth_y = pick(xs, ys, keep, m)
   s.smooth_n, s.smooth_cost = m, cost
