@@ -164,10 +164,11 @@ static double canonical_cost(AstarSearch *s, uint32_t end)
     uint32_t cell = end, next;
     unsigned d = stamp[end] & STAMP_DIR_MASK, back;
     double straight = 0.0, diagonal = 0.0;
+    size_t k, steps = s->length - 1;           /* counted: never past the start */
 
     if (s->base->hex || s->large || s->moved || s->theta)
         return s->g[end];
-    while (cell != s->start) {                 /* each cell names its way on */
+    for (k = 0; k < steps; k++) {              /* each cell names its way on */
         uint32_t p = (uint32_t)((long)cell - s->offset[d]);
         unsigned pd = stamp[p] & STAMP_DIR_MASK;
         stamp[p] = (uint16_t)((stamp[p] & ~STAMP_DIR_MASK) | d);
@@ -175,7 +176,7 @@ static double canonical_cost(AstarSearch *s, uint32_t end)
         d = pd;
     }
     back = d;                                  /* the start's own bits */
-    while (cell != end) {
+    for (k = 0; k < steps; k++) {
         d = stamp[cell] & STAMP_DIR_MASK;
         next = (uint32_t)((long)cell + s->offset[d]);
         if (d < 4)
