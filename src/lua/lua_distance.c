@@ -972,24 +972,12 @@ static void build_sliced(lua_State *L, LuaGrid *g, int grid, QueryRules *rule,
 static int map_step(lua_State *L)
 {
     MapHeader *h = check_self(L, "step");
-    Arg a = method_arg("step", 1), at = method_arg("step", 2);
-    double n = check_number(L, a, NULL), seconds = HUGE_VAL;
+    double n, seconds;
     QueryRules rule;
     LuaGrid *g;
-    char buf[32];
     int t, grid;
 
-    if (!(n >= 1) || (n != floor(n) && !isinf(n)))
-        return arg_error(L, a.number, a.fname, NULL,
-                         "cells must be a whole number >= 1 or math.huge, got %s",
-                         number_text(buf, sizeof buf, n));
-    if (!lua_isnoneornil(L, at.index)) {
-        seconds = check_number(L, at, NULL);
-        if (!(seconds > 0))
-            return arg_error(L, at.number, at.fname, NULL,
-                             "seconds must be a number > 0 or math.huge, got %s",
-                             number_text(buf, sizeof buf, seconds));
-    }
+    check_step_budget(L, method_arg("step", 1), "cells", &n, &seconds);
     lua_settop(L, 3);
     if (!h->slice || !astar_distance_slice_pending(h->slice)) {
         lua_pushboolean(L, 1);

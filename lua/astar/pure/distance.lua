@@ -1092,18 +1092,7 @@ function Map.step(...)
   local self, n, seconds = ...
   local nargs = select("#", ...)
   check_self("step", nargs, self)
-  A.check_number(n, nargs > 1, 1, "step")
-  if not (n >= 1) or (n % 1 ~= 0 and n ~= huge) then -- luacheck: ignore 581 (nan)
-    arg_error(1, "step", nil, "cells must be a whole number >= 1 or math.huge, got " .. A.number_text(n))
-  end
-  if seconds == nil then
-    seconds = huge
-  else
-    A.check_number(seconds, true, 2, "step")
-    if not (seconds > 0) then -- luacheck: ignore 581 (nan)
-      arg_error(2, "step", nil, "seconds must be a number > 0 or math.huge, got " .. A.number_text(seconds))
-    end
-  end
+  n, seconds = A.check_step_budget(n, seconds, nargs, "step", "cells")
   local p = self._pending
   if not p then return true end
   local grid = p._grid

@@ -231,20 +231,7 @@ function SearchMethods.step(...)
   local self, n, seconds = ...
   local nargs = select("#", ...)
   check_search("step", nargs, self)
-  A.check_number(n, nargs > 1, 1, "step")
-  if not (n >= 1) or (n % 1 ~= 0 and n ~= huge) then -- luacheck: ignore 581 (nan)
-    A.arg_error(1, "step", nil,
-      "n must be a whole number >= 1 or math.huge, got " .. A.number_text(n))
-  end
-  if seconds == nil then
-    seconds = huge
-  else
-    A.check_number(seconds, true, 2, "step")
-    if not (seconds > 0) then -- luacheck: ignore 581 (nan)
-      A.arg_error(2, "step", nil,
-        "seconds must be a number > 0 or math.huge, got " .. A.number_text(seconds))
-    end
-  end
+  n, seconds = A.check_step_budget(n, seconds, nargs, "step", "n")
   if n == huge then n = 0 end   -- 0: no limit
   if self._status == S.SEARCHING or self._grid_changed or self._stopped then
     check_grid_alive(self)
