@@ -344,6 +344,17 @@ static size_t walk_points(const PointList *pl, const MapHeader *h, const MapWalk
     return kept;
 }
 
+/* The map's shape as the options reader takes it, a grid's shape alone
+ * (query_options.h): width, height and hex, the grid closed. */
+static void map_shape(const MapHeader *h, LuaGrid *shape)
+{
+    memset(shape, 0, sizeof *shape);
+    shape->width = h->m.width;
+    shape->height = h->m.height;
+    shape->hex = h->m.hex;
+    shape->closed = 1;
+}
+
 /* pathFrom's options: flat, into, and the walk's limits maxCost, near and
  * blocked, read by the queries' reader on the map's shape. *limited: some
  * limit was given (mw is then filled; opts.blocked's table in a slot). */
@@ -351,15 +362,11 @@ static void read_walk_options(lua_State *L, MapHeader *h, int *flat, int *into, 
                               MapWalk *mw, int *limited)
 {
     Arg a = method_arg("pathFrom", 3);
-    LuaGrid shape;                     /* the reader reads a grid's shape alone */
+    LuaGrid shape;
     QueryOptions o;
     QueryRules rule;
 
-    memset(&shape, 0, sizeof shape);
-    shape.width = h->m.width;
-    shape.height = h->m.height;
-    shape.hex = h->m.hex;
-    shape.closed = 1;
+    map_shape(h, &shape);
     memset(&o, 0, sizeof o);
     o.max_cost = INFINITY;
     query_rules_init(L, &rule, "pathFrom", 3);
@@ -744,15 +751,11 @@ static int read_budget(lua_State *L, const MapHeader *h, const char *fname, doub
                        double *seconds)
 {
     int top = lua_gettop(L);
-    LuaGrid shape;                     /* the reader reads a grid's shape alone */
+    LuaGrid shape;
     QueryOptions o;
     QueryRules none;
 
-    memset(&shape, 0, sizeof shape);
-    shape.width = h->m.width;
-    shape.height = h->m.height;
-    shape.hex = h->m.hex;
-    shape.closed = 1;
+    map_shape(h, &shape);
     memset(&o, 0, sizeof o);
     o.cells = o.seconds = HUGE_VAL;
     query_rules_init(L, &none, fname, 2);
