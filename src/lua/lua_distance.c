@@ -211,9 +211,7 @@ static int map_next_step(lua_State *L)
         lua_pushnil(L);
         return 1;
     }
-    lua_pushinteger(L, (lua_Integer)nx + 1);
-    lua_pushinteger(L, (lua_Integer)ny + 1);
-    return 2;
+    return push_cell(L, nx, ny);
 }
 
 static int map_nearest(lua_State *L)

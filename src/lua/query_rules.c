@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lua_hex.h"
+#include "points.h"
 #include "query_rules.h"
 #include "../core/astar_hex.h"
 
@@ -502,8 +503,7 @@ static int rule_value(QueryRules *r, int which, uint32_t x, uint32_t y)
         return 1;
     }
     lua_pushvalue(L, i);
-    lua_pushinteger(L, (lua_Integer)x + 1);
-    lua_pushinteger(L, (lua_Integer)y + 1);
+    push_cell(L, x, y);
     if (lua_pcall(L, 2, 1, 0) != 0) {
         r->stop = QR_STOP_ERROR;
         return 0;
@@ -583,10 +583,8 @@ double query_rules_move(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint3
     int t;
 
     lua_pushvalue(L, r->index[QR_MOVE]);
-    lua_pushinteger(L, (lua_Integer)fx + 1);
-    lua_pushinteger(L, (lua_Integer)fy + 1);
-    lua_pushinteger(L, (lua_Integer)tx + 1);
-    lua_pushinteger(L, (lua_Integer)ty + 1);
+    push_cell(L, fx, fy);
+    push_cell(L, tx, ty);
     lua_pushnumber(L, (lua_Number)cost);
     if (lua_pcall(L, 5, 1, 0) != 0) {
         r->stop = QR_STOP_ERROR;
