@@ -484,6 +484,21 @@ int query_rules_disturbed(QueryRules *r)
     return r->stop != QR_STOP_NONE;
 }
 
+/* Stops the query on a rule's answer that is no cost: what it gave (its Lua
+ * type t, the number when it is one) and where, (x, y) or the move's
+ * (x, y) -> (tx, ty), for query_rules_raise's message. */
+static void stop_bad_answer(QueryRules *r, int stop, double answer, int t, uint32_t x,
+                            uint32_t y, uint32_t tx, uint32_t ty)
+{
+    r->stop = stop;
+    r->bad_number = answer;
+    r->bad_type = t;
+    r->bad_x = x;
+    r->bad_y = y;
+    r->bad_tx = tx;
+    r->bad_ty = ty;
+}
+
 /* Pushes what rule `which` says of (x, y); 0 when the query must stop. */
 static int rule_value(QueryRules *r, int which, uint32_t x, uint32_t y)
 {
@@ -552,11 +567,7 @@ double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, un
         } else {
             cost = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
             if (!((cost > 0 && cost <= ASTAR_MAX_COST) || cost == INFINITY)) {
-                r->stop = QR_STOP_BAD_COST;
-                r->bad_number = cost;
-                r->bad_type = t;
-                r->bad_x = x;
-                r->bad_y = y;
+                stop_bad_answer(r, QR_STOP_BAD_COST, cost, t, x, y, 0, 0);
                 lua_pop(L, 1);
                 return NAN;
             }
@@ -599,13 +610,7 @@ double query_rules_move(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint3
     if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))
         answer = INFINITY;                    /* false: the move is impossible */
     else if (!(answer > 0 && answer <= ASTAR_MAX_COST)) {
-        r->stop = QR_STOP_BAD_MOVE;
-        r->bad_number = answer;
-        r->bad_type = t;
-        r->bad_x = fx;
-        r->bad_y = fy;
-        r->bad_tx = tx;
-        r->bad_ty = ty;
+        stop_bad_answer(r, QR_STOP_BAD_MOVE, answer, t, fx, fy, tx, ty);
         answer = NAN;
     }
     lua_pop(L, 1);
