@@ -484,21 +484,6 @@ int query_rules_disturbed(QueryRules *r)
     return r->stop != QR_STOP_NONE;
 }
 
-/* Stops the query on a rule's answer that is no cost: what it gave (its Lua
- * type t, the number when it is one) and where, (x, y) or the move's
- * (x, y) -> (tx, ty), for query_rules_raise's message. */
-static void stop_bad_answer(QueryRules *r, int stop, double answer, int t, uint32_t x,
-                            uint32_t y, uint32_t tx, uint32_t ty)
-{
-    r->stop = stop;
-    r->bad_number = answer;
-    r->bad_type = t;
-    r->bad_x = x;
-    r->bad_y = y;
-    r->bad_tx = tx;
-    r->bad_ty = ty;
-}
-
 /* Pushes what rule `which` says of (x, y); 0 when the query must stop. */
 static int rule_value(QueryRules *r, int which, uint32_t x, uint32_t y)
 {
@@ -511,8 +496,7 @@ static int rule_value(QueryRules *r, int which, uint32_t x, uint32_t y)
             lua_pop(L, 1);
             r->stop = QR_STOP_BAD_FORM;
             r->bad_rule = which;
-            r->bad_x = x;
-            r->bad_y = y;
+            r->bad = (QrAnswer){LUA_TTABLE, 0, x, y, 0, 0};
             return 0;
         }
         return 1;
@@ -567,7 +551,8 @@ double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, un
         } else {
             cost = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
             if (!((cost > 0 && cost <= ASTAR_MAX_COST) || cost == INFINITY)) {
-                stop_bad_answer(r, QR_STOP_BAD_COST, cost, t, x, y, 0, 0);
+                r->stop = QR_STOP_BAD_COST;
+                r->bad = (QrAnswer){t, cost, x, y, 0, 0};
                 lua_pop(L, 1);
                 return NAN;
             }
@@ -610,11 +595,18 @@ double query_rules_move(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint3
     if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))
         answer = INFINITY;                    /* false: the move is impossible */
     else if (!(answer > 0 && answer <= ASTAR_MAX_COST)) {
-        stop_bad_answer(r, QR_STOP_BAD_MOVE, answer, t, fx, fy, tx, ty);
+        r->stop = QR_STOP_BAD_MOVE;
+        r->bad = (QrAnswer){t, answer, fx, fy, tx, ty};
         answer = NAN;
     }
     lua_pop(L, 1);
     return answer;
+}
+
+/* A bad answer in a message: the number, else its type's name. */
+static const char *answer_text(lua_State *L, const QrAnswer *a, char *buf, size_t size)
+{
+    return a->type == LUA_TNUMBER ? number_text(buf, size, a->number) : lua_typename(L, a->type);
 }
 
 int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname)
@@ -631,21 +623,18 @@ int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname)
         return arg_error(L, r->argn[QR_MOVE], r->fname, NULL,
                          "%s gave %s for (%d, %d) -> (%d, %d); expected a positive number up "
                          "to 1e15 or false", r->label[QR_MOVE],
-                         r->bad_type == LUA_TNUMBER ? number_text(buf, sizeof buf, r->bad_number)
-                                                    : lua_typename(L, r->bad_type),
-                         (int)r->bad_x + 1, (int)r->bad_y + 1, (int)r->bad_tx + 1,
-                         (int)r->bad_ty + 1);
+                         answer_text(L, &r->bad, buf, sizeof buf), (int)r->bad.x + 1,
+                         (int)r->bad.y + 1, (int)r->bad.tx + 1, (int)r->bad.ty + 1);
     case QR_STOP_BAD_FORM:
         return arg_error(L, r->argn[r->bad_rule], r->fname, NULL,
                          "%s: cell %ld holds a table; a list of points must start at "
                          "index 1", r->label[r->bad_rule],
-                         (long)((lua_Integer)r->bad_y * r->width + r->bad_x + 1));
+                         (long)((lua_Integer)r->bad.y * r->width + r->bad.x + 1));
     default:
         return arg_error(L, r->argn[QR_COST], r->fname, NULL,
                          "%s gave %s for (%d, %d); expected a positive number up to "
                          "1e15, nil, false or math.huge", r->label[QR_COST],
-                         r->bad_type == LUA_TNUMBER ? number_text(buf, sizeof buf, r->bad_number)
-                                                    : lua_typename(L, r->bad_type),
-                         (int)r->bad_x + 1, (int)r->bad_y + 1);
+                         answer_text(L, &r->bad, buf, sizeof buf), (int)r->bad.x + 1,
+                         (int)r->bad.y + 1);
     }
 }
