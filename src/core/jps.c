@@ -156,43 +156,47 @@ static size_t goal_ahead(const AstarSearch *s, int vertical, int line, size_t po
     return best;
 }
 
-/* Straight jump from bordered (x, y) in orthogonal direction d; with costs
- * it also stops on the first edge cell. */
+/* A straight jump along one line, a row or a column (vertical): its stop
+ * lines, walkable bits and edge bits (weighted) start at word `at`; from
+ * bordered coordinate pos (along the line) at coordinate `line` across it.
+ * The goal, or the goal list's nearest cell ahead, is a target on the line
+ * (the goal's coordinates are read only without a goal list). */
+ASTAR_INLINE size_t jump_line(const Jps *j, uint64_t *const *stops, const uint64_t *open,
+                              const uint64_t *edges, size_t at, int pos, int line,
+                              const int vertical, int up, const int weighted)
+{
+    const AstarSearch *s = j->s;
+    size_t target;
+
+    if (weighted)
+        edges += at;
+    if (j->multi)
+        target = goal_ahead(s, vertical, line, (size_t)pos + ASTAR_BITS_PAD, up);
+    else
+        target = line == (vertical ? s->goal_x : s->goal_y)
+                     ? (size_t)(vertical ? s->goal_y : s->goal_x) + ASTAR_BITS_PAD : NONE;
+    return up ? scan_up(stops[0] + at, edges, open + at, (size_t)pos + ASTAR_BITS_PAD, target,
+                        weighted)
+              : scan_down(stops[1] + at, edges, open + at, (size_t)pos + ASTAR_BITS_PAD, target,
+                          weighted);
+}
+
+/* Straight jump from bordered (x, y) in orthogonal direction d (0, 1 along
+ * the row, 2, 3 along the column); with costs it also stops on the first
+ * edge cell. Each direction's line is picked here, so the scan stays
+ * inlined once per axis. */
 ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const int mode)
 {
     const AstarGrid *grid = j->grid;
-    const AstarSearch *s = j->s;
-    const uint64_t *edges = NULL;
     const int weighted = mode == EDGES;
     uint64_t *const *rows = mode == PRICED ? j->terrain->row_stops : grid->row_stops;
     uint64_t *const *cols = mode == PRICED ? j->terrain->col_stops : grid->col_stops;
-    size_t target, at;
 
-    if (d < 2) {
-        at = (size_t)y * grid->row_words;
-        if (weighted)
-            edges = j->terrain->row + at;
-        if (j->multi)
-            target = goal_ahead(s, 0, y, (size_t)x + ASTAR_BITS_PAD, d == 0);
-        else
-            target = y == s->goal_y ? (size_t)s->goal_x + ASTAR_BITS_PAD : NONE;
-        return d == 0 ? scan_up(rows[0] + at, edges, grid->row_bits + at,
-                                (size_t)x + ASTAR_BITS_PAD, target, weighted)
-                      : scan_down(rows[1] + at, edges, grid->row_bits + at,
-                                  (size_t)x + ASTAR_BITS_PAD, target, weighted);
-    } else {
-        at = (size_t)x * grid->col_words;
-        if (weighted)
-            edges = j->terrain->col + at;
-        if (j->multi)
-            target = goal_ahead(s, 1, x, (size_t)y + ASTAR_BITS_PAD, d == 2);
-        else
-            target = x == s->goal_x ? (size_t)s->goal_y + ASTAR_BITS_PAD : NONE;
-        return d == 2 ? scan_up(cols[0] + at, edges, grid->col_bits + at,
-                                (size_t)y + ASTAR_BITS_PAD, target, weighted)
-                      : scan_down(cols[1] + at, edges, grid->col_bits + at,
-                                  (size_t)y + ASTAR_BITS_PAD, target, weighted);
-    }
+    if (d < 2)
+        return jump_line(j, rows, grid->row_bits, weighted ? j->terrain->row : NULL,
+                         (size_t)y * grid->row_words, x, y, 0, d == 0, weighted);
+    return jump_line(j, cols, grid->col_bits, weighted ? j->terrain->col : NULL,
+                     (size_t)x * grid->col_words, y, x, 1, d == 2, weighted);
 }
 
 /* Diagonal jump (8 directions, no corner cutting). */
