@@ -78,38 +78,76 @@ static void put(uint64_t *word, uint64_t m, int on)
     *word = (*word & ~m) | (on ? m : 0);
 }
 
+/* Where interior cell (bx, by) sits in the lines laid out by column (the
+ * diagonals, the vertical and the column ahead lines): at bit by + PAD of
+ * each, so one word index and one mask serve them all. `col`, `se` and `sw`
+ * are its words in its column's line, in its SE / NW diagonal's and in its
+ * SW / NE diagonal's. */
+typedef struct {
+    size_t col, se, sw;
+    uint64_t m;
+} Spot;
+
+static Spot spot_of(const AstarGrid *grid, const struct AstarJumps *t, size_t bx, size_t by)
+{
+    Spot p;
+    size_t wi = (by + PAD) >> 6;
+    p.col = bx * grid->col_words + wi;
+    p.se = (bx + grid->height + 1 - by) * t->words + wi;
+    p.sw = (bx + by) * t->words + wi;
+    p.m = (uint64_t)1 << ((by + PAD) & 63);
+    return p;
+}
+
 /* The stop bits of interior cell (bx, by) named by mask (bits 0-3: the
  * diagonals SE, SW, NE, NW; bits 4-5: the vertical lines S, N). A diagonal
  * d stops at c when c cannot be entered from c - d (c or a side of that
  * step is a wall) or when a straight jump from c along a side direction of
- * d finds a jump point. Every line it writes or reads by column holds the
- * cell at bit by + PAD: one word index and one mask for all. */
+ * d finds a jump point. */
 static void table_cell(const AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by,
                        unsigned mask)
 {
-    size_t stride = grid->stride, cb = by + PAD, rb = bx + PAD, wi = cb >> 6;
+    size_t stride = grid->stride, row = by * grid->row_words, rb = bx + PAD;
     const uint8_t *o = grid->open + by * stride + bx;
-    size_t col = bx * grid->col_words + wi, row = by * grid->row_words;
-    size_t se = (bx + grid->height + 1 - by) * t->words + wi, sw = (bx + by) * t->words + wi;
-    uint64_t m = (uint64_t)1 << (cb & 63);
+    Spot p = spot_of(grid, t, bx, by);
     int e = astar_bit(t->ahead[0] + row, rb), w = astar_bit(t->ahead[1] + row, rb);
-    int s = (t->ahead[2][col] & m) != 0, n = (t->ahead[3][col] & m) != 0;
+    int s = (t->ahead[2][p.col] & p.m) != 0, n = (t->ahead[3][p.col] & p.m) != 0;
     int here = !o[0], west = !o[-1], east = !o[1], north = !o[-(long)stride], south = !o[stride];
 
     /* the sides of a step into c: SE from the west and the north, NW from
      * the east and the south */
     if (mask & 1)
-        put(t->diagonal[0] + se, m, e | s | here | west | north);
+        put(t->diagonal[0] + p.se, p.m, e | s | here | west | north);
     if (mask & 2)
-        put(t->diagonal[1] + sw, m, w | s | here | east | north);
+        put(t->diagonal[1] + p.sw, p.m, w | s | here | east | north);
     if (mask & 4)
-        put(t->diagonal[2] + sw, m, e | n | here | west | south);
+        put(t->diagonal[2] + p.sw, p.m, e | n | here | west | south);
     if (mask & 8)
-        put(t->diagonal[3] + se, m, w | n | here | east | south);
+        put(t->diagonal[3] + p.se, p.m, w | n | here | east | south);
     if (mask & 16)
-        put(t->vertical[0] + col, m, e | w | ((grid->col_stops[0][col] & m) != 0));
+        put(t->vertical[0] + p.col, p.m, e | w | ((grid->col_stops[0][p.col] & p.m) != 0));
     if (mask & 32)
-        put(t->vertical[1] + col, m, e | w | ((grid->col_stops[1][col] & m) != 0));
+        put(t->vertical[1] + p.col, p.m, e | w | ((grid->col_stops[1][p.col] & p.m) != 0));
+}
+
+/* An ahead bit of cell (bx, by) came on: every stop bit it feeds (mask, as
+ * above) is on now, whatever the rest reads, so nothing else is read. */
+static void stops_on(const AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by,
+                     unsigned mask)
+{
+    Spot p = spot_of(grid, t, bx, by);
+    if (mask & 1)
+        t->diagonal[0][p.se] |= p.m;
+    if (mask & 2)
+        t->diagonal[1][p.sw] |= p.m;
+    if (mask & 4)
+        t->diagonal[2][p.sw] |= p.m;
+    if (mask & 8)
+        t->diagonal[3][p.se] |= p.m;
+    if (mask & 16)
+        t->vertical[0][p.col] |= p.m;
+    if (mask & 32)
+        t->vertical[1][p.col] |= p.m;
 }
 
 /* Where a line's bits are: a row's (vertical 0) or a column's. */
@@ -179,13 +217,15 @@ static void redo_ahead(const AstarGrid *grid, struct AstarJumps *t, const Line *
         l->ahead[w] = (l->ahead[w] & ~range) | fresh;
         while (retable && diff) {
             size_t cell = w * 64 + astar_lowest_bit(diff) - PAD;
+            size_t bx = l->vertical ? l->line : cell, by = l->vertical ? cell : l->line;
+            int on = (int)(fresh >> (cell + PAD - w * 64) & 1);
             diff &= diff - 1;
             if (cell == 0 || cell > last)
                 continue;
-            if (l->vertical)
-                table_cell(grid, t, l->line, cell, l->feeds);
+            if (on)
+                stops_on(grid, t, bx, by, l->feeds);
             else
-                table_cell(grid, t, cell, l->line, l->feeds);
+                table_cell(grid, t, bx, by, l->feeds);
         }
     }
 }

@@ -48,7 +48,11 @@ struct AstarJumps {
  * for them than the tables save a query (a change costs about as much as
  * what they save on a long query), so its queries scan as plain jump point
  * search until the edits calm down, then one refresh applies them all. */
+#ifdef JUMPS_APPLY_ALL   /* make bench-jumps' second build: applied however many */
+#define ASTAR_JUMPS_CALM ((size_t)-1)
+#else
 #define ASTAR_JUMPS_CALM 2
+#endif
 
 /* The tables when they describe the grid as it is, else NULL (changes not
  * applied yet: the kernel scans as plain jump point search does). */
