@@ -65,7 +65,7 @@ static unsigned next_random(unsigned n)
 static AstarGrid *load(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    long size;
+    long size = 0;
     char *text, message[128];
     AstarGrid *grid;
     if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
