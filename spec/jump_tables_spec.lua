@@ -82,8 +82,8 @@ end
 
 local function few(rng) return math.floor(rng() * 4) end            -- applied before the query
 local function burst(rng) return rng() < 0.5 and 0 or 12 end        -- stale, then applied
--- around the calm limit (jumps.h, 4): applied, or stale and applied by a later query
-local function around(rng) return 3 + math.floor(rng() * 4) end
+-- around the calm limit (jumps.h, 3): applied, or stale and applied by a later query
+local function around(rng) return 2 + math.floor(rng() * 4) end
 -- many at once: stale, then a calm query applies them all (up to the change
 -- list's 64 on these grids) or rebuilds (past it)
 local function flood(rng)
