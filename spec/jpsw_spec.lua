@@ -26,11 +26,7 @@ local PATTERNS = {
   patches = function(rng, desc)
     for _ = 1, rng.int(1, 2) do
       local cx, cy, r, c = rng.int(1, desc.w), rng.int(1, desc.h), rng.int(1, 6), rng.int(2, 4)
-      for x = 1, desc.w do
-        for y = 1, desc.h do
-          if (x - cx) ^ 2 + (y - cy) ^ 2 <= r * r then desc.cost[x][y] = c end
-        end
-      end
+      R.paint_disc(desc, cx, cy, r, c)
     end
   end,
   -- a block of cost 3 over part of the map, a road of cost 0.5 across it
