@@ -20,14 +20,7 @@ local scen = require "scen"
 local time = require("timing").time
 local patches = require "patches"
 
-local dir = arg and arg[1] or "maps"
-local MAP = dir .. "/AR0011SR.map"
-local PASSES = tonumber(os.getenv("PASSES")) or 5
-local STRIDE = tonumber(os.getenv("STRIDE")) or 4
-
-local all = scen.read_scenarios(MAP .. ".scen")
-local queries = {}
-for i = 1, #all, STRIDE do queries[#queries + 1] = all[i] end
+local MAP, queries, STRIDE, PASSES = scen.strided("AR0011SR", 4)
 
 local SHARE = tonumber(os.getenv("SHARE")) or 0.3
 local grid = astar.fromMovingAI(scen.read_all(MAP))
@@ -55,14 +48,6 @@ local function edge_share()
     end
   end
   return edges / open
-end
-
-local function run_all(opts)
-  return function()
-    for _, q in ipairs(queries) do
-      grid:findPath(q.sx + 1, q.sy + 1, q.gx + 1, q.gy + 1, opts)
-    end
-  end
 end
 
 -- The costs of both, checked to be the same double: {equal bits, largest
@@ -94,9 +79,10 @@ print(("  %-13s %-6s %12s %12s %7s %12s %10s"):format("diagonal", "auto", "auto/
   "astar/query", "ratio", "bits equal", "worst"))
 for _, mode in ipairs { "no-obstacles", "never" } do
   local same, worst, ran = check(mode)
-  local auto = time(run_all { diagonal = mode, flat = true, into = {} }, PASSES) / #queries
-  local plain = time(run_all { diagonal = mode, flat = true, into = {}, algorithm = "astar" },
+  local auto = time(scen.find_all(grid, queries, { diagonal = mode, flat = true, into = {} }),
     PASSES) / #queries
+  local plain = time(scen.find_all(grid, queries,
+    { diagonal = mode, flat = true, into = {}, algorithm = "astar" }), PASSES) / #queries
   print(("  %-13s %-6s %9.1f us %9.1f us %6.2fx %7d/%-4d %10.2g"):format(mode, ran, auto * 1e6,
     plain * 1e6, plain / auto, same, #queries, worst))
 end

@@ -8,10 +8,11 @@
  *   jumps_bench MAP SCEN [EDITS [SIDE]]
  *
  * Prints, per query (µs, the mean over 500 queries spread over SCEN, best of
- * 5 rounds): tables and plain with no edits; then with EDITS (100)
- * setWalkable calls between queries (half new random toggles, half undoing
- * the toggles of the batch before, so the map stays the map), the edits and
- * the tables' refresh counted in the tables' time; the memory of the tables
+ * 5 rounds): tables and plain with no edits; then for each count in EDITS
+ * (a comma list, "2,10,100") that many setWalkable calls between queries
+ * (half new random toggles, half undoing the new toggles of the batch
+ * before, so the map stays the map and each query follows EDITS changed
+ * cells), the edits and the tables' refresh counted in both times; the memory of the tables
  * per cell; the cost of one edit (a toggle, then the refresh before the next
  * query) on the map and on a SIDE x SIDE grid (4096) with 10% random walls.
  * Exits 1 when a cost differs from the scenario's optimum (no edits) or
@@ -27,6 +28,13 @@
 #include "../src/core/astar.h"
 
 #define QUERIES 500
+/* JUMPS_APPLY_ALL (make bench-jumps' second build): every change applied
+ * before the next query, however many came since the last. */
+#ifdef JUMPS_APPLY_ALL
+#define RULE "every change applied"
+#else
+#define RULE "changes applied when calm"
+#endif
 #define ROUNDS 5
 
 typedef struct {
@@ -57,7 +65,7 @@ static unsigned next_random(unsigned n)
 static AstarGrid *load(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    long size;
+    long size = 0;
     char *text, message[128];
     AstarGrid *grid;
     if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
@@ -114,7 +122,7 @@ static double run(AstarSearch *s, AstarGrid *g, const Query *q, int tables)
     return astar_search_cost(s);
 }
 
-/* The toggles of one batch of edits, undone by the next batch. */
+/* The new toggles of one batch of edits, undone by the next batch. */
 typedef struct {
     unsigned x[1024], y[1024];
     size_t n;
@@ -127,7 +135,7 @@ static void edit(AstarGrid *g, Toggles *t, unsigned edits)
     for (k = 0; k < undo; k++)
         astar_grid_set_walkable(g, t->x[k], t->y[k], !astar_grid_walkable(g, t->x[k], t->y[k]));
     t->n = 0;
-    for (k = (unsigned)undo; k < edits && t->n < 1024; k++) {
+    for (k = 0; k < edits - edits / 2 && t->n < 1024; k++) {
         unsigned x = next_random(w), y = next_random(h);
         t->x[t->n] = x;
         t->y[t->n++] = y;
@@ -177,17 +185,53 @@ static void big(unsigned side)
     astar_grid_free(g);
 }
 
+/* Best mean µs a query over ROUNDS rounds, tables (k = 0) and plain (1)
+ * alternating, with `edits` setWalkable between queries (0: none, the cost
+ * checked against the scenario's); with edits the two copies must agree. */
+static void measure(AstarSearch *s, AstarGrid *gt, AstarGrid *gp, const Query *q, size_t n,
+                    unsigned edits, double best[2])
+{
+    static double cost[QUERIES];
+    static Toggles toggles[2];
+    size_t i;
+    int r, k;
+    best[0] = best[1] = 1e30;
+    for (r = 0; r < ROUNDS; r++)
+        for (k = 0; k < 2; k++) {
+            AstarGrid *g = k ? gp : gt;
+            double total = 0, t0;
+            toggles[k].n = 0;
+            seed = 1000u + (uint64_t)r;           /* the same edits on both copies */
+            for (i = 0; i < n; i++) {
+                double c;
+                t0 = now_us();
+                if (edits)
+                    edit(g, &toggles[k], edits);
+                c = run(s, g, &q[i], !k);
+                total += now_us() - t0;
+                if (!edits && fabs(c - q[i].optimal) > 1e-4)
+                    die("a cost differs from the scenario's");
+                if (edits && k == 0)
+                    cost[i] = c;
+                if (edits && k == 1 && cost[i] != c)
+                    die("with edits, a cost differs between tables and plain");
+            }
+            if (edits)
+                edit(g, &toggles[k], 0);   /* undo the last batch */
+            if (total / (double)n < best[k])
+                best[k] = total / (double)n;
+        }
+}
+
 int main(int argc, char **argv)
 {
     static Query q[QUERIES];
-    static double cost[QUERIES];
     AstarGrid *gt, *gp;
     AstarSearch *s = astar_search_new();
-    unsigned edits = argc > 3 ? (unsigned)atoi(argv[3]) : 100, side = argc > 4 ? (unsigned)atoi(argv[4]) : 4096;
-    size_t n, i, before;
-    double best[2][2] = {{1e30, 1e30}, {1e30, 1e30}}, t0;
-    int r, k, phase;
-    static Toggles toggles[2];
+    const char *list = argc > 3 ? argv[3] : "100";
+    unsigned side = argc > 4 ? (unsigned)atoi(argv[4]) : 4096;
+    size_t n, before;
+    double best[2], t0;
 
     if (argc < 3 || !s)
         die("usage: jumps_bench MAP SCEN [EDITS [SIDE]]");
@@ -200,37 +244,20 @@ int main(int argc, char **argv)
     printf("map build_ms %.2f\n", (now_us() - t0) / 1e3);
     printf("map bytes_per_cell %.2f\n", (double)(astar_grid_memory(gt) - before)
                                             / ((double)astar_grid_width(gt) * astar_grid_height(gt)));
-    for (phase = 0; phase < 2; phase++)
-        for (r = 0; r < ROUNDS; r++)
-            for (k = 0; k < 2; k++) {
-                AstarGrid *g = k ? gp : gt;
-                double total = 0;
-                toggles[k].n = 0;
-                seed = 1000u + (uint64_t)r;           /* the same edits on both copies */
-                for (i = 0; i < n; i++) {
-                    double c;
-                    t0 = now_us();
-                    if (phase)
-                        edit(g, &toggles[k], edits);
-                    c = run(s, g, &q[i], !k);
-                    total += now_us() - t0;
-                    if (!phase && fabs(c - q[i].optimal) > 1e-4)
-                        die("a cost differs from the scenario's");
-                    if (phase && k == 0)
-                        cost[i] = c;
-                    if (phase && k == 1 && cost[i] != c)
-                        die("with edits, a cost differs between tables and plain");
-                }
-                if (phase)
-                    edit(g, &toggles[k], (unsigned)toggles[k].n);   /* undo the last batch */
-                if (total / (double)n < best[phase][k])
-                    best[phase][k] = total / (double)n;
-            }
-    printf("queries %lu edits %u\n", (unsigned long)n, edits);
-    printf("no-edits tables_us %.2f plain_us %.2f ratio %.2f\n", best[0][0], best[0][1],
-           best[0][1] / best[0][0]);
-    printf("edits tables_us %.2f plain_us %.2f ratio %.2f\n", best[1][0], best[1][1],
-           best[1][1] / best[1][0]);
+    printf("queries %lu, %s\n", (unsigned long)n, RULE);
+    measure(s, gt, gp, q, n, 0, best);
+    printf("edits 0 tables_us %.2f plain_us %.2f ratio %.2f\n", best[0], best[1],
+           best[1] / best[0]);
+    while (*list) {
+        unsigned edits = (unsigned)strtoul(list, NULL, 10);
+        list += strcspn(list, ",");
+        list += *list == ',';
+        if (!edits)
+            continue;
+        measure(s, gt, gp, q, n, edits, best);
+        printf("edits %u tables_us %.2f plain_us %.2f ratio %.2f saved_us %.2f\n", edits, best[0],
+               best[1], best[1] / best[0], best[1] - best[0]);
+    }
     printf("map edit_us %.2f\n", edit_cost(gt, 2000));
     if (side)
         big(side);

@@ -49,6 +49,29 @@ function scen.read_scenarios(path)
   return list
 end
 
+-- The sample of the benchmarks that time every STRIDE-th scenario of one map
+-- (bench-jpsw, bench-smooth): the map's path in the maps folder (the script's
+-- arg[1], else maps/), its scenarios from the first by STRIDE (the
+-- environment's, else `stride`), STRIDE, and PASSES (the environment's, else 5).
+function scen.strided(name, stride)
+  local dir = arg and arg[1] or "maps"
+  local map = dir .. "/" .. name .. ".map"
+  local every = tonumber(os.getenv("STRIDE")) or stride
+  local all, queries = scen.read_scenarios(map .. ".scen"), {}
+  for i = 1, #all, every do queries[#queries + 1] = all[i] end
+  return map, queries, every, tonumber(os.getenv("PASSES")) or 5
+end
+
+-- A function that runs grid:findPath(..., opts) on each of the scenarios
+-- (0-based in the file, 1-based for the grid), for timing.
+function scen.find_all(grid, scenarios, opts)
+  return function()
+    for _, q in ipairs(scenarios) do
+      grid:findPath(q.sx + 1, q.sy + 1, q.gx + 1, q.gy + 1, opts)
+    end
+  end
+end
+
 -- The scenario files in dir paired with their maps, sorted by map name:
 -- array of {name, map = path, scen = path}. A .scen names its map inside.
 function scen.find_maps(dir)

@@ -24,29 +24,14 @@ local scen = require "scen"
 local time = require("timing").time
 local patches = require "patches"
 
-local dir = arg and arg[1] or "maps"
-local MAP = dir .. "/AR0011SR.map"
-local PASSES = tonumber(os.getenv("PASSES")) or 5
-local STRIDE = tonumber(os.getenv("STRIDE")) or 10
+local MAP, queries, STRIDE, PASSES = scen.strided("AR0011SR", 10)
 local MODES = { "plain", "corners", "sight", "theta", "A*" }
-
-local all = scen.read_scenarios(MAP .. ".scen")
-local queries = {}
-for i = 1, #all, STRIDE do queries[#queries + 1] = all[i] end
 
 -- "A*": the plain query with algorithm "astar", the search theta builds on.
 local function options(mode)
   local plain = mode == "plain" or mode == "A*"
   return { diagonal = "no-obstacles", flat = true, into = {},
            smooth = not plain and mode or nil, algorithm = mode == "A*" and "astar" or nil }
-end
-
-local function run_all(grid, opts)
-  return function()
-    for _, q in ipairs(queries) do
-      grid:findPath(q.sx + 1, q.sy + 1, q.gx + 1, q.gy + 1, opts)
-    end
-  end
 end
 
 -- The polyline's length in cells (centre to centre).
@@ -85,7 +70,7 @@ local function rows(label, grid, skip)
   local stats, base = measure(grid), nil
   for _, mode in ipairs(MODES) do
     if mode == skip then break end
-    local t = time(run_all(grid, options(mode)), PASSES) / #queries
+    local t = time(scen.find_all(grid, queries, options(mode)), PASSES) / #queries
     base = base or t
     local s, n = stats[mode], #queries
     print(("  %-8s %-8s %9.1f us %6.2fx %13.1f %7.2f%% %9.1f %7.2f%% %8.1f"):format(

@@ -6,16 +6,11 @@
 -- suite runs on both backends.
 local astar = require "astar"
 local E = require "helpers.errors"
+local MM = require "helpers.moving_maps"
 
 local PURE = astar.backend == "lua"
 
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = (state * 16807) % 2147483647
-    return state % n + 1
-  end
-end
+local rng, W, H, random_sources = MM.rng, MM.W, MM.H, MM.random_sources
 
 -- Every cell of `got` against a fresh map of `grid`: exact values (to the
 -- last bit), steps and nearest sources, and the size.
@@ -41,16 +36,6 @@ local function same_as_fresh(got, grid, sources, opts, where)
     end
   end
   assert.are.equal(want:size(), got:size(), where)
-end
-
-local W, H = 24, 18
-
-local function random_sources(rand, count)
-  local list = {}
-  for k = 1, count do
-    list[k] = { x = rand(W), y = rand(H), value = rand(3) == 1 and rand(4) - 1 or nil }
-  end
-  return list
 end
 
 -- One random sequence: edits, moves, update and setSources, checked after
@@ -147,26 +132,14 @@ describe("map:setSources and map:update", function()
   -- collector stopped, the heap grows per setSources by a small part of what
   -- a fresh map takes (new per-cell arrays per call would be most of it).
   it("recompute in the map's own memory: 100 moves allocate little next to a fresh map", function()
-    local grid = astar.new(64, 64)
-    for k = 1, 819 do grid:setWalkable((k * 37) % 64 + 1, (k * 101) % 64 + 1, false) end
-    for x = 1, 64 do grid:setWalkable(x, 32, true) end
+    local grid = MM.memory_grid(astar)
     local map = grid:distanceMap({ { x = 1, y = 32 } })
     map:setSources({ { x = 2, y = 32 } })   -- a first move may make what later ones reuse
-    collectgarbage()
-    collectgarbage("stop")
-    local ok, err = pcall(function()
-      local before = collectgarbage("count")
-      local fresh = grid:distanceMap({ { x = 1, y = 32 } })
-      local fresh_kb = collectgarbage("count") - before
-      assert.is_true(fresh:size() > 3000)
-      before = collectgarbage("count")
-      for f = 1, 100 do map:setSources({ { x = f % 64 + 1, y = 32 } }) end
-      local per_call_kb = (collectgarbage("count") - before) / 100
-      assert.is_true(per_call_kb < fresh_kb / 20,
-        ("%.1f KB per setSources, a fresh map %.1f KB"):format(per_call_kb, fresh_kb))
+    local fresh_kb, per_call_kb = MM.heap_per_call(grid, 100, function(f)
+      map:setSources({ { x = f % 64 + 1, y = 32 } })
     end)
-    collectgarbage("restart")
-    assert(ok, err)
+    assert.is_true(per_call_kb < fresh_kb / 20,
+      ("%.1f KB per setSources, a fresh map %.1f KB"):format(per_call_kb, fresh_kb))
     same_as_fresh(map, grid, { { x = 37, y = 32 } }, nil, "after 100 moves")
   end)
 

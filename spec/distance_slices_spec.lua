@@ -6,17 +6,9 @@
 -- completes. Random grids and budgets with fixed seeds.
 local astar = require "astar"
 local E = require "helpers.errors"
+local MM = require "helpers.moving_maps"
 
-
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = (state * 16807) % 2147483647
-    return state % n + 1
-  end
-end
-
-local W, H = 24, 18
+local rng, W, H = MM.rng, MM.W, MM.H
 
 -- Every answer of map: get, nextStep, nearest per cell, size, and its bytes
 -- (a sliced build's are a fresh map's: the costs its flood looked at, walls
@@ -58,11 +50,7 @@ local function random_grid(rand, costs, hex)
 end
 
 local function random_sources(rand)
-  local list = {}
-  for k = 1, rand(3) do
-    list[k] = { x = rand(W), y = rand(H), value = rand(3) == 1 and rand(4) - 1 or nil }
-  end
-  return list
+  return MM.random_sources(rand, rand(3))
 end
 
 local function edit(rand, grid, costs)
@@ -203,33 +191,18 @@ describe("a map built a slice at a time", function()
   end)
 
   it("builds in the map's own second arrays: 50 sliced moves allocate little next to a fresh map", function()
-    local grid = astar.new(64, 64)
-    for k = 1, 819 do grid:setWalkable((k * 37) % 64 + 1, (k * 101) % 64 + 1, false) end
-    for x = 1, 64 do grid:setWalkable(x, 32, true) end
+    local grid = MM.memory_grid(astar)
     local map = grid:distanceMap({ { x = 1, y = 32 } })
-    -- the first sliced builds make the second arrays that later ones reuse
-    for f = 1, 2 do
-      local _, done = map:setSources({ { x = f, y = 32 } }, { cells = 1000 })
+    local function move(f)
+      local _, done = map:setSources({ { x = f % 64 + 1, y = 32 } }, { cells = 1000 })
       while not done do done = map:step(1000) end
     end
-    collectgarbage()
-    collectgarbage("stop")
-    local ok, err = pcall(function()
-      local before = collectgarbage("count")
-      local fresh = grid:distanceMap({ { x = 1, y = 32 } })
-      local fresh_kb = collectgarbage("count") - before
-      assert.is_true(fresh:size() > 3000)
-      before = collectgarbage("count")
-      for f = 1, 50 do
-        local _, done = map:setSources({ { x = f % 64 + 1, y = 32 } }, { cells = 1000 })
-        while not done do done = map:step(1000) end
-      end
-      local per_build_kb = (collectgarbage("count") - before) / 50
-      assert.is_true(per_build_kb < fresh_kb / 10,
-        ("%.1f KB per sliced setSources, a fresh map %.1f KB"):format(per_build_kb, fresh_kb))
-    end)
-    collectgarbage("restart")
-    assert(ok, err)
+    -- the first sliced builds make the second arrays that later ones reuse
+    move(0)
+    move(1)
+    local fresh_kb, per_build_kb = MM.heap_per_call(grid, 50, move)
+    assert.is_true(per_build_kb < fresh_kb / 10,
+      ("%.1f KB per sliced setSources, a fresh map %.1f KB"):format(per_build_kb, fresh_kb))
     same(answers(grid:distanceMap({ { x = 51, y = 32 } })), answers(map), "after 50 sliced moves")
   end)
 

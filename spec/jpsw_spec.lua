@@ -27,11 +27,7 @@ local PATTERNS = {
   patches = function(rng, desc)
     for _ = 1, rng.int(1, 2) do
       local cx, cy, r, c = rng.int(1, desc.w), rng.int(1, desc.h), rng.int(1, 6), rng.int(2, 4)
-      for x = 1, desc.w do
-        for y = 1, desc.h do
-          if (x - cx) ^ 2 + (y - cy) ^ 2 <= r * r then desc.cost[x][y] = c end
-        end
-      end
+      R.paint_disc(desc, cx, cy, r, c)
     end
   end,
   -- a block of cost 3 over part of the map, a road of cost 0.5 across it
@@ -163,6 +159,63 @@ describe("jump point search on weighted grids", function()
       end
     end)
   end
+
+  -- Dense patch borders (make bench-jpsw's kind of map, small): there a
+  -- diagonal jump with costs goes on through cells it does not queue,
+  -- offering what their straight scans find, up to a window above the f
+  -- being expanded (jps.c, diagonal_priced), and the path is read back
+  -- through those cells (search_record.c). Long queries across many discs,
+  -- near goals, every answer checked against the reference and A*, every
+  -- path walked. The long sweep is #slow.
+  local function dense_desc(rng)
+    local w, h = rng.int(16, 64), rng.int(16, 48)
+    local desc = R.random_map(rng, w, h, rng.pick { 0, 0, 0.03, 0.08 }, { 1 })
+    for _ = 1, rng.int(3, 12) do
+      local cx, cy, r = rng.int(1, w), rng.int(1, h), rng.int(1, 7)
+      local c = rng.pick { 2, 3, 4, 1.5, 0.5 }
+      for x = math.max(1, cx - r), math.min(w, cx + r) do
+        for y = math.max(1, cy - r), math.min(h, cy + r) do
+          if (x - cx) ^ 2 + (y - cy) ^ 2 <= r * r then desc.cost[x][y] = c end
+        end
+      end
+    end
+    return desc
+  end
+
+  local function dense_sweep(seed, grids)
+    local rng = R.rng(seed)
+    local jps = 0
+    for _ = 1, grids do
+      local desc = dense_desc(rng)
+      local grid = R.build_grid(astar, desc)
+      for _ = 1, 2 do
+        local sx, sy = rng.int(1, desc.w), rng.int(1, desc.h)
+        local dist = R.dijkstra(desc, "no-obstacles", sx, sy)
+        local goals = { { desc.w + 1 - sx, desc.h + 1 - sy } }
+        for _ = 1, 4 do goals[#goals + 1] = { rng.int(1, desc.w), rng.int(1, desc.h) } end
+        for _, g in ipairs(goals) do
+          if check_query(grid, desc, "no-obstacles", dist, sx, sy, g[1], g[2]) == "jps" then
+            jps = jps + 1
+          end
+          local _, cost = grid:findPath(sx, sy, g[1], g[2], { near = 1 })
+          local _, acost = grid:findPath(sx, sy, g[1], g[2], { near = 1, algorithm = "astar" })
+          assert(cost == acost or R.close(cost, acost, 1e-12),
+            ("near 1: %s, A* %s"):format(tostring(cost), tostring(acost)))
+        end
+      end
+    end
+    return jps
+  end
+
+  it("gives the reference's costs across dense patch borders, 8 directions", function()
+    local jps = dense_sweep(2211, 10)
+    if C then assert(jps >= 40, "jps ran " .. jps .. " times") end
+  end)
+
+  it("gives the reference's costs across dense patch borders, long sweep #slow", function()
+    local jps = dense_sweep(4422, 200)
+    if C then assert(jps >= 800, "jps ran " .. jps .. " times") end
+  end)
 
   -- Terrain that changes every few cells runs A*; repainted into patches it
   -- runs jump point search from the next query on (C), exact both times.

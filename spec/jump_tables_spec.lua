@@ -30,9 +30,13 @@ local function desc_of(grid, w, h)
 end
 
 -- Runs n queries on a random w x h grid, making `edits(rng)` random setWalkable
--- calls before each; checks each cost against Dijkstra on the grid as it is, each
--- path step by step, and each path against the other backend's.
-local function sweep(seed, w, h, density, mode, n, edits)
+-- calls before each (at `where(rng, w, h)`, anywhere by default); checks each cost
+-- against Dijkstra on the grid as it is, each path step by step, and each path
+-- against the other backend's.
+local function anywhere(rng, w, h) return 1 + math.floor(rng() * w), 1 + math.floor(rng() * h) end
+
+local function sweep(seed, w, h, density, mode, n, edits, where)
+  where = where or anywhere
   local rng = R.rng(seed).next
   local grid = astar.new(w, h)
   local twin = other and other.new(w, h)
@@ -50,7 +54,8 @@ local function sweep(seed, w, h, density, mode, n, edits)
   local found = 0
   for _ = 1, n do
     for _ = 1, edits(rng) do
-      set(1 + math.floor(rng() * w), 1 + math.floor(rng() * h), rng() < 0.5)
+      local x, y = where(rng, w, h)
+      set(x, y, rng() < 0.5)
     end
     local sx, sy = 1 + math.floor(rng() * w), 1 + math.floor(rng() * h)
     local gx, gy = 1 + math.floor(rng() * w), 1 + math.floor(rng() * h)
@@ -77,6 +82,23 @@ end
 
 local function few(rng) return math.floor(rng() * 4) end            -- applied before the query
 local function burst(rng) return rng() < 0.5 and 0 or 12 end        -- stale, then applied
+-- around the calm limit (jumps.h, 3): applied, or stale and applied by a later query
+local function around(rng) return 2 + math.floor(rng() * 4) end
+-- many at once: stale, then a calm query applies them all (up to the change
+-- list's 64 on these grids) or rebuilds (past it)
+local function flood(rng)
+  local r = rng()
+  return r < 0.4 and 0 or r < 0.7 and 50 or 100
+end
+-- edits on three rows and three columns: many changes on the same lines, and
+-- cells changed more than once, before one refresh
+local function lines(rng, w, h)
+  local x, y = 1 + math.floor(rng() * w), 1 + math.floor(rng() * h)
+  if rng() < 0.5 then
+    return x, math.floor(h / 2) + math.floor(rng() * 3) - 1
+  end
+  return math.floor(w / 3) + math.floor(rng() * 3) - 1, y
+end
 
 describe("jump tables", function()
   for _, mode in ipairs({ "no-obstacles", "never" }) do
@@ -88,6 +110,17 @@ describe("jump tables", function()
       assert.is_true(found > 40)
     end)
 
+    it("keep every cost optimal with many changes between queries (" .. mode .. ")", function()
+      local found = 0
+      for seed = 21, 23 do
+        found = found + sweep(seed, 24, 24, 0.12, mode, 10, around)
+      end
+      found = found + sweep(24, 32, 28, 0.1, mode, 12, flood)
+      found = found + sweep(25, 30, 30, 0.1, mode, 12, flood, lines)
+      found = found + sweep(26, 28, 26, 0.05, mode, 14, around, lines)
+      assert.is_true(found > 40)
+    end)
+
     it("keep every cost optimal through bursts of changes (" .. mode .. ")", function()
       local found = 0
       for seed = 11, 14 do
@@ -96,6 +129,19 @@ describe("jump tables", function()
       assert.is_true(found > 25)
     end)
   end
+
+  -- Long sweeps: larger open boards (long runs feed many stop bits per change),
+  -- tens to hundreds of changes between queries.
+  it("keep every cost optimal through long sweeps of many changes #slow", function()
+    local found = 0
+    for seed = 31, 36 do
+      local mode = seed % 2 == 0 and "never" or "no-obstacles"
+      local edits = seed < 34 and around or flood
+      found = found + sweep(seed, 60, 50, 0.04 * (seed - 30), mode, 25, edits,
+                            seed % 3 == 0 and lines or nil)
+    end
+    assert.is_true(found > 100)
+  end)
 
   -- An open board: one wall placed in the open makes forced neighbours whose
   -- straight jumps reach across the board, so long diagonal runs must now stop.

@@ -3957,6 +3957,37 @@ function H.decodeMap(map)
   if not ok then return end
   return twin_call("decodeMap", nil, nil, function(_, s) return A.decodeMap(s) end, bytes)
 end
+-- Sliced builds' checks (issue 24), one local: the main chunk's are at
+-- Lua's limit of 200.
+local Slice = {}
+
+-- Whether a call made at this depth since event ev0 saw a callback's or a
+-- finalizer's call change map (event "grown"): the driver's record of its
+-- pending build may then be out of date.
+function Slice.nested(map, ev0)
+  for i = ev0 + 1, #events do
+    local e = events[i]
+    if e.kind == "grown" and e.map == map and e.depth > depth then return true end
+  end
+  return false
+end
+
+-- The record of map's pending build (minfo[map].next: whether isBuilding is
+-- true) is not known: a call on it failed part way (a budget's build may
+-- have been kept, begun or dropped). A later call that settles it (a whole
+-- update or setSources, a sliced one, a step) makes it known again.
+function Slice.unsure(map)
+  local mi = minfo[map]
+  if mi then mi.unsure = true end
+end
+
+-- A call on map since event ev0 succeeded and left minfo[map].next as the
+-- map is, unless a nested call changed the map meanwhile.
+function Slice.settled(map, ev0)
+  local mi = minfo[map]
+  if mi then mi.unsure = Slice.nested(map, ev0) end
+end
+
 -- map:update(grid): the map must then be the one grid:distanceMap gives
 -- with the same sources and options on the grid as it is.
 function H.update(map, g)
@@ -3970,6 +4001,7 @@ function H.update(map, g)
   local w = happened(ev0, g, depth + 1)
   if not r[1] then
     local err = r[2]
+    Slice.unsure(map)   -- a pending build may have been kept or dropped
     if is_bad_message(err) or (type(err) == "string" and err:find("^calling 'update' on ")) then return end
     if callback_error_ok("update", err, w) or err == CLOSED_USE then return end
     if w.changed_fin and err == "grid changed during update" then return end
@@ -3977,6 +4009,7 @@ function H.update(map, g)
   end
   local mi = minfo[map]
   if mi then mi.grid, mi.next = g, nil end   -- a whole update replaces a pending build
+  Slice.settled(map, ev0)
   if not mi or w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
   local box = twin_of(g)
   if not box then return end
@@ -4004,6 +4037,7 @@ function H.setSources(map, sources)
   local w = happened(ev0, g, depth + 1)
   if not r[1] then
     local err = r[2]
+    Slice.unsure(map)   -- a pending build may have been kept or dropped
     if is_bad_message(err) or (type(err) == "string" and err:find("^calling 'setSources' on ")) then return end
     if callback_error_ok("setSources", err, w) or err == CLOSED_USE then return end
     if w.changed_fin and err == "grid changed during setSources" then return end
@@ -4012,6 +4046,7 @@ function H.setSources(map, sources)
   end
   if not mi then return end
   mi.sources, mi.next = plain_arg(sources), nil
+  Slice.settled(map, ev0)
   if w.disturbed or not gi or #gi.hist ~= h0 or not strict then return end
   local box = twin_of(g)
   if not box then return end
@@ -4022,10 +4057,6 @@ function H.setSources(map, sources)
   local got = outcome_text(pack(true, map))
   if got ~= want then fail("map:setSources gave %s, a new map on the grid %s", got:sub(1, 200), want:sub(1, 200)) end
 end
-
--- Sliced builds' checks (issue 24), one local: the main chunk's are at
--- Lua's limit of 200.
-local Slice = {}
 
 -- A map's pending build completed (issue 24): the map must be the one
 -- grid:distanceMap gives from its sources with its options on the grid as it
@@ -4076,20 +4107,21 @@ function H.sliced(map, g, sources, cells, timed)
   event("grown", { map = map })
   local w = happened(ev0, mi and mi.grid or g, depth + 1)
   if not r[1] then
-    if mi then mi.next = nil end
+    if mi then mi.next, mi.unsure = nil, true end
     if Slice.error_ok(fname, r[2], w) then return end
     fail("%s with a budget raised %s", fname, show(r[2]))
   end
   if not mi then return end
   mi.next = { grid = sources and mi.grid or g, sources = sources and plain_arg(sources) or mi.sources }
-  if r[3] then
-    Slice.ended(mi, true)
-    Slice.check_built(map, mi, w, fname .. " with a budget")
-  end
+  if r[3] then Slice.ended(mi, true) end
+  Slice.settled(map, ev0)
+  if r[3] then Slice.check_built(map, mi, w, fname .. " with a budget") end
 end
 
 -- map:isBuilding() (issue 24): no arguments to read; it must answer a boolean
--- (or an error a callback or finalizer explains), whatever the map's state.
+-- (or an error a callback or finalizer explains), whatever the map's state:
+-- true exactly while a build begun with {cells =} or {seconds =} has not
+-- completed, as the driver's record of the map says (when it knows).
 function H.isBuilding(map)
   if map == nil or map.isBuilding == nil then return end
   local r, ev0 = api(function() return map:isBuilding() end)
@@ -4099,6 +4131,11 @@ function H.isBuilding(map)
     fail("isBuilding raised %s", show(r[2]))
   end
   if type(r[2]) ~= "boolean" then fail("isBuilding gave %s", show(r[2])) end
+  local mi = minfo[map]
+  if not mi or mi.unsure or not strict or Slice.nested(map, ev0) then return end
+  if r[2] ~= (mi.next ~= nil) then
+    fail("isBuilding gave %s, with %s build pending", show(r[2]), mi.next and "a" or "no")
+  end
 end
 
 -- map:step(cells [, seconds]) (issue 24).
@@ -4112,16 +4149,20 @@ function H.mapStep(map, cells, timed)
   local w = happened(ev0, mi and mi.next and mi.next.grid, depth + 1)
   if not r[1] then
     Slice.ended(mi, false)
+    Slice.unsure(map)
     if Slice.error_ok("step", r[2], w) or r[2] == "calling 'step' on a map whose grid is closed"
         or r[2] == "distance map changed during step" then   -- a finalizer began another build
       return
     end
     fail("step raised %s", show(r[2]))
   end
-  if r[2] and mi and mi.next then
-    Slice.ended(mi, true)
-    Slice.check_built(map, mi, w, "map:step")
-  end
+  if not mi then return end
+  local pending = mi.next
+  if r[2] then Slice.ended(mi, true) end
+  Slice.settled(map, ev0)
+  -- not done: a build is pending, the record's when it had one
+  if not r[2] and not pending then mi.unsure = true end
+  if r[2] and pending then Slice.check_built(map, mi, w, "map:step") end
 end
 
 -- Tile ids and rules for fromTiles and setTiles: a w x h table of ids, and

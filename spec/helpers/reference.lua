@@ -393,6 +393,16 @@ M.MAPS_DIR = (function()
   return (dir:gsub("/+$", ""))
 end)()
 
+-- Paints a disc of cost c, centre (cx, cy) and radius r, on a description's
+-- cost columns (terrain patches: forest, swamp).
+function M.paint_disc(desc, cx, cy, r, c)
+  for x = 1, desc.w do
+    for y = 1, desc.h do
+      if (x - cx) ^ 2 + (y - cy) ^ 2 <= r * r then desc.cost[x][y] = c end
+    end
+  end
+end
+
 -- Reads a file of the maps folder, or raises an error saying how to point at it.
 function M.read_map_file(name)
   local path = M.MAPS_DIR .. "/" .. name

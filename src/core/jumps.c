@@ -17,15 +17,6 @@
 
 #define PAD ASTAR_BITS_PAD
 
-static void put(uint64_t *line, size_t b, int on)
-{
-    uint64_t mask = (uint64_t)1 << (b & 63);
-    if (on)
-        line[b >> 6] |= mask;
-    else
-        line[b >> 6] &= ~mask;
-}
-
 static void jumps_free(AstarGrid *grid)
 {
     struct AstarJumps *t = grid->jumps;
@@ -81,6 +72,33 @@ static const struct AstarCacheHooks JUMP_HOOKS = {jumps_changed, jumps_memory, j
 #define ALL_STOPS 0x3Fu
 static const unsigned FEEDS[4] = {0x05u | 0x30u, 0x0Au | 0x30u, 0x03u, 0x0Cu};
 
+/* Sets or clears the bits of mask m in *word. */
+static void put(uint64_t *word, uint64_t m, int on)
+{
+    *word = (*word & ~m) | (on ? m : 0);
+}
+
+/* Where interior cell (bx, by) sits in the lines laid out by column (the
+ * diagonals, the vertical and the column ahead lines): at bit by + PAD of
+ * each, so one word index and one mask serve them all. `col`, `se` and `sw`
+ * are its words in its column's line, in its SE / NW diagonal's and in its
+ * SW / NE diagonal's. */
+typedef struct {
+    size_t col, se, sw;
+    uint64_t m;
+} Spot;
+
+static Spot spot_of(const AstarGrid *grid, const struct AstarJumps *t, size_t bx, size_t by)
+{
+    Spot p;
+    size_t wi = (by + PAD) >> 6;
+    p.col = bx * grid->col_words + wi;
+    p.se = (bx + grid->height + 1 - by) * t->words + wi;
+    p.sw = (bx + by) * t->words + wi;
+    p.m = (uint64_t)1 << ((by + PAD) & 63);
+    return p;
+}
+
 /* The stop bits of interior cell (bx, by) named by mask (bits 0-3: the
  * diagonals SE, SW, NE, NW; bits 4-5: the vertical lines S, N). A diagonal
  * d stops at c when c cannot be entered from c - d (c or a side of that
@@ -89,34 +107,47 @@ static const unsigned FEEDS[4] = {0x05u | 0x30u, 0x0Au | 0x30u, 0x03u, 0x0Cu};
 static void table_cell(const AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by,
                        unsigned mask)
 {
-    static const unsigned side_a[4] = {0, 1, 0, 1}, side_b[4] = {2, 2, 3, 3};
-    const uint8_t *open = grid->open;
-    size_t c = by * grid->stride + bx, rb = bx + PAD, cb = by + PAD, k;
-    size_t row = by * grid->row_words, col = bx * grid->col_words;
-    long step[4];
-    int ahead[4];
+    size_t stride = grid->stride, row = by * grid->row_words, rb = bx + PAD;
+    const uint8_t *o = grid->open + by * stride + bx;
+    Spot p = spot_of(grid, t, bx, by);
+    int e = astar_bit(t->ahead[0] + row, rb), w = astar_bit(t->ahead[1] + row, rb);
+    int s = (t->ahead[2][p.col] & p.m) != 0, n = (t->ahead[3][p.col] & p.m) != 0;
+    int here = !o[0], west = !o[-1], east = !o[1], north = !o[-(long)stride], south = !o[stride];
 
-    step[0] = 1;
-    step[1] = -1;
-    step[2] = (long)grid->stride;
-    step[3] = -(long)grid->stride;
-    ahead[0] = astar_bit(t->ahead[0] + row, rb);
-    ahead[1] = astar_bit(t->ahead[1] + row, rb);
-    ahead[2] = astar_bit(t->ahead[2] + col, cb);
-    ahead[3] = astar_bit(t->ahead[3] + col, cb);
-    for (k = 0; k < 4; k++) {
-        unsigned a = side_a[k], b = side_b[k];
-        int stop;
-        if (!(mask >> k & 1))
-            continue;
-        stop = ahead[a] || ahead[b] || !open[c] || !open[(long)c - step[a]]
-               || !open[(long)c - step[b]];
-        put((uint64_t *)astar_jumps_diagonal(grid, t, 4 + (unsigned)k, bx, by), cb, stop);
-    }
-    for (k = 0; k < 2; k++)
-        if (mask >> (4 + k) & 1)
-            put(t->vertical[k] + col, cb,
-                ahead[0] || ahead[1] || astar_bit(grid->col_stops[k] + col, cb));
+    /* the sides of a step into c: SE from the west and the north, NW from
+     * the east and the south */
+    if (mask & 1)
+        put(t->diagonal[0] + p.se, p.m, e | s | here | west | north);
+    if (mask & 2)
+        put(t->diagonal[1] + p.sw, p.m, w | s | here | east | north);
+    if (mask & 4)
+        put(t->diagonal[2] + p.sw, p.m, e | n | here | west | south);
+    if (mask & 8)
+        put(t->diagonal[3] + p.se, p.m, w | n | here | east | south);
+    if (mask & 16)
+        put(t->vertical[0] + p.col, p.m, e | w | ((grid->col_stops[0][p.col] & p.m) != 0));
+    if (mask & 32)
+        put(t->vertical[1] + p.col, p.m, e | w | ((grid->col_stops[1][p.col] & p.m) != 0));
+}
+
+/* An ahead bit of cell (bx, by) came on: every stop bit it feeds (mask, as
+ * above) is on now, whatever the rest reads, so nothing else is read. */
+static void stops_on(const AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by,
+                     unsigned mask)
+{
+    Spot p = spot_of(grid, t, bx, by);
+    if (mask & 1)
+        t->diagonal[0][p.se] |= p.m;
+    if (mask & 2)
+        t->diagonal[1][p.sw] |= p.m;
+    if (mask & 4)
+        t->diagonal[2][p.sw] |= p.m;
+    if (mask & 8)
+        t->diagonal[3][p.se] |= p.m;
+    if (mask & 16)
+        t->vertical[0][p.col] |= p.m;
+    if (mask & 32)
+        t->vertical[1][p.col] |= p.m;
 }
 
 /* Where a line's bits are: a row's (vertical 0) or a column's. */
@@ -186,13 +217,15 @@ static void redo_ahead(const AstarGrid *grid, struct AstarJumps *t, const Line *
         l->ahead[w] = (l->ahead[w] & ~range) | fresh;
         while (retable && diff) {
             size_t cell = w * 64 + astar_lowest_bit(diff) - PAD;
+            size_t bx = l->vertical ? l->line : cell, by = l->vertical ? cell : l->line;
+            int on = (int)(fresh >> (cell + PAD - w * 64) & 1);
             diff &= diff - 1;
             if (cell == 0 || cell > last)
                 continue;
-            if (l->vertical)
-                table_cell(grid, t, l->line, cell, l->feeds);
+            if (on)
+                stops_on(grid, t, bx, by, l->feeds);
             else
-                table_cell(grid, t, cell, l->line, l->feeds);
+                table_cell(grid, t, bx, by, l->feeds);
         }
     }
 }
@@ -233,31 +266,26 @@ static void build(AstarGrid *grid, struct AstarJumps *t)
 static void apply(AstarGrid *grid, struct AstarJumps *t, size_t bx, size_t by)
 {
     size_t i, j;
-    for (i = by - 1; i <= by + 1; i++) {
-        Line e, w;
-        size_t lo, hi;
-        if (i == 0 || i > grid->height)
-            continue;
-        e = line_of(grid, t, 0, i);
-        w = line_of(grid, t, 1, i);
-        lo = astar_prev_set(e.stops, bx - 1 + PAD);
-        redo_ahead(grid, t, &e, lo < PAD ? PAD : lo, bx + PAD, 1, 1);
-        hi = astar_next_set(w.stops, bx + 1 + PAD);
-        redo_ahead(grid, t, &w, bx + PAD, hi > PAD + grid->stride - 1 ? PAD + grid->stride - 1 : hi, 0,
-                   1);
-    }
-    for (i = bx - 1; i <= bx + 1; i++) {
-        Line s, n;
-        size_t lo, hi;
-        if (i == 0 || i > grid->width)
-            continue;
-        s = line_of(grid, t, 2, i);
-        n = line_of(grid, t, 3, i);
-        lo = astar_prev_set(s.stops, by - 1 + PAD);
-        redo_ahead(grid, t, &s, lo < PAD ? PAD : lo, by + PAD, 1, 1);
-        hi = astar_next_set(n.stops, by + 1 + PAD);
-        redo_ahead(grid, t, &n, by + PAD, hi > PAD + grid->height + 1 ? PAD + grid->height + 1 : hi, 0,
-                   1);
+    unsigned d;
+    /* rows (d = 0: E, W), then columns (d = 2: S, N): along the line the
+     * cell sits at `at`, the lines through it and its neighbours are
+     * `across`, and the line's last bit is `end` */
+    for (d = 0; d < 4; d += 2) {
+        size_t across = d ? bx : by, at = (d ? by : bx) + PAD;
+        size_t n = d ? grid->width : grid->height;
+        size_t end = PAD + (d ? grid->height + 1 : grid->stride - 1);
+        for (i = across - 1; i <= across + 1; i++) {
+            Line up, down;
+            size_t lo, hi;
+            if (i == 0 || i > n)
+                continue;
+            up = line_of(grid, t, d, i);
+            down = line_of(grid, t, d + 1, i);
+            lo = astar_prev_set(up.stops, at - 1);
+            redo_ahead(grid, t, &up, lo < PAD ? PAD : lo, at, 1, 1);
+            hi = astar_next_set(down.stops, at + 1);
+            redo_ahead(grid, t, &down, at, hi > end ? end : hi, 0, 1);
+        }
     }
     for (j = by - 1; j <= by + 1; j++)
         for (i = bx - 1; i <= bx + 1; i++)

@@ -45,10 +45,16 @@ struct AstarJumps {
 
 /* A refresh applies the changes only when at most this many came since the
  * previous one: a game that edits more between two queries would pay more
- * for them than the tables save a query (a change costs about as much as
- * what they save on a long query), so its queries scan as plain jump point
- * search until the edits calm down, then one refresh applies them all. */
-#define ASTAR_JUMPS_CALM 2
+ * for them than the tables save a query (on AR0011SR a change costs a fifth
+ * to a quarter of what they save on a query: make bench-jumps' second build
+ * read 1.06x at 3 and 0.80x to 1.06x at 4), so its queries scan as plain
+ * jump point search until the edits calm down, then one refresh applies
+ * them all. */
+#ifdef JUMPS_APPLY_ALL   /* make bench-jumps' second build: applied however many */
+#define ASTAR_JUMPS_CALM ((size_t)-1)
+#else
+#define ASTAR_JUMPS_CALM 3
+#endif
 
 /* The tables when they describe the grid as it is, else NULL (changes not
  * applied yet: the kernel scans as plain jump point search does). */

@@ -31,6 +31,9 @@
 #define ST_POS_NO_STOP (1u << 10) /* large units: a covered cell may not be stopped on */
 #define ST_GEN_SHIFT 11
 #define ST_GEN_LIMIT (1u << (32 - ST_GEN_SHIFT))
+/* A trait of the loop beside dijkstra.h's: one-cell queries without a rule
+ * (every entry cost is the grid's), which skip entry_cost's bookkeeping. */
+#define RANGE_NO_RULE 16u
 
 
 struct AstarRange {
@@ -309,7 +312,20 @@ static inline int dk_look(RangeQuery *q, const Board *b, const BoardKind kind,
     double c;
 
     (void)b;
-    (void)traits;
+    if (kind != BOARD_LARGE && (traits & RANGE_NO_RULE)) {
+        /* no rule: the grid's cost, nothing to remember; a stamp of an
+         * older query is no stamp (dk_relax reads it so too) */
+        const uint32_t st = r->stamp[v];
+        if (!q->grid->open[v])
+            return DK_BLOCKED;
+        if ((st >> ST_GEN_SHIFT) == r->generation && (st & ST_CLOSED))
+            return DK_PASS;                    /* entered, or the start: as entry_cost's */
+        c = q->grid->cost ? q->grid->cost[v] : 1.0;
+        if (c == INFINITY)
+            return DK_BLOCKED;
+        *price = c;
+        return DK_OPEN;
+    }
     if (kind == BOARD_LARGE) {
         int zoc;
         c = large_step(r, q->grid, q->fit, u, (int)d, u == q->start, q->rule, q->user, &zoc);
@@ -359,7 +375,9 @@ static inline int dk_relax(RangeQuery *q, uint32_t u, uint32_t v, unsigned d, do
     AstarRange *r = q->r;
     uint32_t st = r->stamp[v];
 
-    if ((st & ST_HAS_G) && g >= r->g[v])
+    if ((st >> ST_GEN_SHIFT) != r->generation)
+        st = 0;                   /* RANGE_NO_RULE: not looked up in this query */
+    else if ((st & ST_HAS_G) && g >= r->g[v])
         return 0;
     r->g[v] = g;
     if (d == DK_LINK) {
@@ -381,6 +399,10 @@ static inline int dk_relax(RangeQuery *q, uint32_t u, uint32_t v, unsigned d, do
 static inline int range_loop(RangeQuery *q, const Board *b, const BoardKind kind, OpenList *open,
                              double budget)
 {
+    if (!q->rule && kind == BOARD_SQUARE4)
+        return dijkstra_loop(q, b, BOARD_SQUARE4, open, OPEN_HEAP, RANGE_NO_RULE, budget);
+    if (!q->rule && kind == BOARD_SQUARE8)
+        return dijkstra_loop(q, b, BOARD_SQUARE8, open, OPEN_HEAP, RANGE_NO_RULE, budget);
     switch (kind) {
     case BOARD_SQUARE4:
         return dijkstra_loop(q, b, BOARD_SQUARE4, open, OPEN_HEAP, 0, budget);

@@ -104,6 +104,19 @@ static double jump_sum(const AstarSearch *s, uint32_t from, unsigned dir, size_t
     return g;
 }
 
+/* With costs in 8 directions jps.c also links jump points to cells that a
+ * diagonal jump passed without queueing them (their g and direction set,
+ * never closed), whose g may have dropped since by a last bit: a parent is
+ * any cell of this query on the line from which the jump costs no more than
+ * the child's g. Every such g is that of a real path, so the path read is
+ * as cheap as the child's; cells this walk rewrote are not met again (the
+ * path would cross itself, dearer than the cost found). */
+static int parent_priced(const AstarSearch *s, uint32_t prev, unsigned dir, size_t k, double g)
+{
+    return (s->stamp[prev] & STAMP_GEN_MASK) == search_gen(s)
+           && jump_sum(s, prev, dir, k, s->g[prev], 1) <= g;
+}
+
 /* Jump point search links each jump point to the one it was found from,
  * along a straight or diagonal line, by recording only the direction. The
  * parent is the closed cell on that line whose cost plus the jump's cost is
@@ -113,6 +126,7 @@ static double jump_sum(const AstarSearch *s, uint32_t from, unsigned dir, size_t
 static size_t unfold_jumps(AstarSearch *s, uint32_t end)
 {
     const int weighted = astar_jps_weighted(s->grid);
+    const int priced = weighted && s->options.diagonal != ASTAR_DIAGONAL_NEVER;
     uint32_t cell = end;
     size_t length = 1;
     unsigned gen = search_gen(s);
@@ -123,7 +137,8 @@ static size_t unfold_jumps(AstarSearch *s, uint32_t end)
         double g = s->g[cell];
         uint32_t prev = (uint32_t)((long)cell - step);
         size_t k = 1;
-        while (!(closed_now(s, prev) && jump_sum(s, prev, dir, k, s->g[prev], weighted) == g)
+        while (!(priced ? parent_priced(s, prev, dir, k, g)
+                        : closed_now(s, prev) && jump_sum(s, prev, dir, k, s->g[prev], weighted) == g)
                && s->grid->open[prev]) {
             /* keep a jump point's closed bit: astar_search_expanded_cell */
             s->stamp[prev] = (uint16_t)(gen | dir | (closed_now(s, prev) ? STAMP_CLOSED : 0u));

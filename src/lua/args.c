@@ -180,3 +180,24 @@ uint32_t check_unit_size(lua_State *L, Arg a)
                   number_text(buf, sizeof buf, n));
     return (uint32_t)n;
 }
+
+void check_step_budget(lua_State *L, Arg a, const char *name, double *count, double *seconds)
+{
+    Arg at = {a.index + 1, a.number + 1, a.fname};
+    double n = check_number(L, a, NULL);
+    char buf[32];
+
+    if (!(n >= 1) || (n != floor(n) && !isinf(n)))
+        arg_error(L, a.number, a.fname, NULL,
+                  "%s must be a whole number >= 1 or math.huge, got %s", name,
+                  number_text(buf, sizeof buf, n));
+    *count = n;
+    *seconds = HUGE_VAL;
+    if (!lua_isnoneornil(L, at.index)) {
+        *seconds = check_number(L, at, NULL);
+        if (!(*seconds > 0))
+            arg_error(L, at.number, at.fname, NULL,
+                      "seconds must be a number > 0 or math.huge, got %s",
+                      number_text(buf, sizeof buf, *seconds));
+    }
+}

@@ -55,5 +55,10 @@ AstarHeuristic check_heuristic(lua_State *L, Arg a, const char *prefix);
 double check_weight(lua_State *L, Arg a, const char *prefix);
 /* opts.size (large units): a whole number from 1 to 65535. */
 uint32_t check_unit_size(lua_State *L, Arg a);
+/* The budget of a step method, step(count [, seconds]), count at argument a
+ * and seconds the one after: count a whole number >= 1 or math.huge, named
+ * `name` in messages; seconds a number > 0, HUGE_VAL when absent (math.huge:
+ * no limit). */
+void check_step_budget(lua_State *L, Arg a, const char *name, double *count, double *seconds);
 
 #endif

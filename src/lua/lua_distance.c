@@ -211,9 +211,7 @@ static int map_next_step(lua_State *L)
         lua_pushnil(L);
         return 1;
     }
-    lua_pushinteger(L, (lua_Integer)nx + 1);
-    lua_pushinteger(L, (lua_Integer)ny + 1);
-    return 2;
+    return push_cell(L, nx, ny);
 }
 
 static int map_nearest(lua_State *L)
@@ -344,6 +342,17 @@ static size_t walk_points(const PointList *pl, const MapHeader *h, const MapWalk
     return kept;
 }
 
+/* The map's shape as the options reader takes it, a grid's shape alone
+ * (query_options.h): width, height and hex, the grid closed. */
+static void map_shape(const MapHeader *h, LuaGrid *shape)
+{
+    memset(shape, 0, sizeof *shape);
+    shape->width = h->m.width;
+    shape->height = h->m.height;
+    shape->hex = h->m.hex;
+    shape->closed = 1;
+}
+
 /* pathFrom's options: flat, into, and the walk's limits maxCost, near and
  * blocked, read by the queries' reader on the map's shape. *limited: some
  * limit was given (mw is then filled; opts.blocked's table in a slot). */
@@ -351,15 +360,11 @@ static void read_walk_options(lua_State *L, MapHeader *h, int *flat, int *into, 
                               MapWalk *mw, int *limited)
 {
     Arg a = method_arg("pathFrom", 3);
-    LuaGrid shape;                     /* the reader reads a grid's shape alone */
+    LuaGrid shape;
     QueryOptions o;
     QueryRules rule;
 
-    memset(&shape, 0, sizeof shape);
-    shape.width = h->m.width;
-    shape.height = h->m.height;
-    shape.hex = h->m.hex;
-    shape.closed = 1;
+    map_shape(h, &shape);
     memset(&o, 0, sizeof o);
     o.max_cost = INFINITY;
     query_rules_init(L, &rule, "pathFrom", 3);
@@ -744,15 +749,11 @@ static int read_budget(lua_State *L, const MapHeader *h, const char *fname, doub
                        double *seconds)
 {
     int top = lua_gettop(L);
-    LuaGrid shape;                     /* the reader reads a grid's shape alone */
+    LuaGrid shape;
     QueryOptions o;
     QueryRules none;
 
-    memset(&shape, 0, sizeof shape);
-    shape.width = h->m.width;
-    shape.height = h->m.height;
-    shape.hex = h->m.hex;
-    shape.closed = 1;
+    map_shape(h, &shape);
     memset(&o, 0, sizeof o);
     o.cells = o.seconds = HUGE_VAL;
     query_rules_init(L, &none, fname, 2);
@@ -972,24 +973,12 @@ static void build_sliced(lua_State *L, LuaGrid *g, int grid, QueryRules *rule,
 static int map_step(lua_State *L)
 {
     MapHeader *h = check_self(L, "step");
-    Arg a = method_arg("step", 1), at = method_arg("step", 2);
-    double n = check_number(L, a, NULL), seconds = HUGE_VAL;
+    double n, seconds;
     QueryRules rule;
     LuaGrid *g;
-    char buf[32];
     int t, grid;
 
-    if (!(n >= 1) || (n != floor(n) && !isinf(n)))
-        return arg_error(L, a.number, a.fname, NULL,
-                         "cells must be a whole number >= 1 or math.huge, got %s",
-                         number_text(buf, sizeof buf, n));
-    if (!lua_isnoneornil(L, at.index)) {
-        seconds = check_number(L, at, NULL);
-        if (!(seconds > 0))
-            return arg_error(L, at.number, at.fname, NULL,
-                             "seconds must be a number > 0 or math.huge, got %s",
-                             number_text(buf, sizeof buf, seconds));
-    }
+    check_step_budget(L, method_arg("step", 1), "cells", &n, &seconds);
     lua_settop(L, 3);
     if (!h->slice || !astar_distance_slice_pending(h->slice)) {
         lua_pushboolean(L, 1);

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "lua_hex.h"
+#include "points.h"
 #include "../core/astar_geometry.h"
 
 #define MOVES_ON_STACK 32    /* a cell's board moves and a few links */
@@ -59,9 +60,7 @@ static int grid_cell_at(lua_State *L)
         lua_pushnil(L);
         return 1;
     }
-    lua_pushinteger(L, (lua_Integer)x + 1);
-    lua_pushinteger(L, (lua_Integer)y + 1);
-    return 2;
+    return push_cell(L, x, y);
 }
 
 /* grid:distance(x1, y1, x2, y2): hex steps, Manhattan in mode "never",

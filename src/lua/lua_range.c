@@ -269,9 +269,7 @@ static int range_size(lua_State *L)
 static int range_get_start(lua_State *L)
 {
     RangeHeader *h = check_self(L, "getStart");
-    lua_pushinteger(L, (lua_Integer)range_cells(h)[0].x + 1);
-    lua_pushinteger(L, (lua_Integer)range_cells(h)[0].y + 1);
-    return 2;
+    return push_cell(L, range_cells(h)[0].x, range_cells(h)[0].y);
 }
 
 static int range_get_grid_dimensions(lua_State *L)
@@ -507,10 +505,8 @@ static int lua_sight(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint32_t
         return grid_is_hex(q->g) ? astar_hex_line_of_sight(q->g->grid, fx, fy, tx, ty)
                                      : astar_line_of_sight(q->g->grid, fx, fy, tx, ty);
     lua_pushvalue(L, q->sight);
-    lua_pushinteger(L, (lua_Integer)fx + 1);
-    lua_pushinteger(L, (lua_Integer)fy + 1);
-    lua_pushinteger(L, (lua_Integer)tx + 1);
-    lua_pushinteger(L, (lua_Integer)ty + 1);
+    push_cell(L, fx, fy);
+    push_cell(L, tx, ty);
     if (lua_pcall(L, 4, 1, 0) != 0) {
         q->rule.stop = QR_STOP_ERROR;
         return -1;

@@ -436,23 +436,11 @@ static AstarStatus step_for(LuaSearch *s, size_t budget, double seconds, AstarEr
 static int search_step(lua_State *L)
 {
     LuaSearch *s = check_search(L, "step");
-    Arg a = method_arg("step", 1), at = method_arg("step", 2);
-    double n = check_number(L, a, NULL), seconds = HUGE_VAL;
+    double n, seconds;
     size_t budget, before, grown = 0;
     AstarError error;
-    char buf[32];
 
-    if (!(n >= 1) || (n != floor(n) && !isinf(n)))
-        return arg_error(L, a.number, a.fname, NULL,
-                         "n must be a whole number >= 1 or math.huge, got %s",
-                         number_text(buf, sizeof buf, n));
-    if (!lua_isnoneornil(L, at.index)) {
-        seconds = check_number(L, at, NULL);
-        if (!(seconds > 0))
-            return arg_error(L, at.number, at.fname, NULL,
-                             "seconds must be a number > 0 or math.huge, got %s",
-                             number_text(buf, sizeof buf, seconds));
-    }
+    check_step_budget(L, method_arg("step", 1), "n", &n, &seconds);
     budget = n >= 4294967296.0 ? 0 : (size_t)n;   /* 0: no limit */
     if (s->status == ASTAR_SEARCHING || s->stopped) {
         check_grid_alive(L, s);

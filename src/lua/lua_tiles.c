@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "lua_grid.h"
+#include "points.h"
 
 /* What one call paints, and where it reports. */
 typedef struct {
@@ -287,8 +288,7 @@ static double answer(const Paint *p, uint32_t gx, uint32_t gy)
         int failed;
         lua_pushvalue(L, p->rule);
         lua_pushvalue(L, -2);
-        lua_pushinteger(L, (lua_Integer)gx + 1);
-        lua_pushinteger(L, (lua_Integer)gy + 1);
+        push_cell(L, gx, gy);
         if (p->g)
             grid_enter(p->g);
         failed = lua_pcall(L, 3, 1, 0);

@@ -1,5 +1,5 @@
 /*
- * Lists of points handed to Lua: the path forms of findPath, a stepped
+ * Cells and lists of points handed to Lua: the path forms of findPath, a stepped
  * search's result, smooth, pathFrom and pathTo, and the cells() lists.
  * A list is {{x =, y = [, cost =]}, ...}, or with flat {x1, y1, x2, y2, ...};
  * new, or written into a caller's table (opts.into), whose point tables are
@@ -43,6 +43,15 @@ void point_list_set_flat(const PointList *pl, size_t k, const uint32_t *xy, size
 /* The same with a cost field (not for a flat list). */
 int point_list_set_cost(const PointList *pl, size_t k, lua_Integer x, lua_Integer y,
                         lua_Number cost);
+/* A cell as Lua sees it: pushes 0-based (x, y) as two 1-based integers;
+ * returns 2, the count a method returning them gives back. */
+static inline int push_cell(lua_State *L, uint32_t x, uint32_t y)
+{
+    lua_pushinteger(L, (lua_Integer)x + 1);
+    lua_pushinteger(L, (lua_Integer)y + 1);
+    return 2;
+}
+
 /* Ends a list of n points: a caller's table loses its entries past them.
  * Leaves the list on top of the stack. */
 void point_list_close(const PointList *pl, size_t n);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lua_hex.h"
+#include "points.h"
 #include "query_rules.h"
 #include "../core/astar_hex.h"
 
@@ -495,15 +496,13 @@ static int rule_value(QueryRules *r, int which, uint32_t x, uint32_t y)
             lua_pop(L, 1);
             r->stop = QR_STOP_BAD_FORM;
             r->bad_rule = which;
-            r->bad_x = x;
-            r->bad_y = y;
+            r->bad = (QrAnswer){LUA_TTABLE, 0, x, y, 0, 0};
             return 0;
         }
         return 1;
     }
     lua_pushvalue(L, i);
-    lua_pushinteger(L, (lua_Integer)x + 1);
-    lua_pushinteger(L, (lua_Integer)y + 1);
+    push_cell(L, x, y);
     if (lua_pcall(L, 2, 1, 0) != 0) {
         r->stop = QR_STOP_ERROR;
         return 0;
@@ -553,10 +552,7 @@ double query_rules_cell(void *user, uint32_t x, uint32_t y, double grid_cost, un
             cost = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
             if (!((cost > 0 && cost <= ASTAR_MAX_COST) || cost == INFINITY)) {
                 r->stop = QR_STOP_BAD_COST;
-                r->bad_number = cost;
-                r->bad_type = t;
-                r->bad_x = x;
-                r->bad_y = y;
+                r->bad = (QrAnswer){t, cost, x, y, 0, 0};
                 lua_pop(L, 1);
                 return NAN;
             }
@@ -583,10 +579,8 @@ double query_rules_move(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint3
     int t;
 
     lua_pushvalue(L, r->index[QR_MOVE]);
-    lua_pushinteger(L, (lua_Integer)fx + 1);
-    lua_pushinteger(L, (lua_Integer)fy + 1);
-    lua_pushinteger(L, (lua_Integer)tx + 1);
-    lua_pushinteger(L, (lua_Integer)ty + 1);
+    push_cell(L, fx, fy);
+    push_cell(L, tx, ty);
     lua_pushnumber(L, (lua_Number)cost);
     if (lua_pcall(L, 5, 1, 0) != 0) {
         r->stop = QR_STOP_ERROR;
@@ -602,16 +596,17 @@ double query_rules_move(void *user, uint32_t fx, uint32_t fy, uint32_t tx, uint3
         answer = INFINITY;                    /* false: the move is impossible */
     else if (!(answer > 0 && answer <= ASTAR_MAX_COST)) {
         r->stop = QR_STOP_BAD_MOVE;
-        r->bad_number = answer;
-        r->bad_type = t;
-        r->bad_x = fx;
-        r->bad_y = fy;
-        r->bad_tx = tx;
-        r->bad_ty = ty;
+        r->bad = (QrAnswer){t, answer, fx, fy, tx, ty};
         answer = NAN;
     }
     lua_pop(L, 1);
     return answer;
+}
+
+/* A bad answer in a message: the number, else its type's name. */
+static const char *answer_text(lua_State *L, const QrAnswer *a, char *buf, size_t size)
+{
+    return a->type == LUA_TNUMBER ? number_text(buf, size, a->number) : lua_typename(L, a->type);
 }
 
 int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname)
@@ -628,21 +623,18 @@ int query_rules_raise(lua_State *L, const QueryRules *r, const char *fname)
         return arg_error(L, r->argn[QR_MOVE], r->fname, NULL,
                          "%s gave %s for (%d, %d) -> (%d, %d); expected a positive number up "
                          "to 1e15 or false", r->label[QR_MOVE],
-                         r->bad_type == LUA_TNUMBER ? number_text(buf, sizeof buf, r->bad_number)
-                                                    : lua_typename(L, r->bad_type),
-                         (int)r->bad_x + 1, (int)r->bad_y + 1, (int)r->bad_tx + 1,
-                         (int)r->bad_ty + 1);
+                         answer_text(L, &r->bad, buf, sizeof buf), (int)r->bad.x + 1,
+                         (int)r->bad.y + 1, (int)r->bad.tx + 1, (int)r->bad.ty + 1);
     case QR_STOP_BAD_FORM:
         return arg_error(L, r->argn[r->bad_rule], r->fname, NULL,
                          "%s: cell %ld holds a table; a list of points must start at "
                          "index 1", r->label[r->bad_rule],
-                         (long)((lua_Integer)r->bad_y * r->width + r->bad_x + 1));
+                         (long)((lua_Integer)r->bad.y * r->width + r->bad.x + 1));
     default:
         return arg_error(L, r->argn[QR_COST], r->fname, NULL,
                          "%s gave %s for (%d, %d); expected a positive number up to "
                          "1e15, nil, false or math.huge", r->label[QR_COST],
-                         r->bad_type == LUA_TNUMBER ? number_text(buf, sizeof buf, r->bad_number)
-                                                    : lua_typename(L, r->bad_type),
-                         (int)r->bad_x + 1, (int)r->bad_y + 1);
+                         answer_text(L, &r->bad, buf, sizeof buf), (int)r->bad.x + 1,
+                         (int)r->bad.y + 1);
     }
 }

@@ -17,6 +17,14 @@ extern const char *const RULE_NAMES[QR_COUNT];   /* the options' names, by QR_* 
 enum { QR_STOP_NONE, QR_STOP_ERROR, QR_STOP_CLOSED, QR_STOP_CHANGED, QR_STOP_BAD_COST,
        QR_STOP_BAD_FORM, QR_STOP_BAD_MOVE };
 
+/* A rule's answer that stopped the query: its Lua type, the number when it
+ * is one, and where, (x, y) or a move's (x, y) -> (tx, ty). */
+typedef struct {
+    int type;
+    double number;
+    uint32_t x, y, tx, ty;
+} QrAnswer;
+
 typedef struct {
     lua_State *L;
     LuaGrid *g;
@@ -33,9 +41,8 @@ typedef struct {
     const char *label[QR_COUNT];   /* and field: "opts.cost", or a string the caller
                                     * keeps alive for the call ("enemies[2].cost") */
     int stop;                  /* QR_STOP_* */
-    int bad_rule, bad_type;
-    double bad_number;
-    uint32_t bad_x, bad_y, bad_tx, bad_ty;
+    int bad_rule;              /* QR_STOP_BAD_FORM: the rule whose table is mixed */
+    QrAnswer bad;              /* what stopped it, for query_rules_raise */
 } QueryRules;
 
 /* Reads self, sx, sy, gx, gy and opts (arguments 1-5 of method fname), or

@@ -75,6 +75,24 @@ function M.check_unit_size(v, num, fname)
   return v
 end
 
+-- The budget of a step method, step(count [, seconds]) (args.c
+-- check_step_budget), arguments 1 and 2 of fname: count a whole number >= 1
+-- or math.huge, named `name` in messages; seconds a number > 0, math.huge
+-- when absent (no limit). Returns count, seconds.
+function M.check_step_budget(count, seconds, nargs, fname, name)
+  M.check_number(count, nargs > 1, 1, fname)
+  if not (count >= 1) or (count % 1 ~= 0 and count ~= huge) then -- luacheck: ignore 581 (nan)
+    arg_error(1, fname, nil,
+      name .. " must be a whole number >= 1 or math.huge, got " .. number_text(count))
+  end
+  if seconds == nil then return count, huge end
+  M.check_number(seconds, true, 2, fname)
+  if not (seconds > 0) then -- luacheck: ignore 581 (nan)
+    arg_error(2, fname, nil, "seconds must be a number > 0 or math.huge, got " .. number_text(seconds))
+  end
+  return count, seconds
+end
+
 -- A whole number in 1..max (args.c check_index); `v % 1 ~= 0` also catches
 -- nan and +-inf.
 function M.check_index(v, present, num, fname, name, max)

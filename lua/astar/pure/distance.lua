@@ -23,6 +23,7 @@ local new_cells = require("astar.pure.clearance").new_cells
 local MV = require "astar.pure.moves"
 local FL = require "astar.pure.distance_flood"
 local RP = require "astar.pure.distance_repair"
+local BU = require "astar.pure.budget"
 
 local M = {}
 
@@ -952,7 +953,6 @@ end
 -- until the build completes; then the two sets swap (lua_distance.c
 -- complete_build, distance_slice.c).
 
-local SLICE_CHUNK = 256   -- settled cells between two looks at the clock
 -- The per-cell tables and the flood's open lists a run fills: the map's and
 -- the second set, swapped when a build completes.
 local CELL_FIELDS = { "_cost", "_dist", "_step", "_origin", "_start", "_sdist", "_via",
@@ -1012,12 +1012,11 @@ end
 -- dropping the build (the map keeps its values).
 local function run_slices(self, p, cells, seconds, fname)
   local grid, r = p._grid, p._rules_run
-  local clock = seconds ~= huge and G.best_clock()
-  local started = clock and clock()
+  local clock, started = BU.start(seconds)
   local restarts = 0
   r.fname = fname
   while true do
-    local chunk = clock and (cells < SLICE_CHUNK and cells or SLICE_CHUNK) or cells
+    local chunk = BU.chunk(cells, clock)
     if not grid._open then
       self._pending = nil
       error("grid closed during " .. fname, 0)
@@ -1050,18 +1049,16 @@ local function run_slices(self, p, cells, seconds, fname)
       end
     end
     if not again then
-      if cells ~= huge then
-        cells = cells - chunk
-        if cells <= 0 then return false end
-      end
-      if clock and clock() - started >= seconds then return false end
+      local spent
+      cells, spent = BU.spend(cells, chunk, clock, started, seconds)
+      if spent then return false end
     end
   end
 end
 
 -- Runs the pending build of self for at most `cells` settled cells and
--- `seconds` (the clock read every SLICE_CHUNK cells, after one chunk at
--- least); true when it completed. The map is busy for the whole call, as
+-- `seconds` (the clock read after every chunk of budget.lua's, after one chunk
+-- at least); true when it completed. The map is busy for the whole call, as
 -- C's (no Lua runs between its slices): a finalizer run by a coroutine made
 -- here, or between two slices, finds the map being computed and cannot end
 -- or replace the build under this call.
@@ -1092,18 +1089,7 @@ function Map.step(...)
   local self, n, seconds = ...
   local nargs = select("#", ...)
   check_self("step", nargs, self)
-  A.check_number(n, nargs > 1, 1, "step")
-  if not (n >= 1) or (n % 1 ~= 0 and n ~= huge) then -- luacheck: ignore 581 (nan)
-    arg_error(1, "step", nil, "cells must be a whole number >= 1 or math.huge, got " .. A.number_text(n))
-  end
-  if seconds == nil then
-    seconds = huge
-  else
-    A.check_number(seconds, true, 2, "step")
-    if not (seconds > 0) then -- luacheck: ignore 581 (nan)
-      arg_error(2, "step", nil, "seconds must be a number > 0 or math.huge, got " .. A.number_text(seconds))
-    end
-  end
+  n, seconds = A.check_step_budget(n, seconds, nargs, "step", "cells")
   local p = self._pending
   if not p then return true end
   local grid = p._grid

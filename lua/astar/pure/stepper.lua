@@ -15,10 +15,10 @@ local methods = require "astar.pure.methods"
 local Q = require "astar.pure.query_rules"
 local SM = require "astar.pure.smooth"
 local J = require "astar.pure.jps"
+local BU = require "astar.pure.budget"
 
 local select, getmetatable, setmetatable, format = select, getmetatable, setmetatable, string.format
 local huge = math.huge
-local STEP_CHUNK = 256   -- expansions between two looks at the clock (lua_search.c)
 local POOL_SIZE = 4      -- scratch of finished searches kept per grid (lua_grid.h)
 
 -- The grid's pool of scratch (lua/lease.c pool_take, pool_give).
@@ -203,25 +203,23 @@ function SearchMethods.restart(...)
 end
 
 -- Expands at most n cells (0: no limit), and with a time limit stops after
--- the chunk of STEP_CHUNK expansions that used it up (lua_search.c step_for):
--- at least one chunk. A change or closing of the grid by a finalizer, or a
--- release, ends the chunks (the caller deals with them).
+-- the chunk of expansions that used it up (budget.lua; lua_search.c
+-- step_for): at least one chunk. A change or closing of the grid by a
+-- finalizer, or a release, ends the chunks (the caller deals with them).
 local function resume_for(self, n, seconds)
   local s, grid = self._scratch, self._grid
-  local clock = seconds ~= huge and G.best_clock()
+  local clock, started = BU.start(seconds)
   if not clock then return S.resume(s, n) end
-  local started, limited = clock(), n ~= 0
+  if n == 0 then n = huge end
   while true do
-    local chunk = (limited and n < STEP_CHUNK) and n or STEP_CHUNK
+    local chunk = BU.chunk(n, clock)
     local status = S.resume(s, chunk)
     if status ~= S.SEARCHING or self._released or grid._version ~= s.version or not grid._open then
       return status
     end
-    if limited then
-      n = n - chunk
-      if n == 0 then return status end
-    end
-    if clock() - started >= seconds then return status end
+    local spent
+    n, spent = BU.spend(n, chunk, clock, started, seconds)
+    if spent then return status end
   end
 end
 
@@ -231,20 +229,7 @@ function SearchMethods.step(...)
   local self, n, seconds = ...
   local nargs = select("#", ...)
   check_search("step", nargs, self)
-  A.check_number(n, nargs > 1, 1, "step")
-  if not (n >= 1) or (n % 1 ~= 0 and n ~= huge) then -- luacheck: ignore 581 (nan)
-    A.arg_error(1, "step", nil,
-      "n must be a whole number >= 1 or math.huge, got " .. A.number_text(n))
-  end
-  if seconds == nil then
-    seconds = huge
-  else
-    A.check_number(seconds, true, 2, "step")
-    if not (seconds > 0) then -- luacheck: ignore 581 (nan)
-      A.arg_error(2, "step", nil,
-        "seconds must be a number > 0 or math.huge, got " .. A.number_text(seconds))
-    end
-  end
+  n, seconds = A.check_step_budget(n, seconds, nargs, "step", "n")
   if n == huge then n = 0 end   -- 0: no limit
   if self._status == S.SEARCHING or self._grid_changed or self._stopped then
     check_grid_alive(self)
