@@ -38,6 +38,18 @@ ALL_LUA_PACKAGES = lua5.1 liblua5.1-0-dev lua5.2 liblua5.2-dev lua5.3 liblua5.3-
 # Run Lua against this checkout: our Lua files and the module built for $(LUA).
 RUN_ENV = LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;"
 
+# The objects of one kind of build (a sanitizer's, a fuzzer's), each source
+# compiled once and shared by every module and program linked from them:
+# $(eval $(call object_rule,DIR,COMPILER AND FLAGS)) makes DIR/core/x.o and
+# DIR/lua/x.o from src/core/x.c and src/lua/x.c; $(call objects,DIR,SOURCES)
+# names them.
+define object_rule
+$(1)/%.o: src/%.c $$(HEADERS)
+	@mkdir -p $$(dir $$@)
+	$(2) -c $$< -o $$@
+endef
+objects = $(patsubst src/%.c,$(1)/%.o,$(2))
+
 # Parts of the project add their own targets in mk/*.mk: a part appends to
 # TEST_TARGETS (run by make test after the specs), BENCH_TARGETS (make bench)
 # and TEST_PACKAGES (what make test installs).

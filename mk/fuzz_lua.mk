@@ -20,10 +20,6 @@
 #   LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/5.4/?.so;;" \
 #       lua5.4 fuzz/lua/api_driver.lua --program prog.lua
 
-FUZZ_LUA_CC = clang
-FUZZ_LUA_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -fno-omit-frame-pointer
-FUZZ_LUA_INC = /usr/include/lua5.4
 FUZZ_LUA_LIB = /usr/lib/$(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/liblua5.4.a
 FUZZ_LUA_BIN = build/fuzz/lua_api
 FUZZ_LUA_SECONDS ?= 40
@@ -37,10 +33,11 @@ build/fuzz/lua_api_driver.h: fuzz/lua/api_driver.lua
 	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  echo '0};'; } > $@
 
-$(FUZZ_LUA_BIN): fuzz/lua/api_fuzz.c build/fuzz/lua_api_driver.h $(CORE_SRC) $(BINDING_SRC) $(HEADERS)
+$(FUZZ_LUA_BIN): fuzz/lua/api_fuzz.c build/fuzz/lua_api_driver.h $(FUZZ_CORE_OBJECTS) \
+        $(FUZZ_BINDING_OBJECTS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_LUA_CC) -std=c99 -Wall -Wextra $(FUZZ_LUA_FLAGS) -Ibuild/fuzz -Isrc/core -Isrc/lua \
-	    -I$(FUZZ_LUA_INC) -o $@ fuzz/lua/api_fuzz.c $(CORE_SRC) $(BINDING_SRC) \
+	$(FUZZ_CC) -std=c99 -Wall -Wextra $(FUZZ_FLAGS) -Ibuild/fuzz -Isrc/core -Isrc/lua \
+	    -I$(FUZZ_LUA_INC) -o $@ fuzz/lua/api_fuzz.c $(FUZZ_CORE_OBJECTS) $(FUZZ_BINDING_OBJECTS) \
 	    $(FUZZ_LUA_LIB) -lm -ldl
 
 # $(1) seconds on both corpora; new inputs go to build/fuzz/corpus/lua_api.

@@ -7,10 +7,13 @@
 #                      definitely-lost bytes), less the tests tagged #slow: the
 #                      long generated sweeps and long lists (they run in the C
 #                      suites of Lua 5.4 and LuaJIT, and in make soak; the
-#                      code they drive is met by the smaller tests of the same files)
+#                      code they drive is met by the smaller tests of the same files),
+#                      and less the re-entrancy and bad-input lists (VALGRIND_SKIP)
+#   make valgrind-lists  those lists under memcheck (part of make soak)
 #   make soak          the #slow tests that make test's sanitize and pure-backend
 #                      runs leave out: under ASan, and on the pure backend on LuaJIT
-#                      and Lua 5.4
+#                      and Lua 5.4; the pure backend's FALLBACK_ONE_LUA on Lua 5.4
+#                      (mk/fallback.mk); and make valgrind-lists
 #                      (sanitize and valgrind skip HARDEN_SKIP, see below)
 #   make fuzz          every libFuzzer target for FUZZ_SECONDS each (default 300)
 #   make fuzz-short    the same for FUZZ_SHORT_SECONDS each (default 20): CI
@@ -38,13 +41,16 @@ HARDEN_LUA_PATH = lua/?.lua;lua/?/init.lua;spec/?.lua;;
 HARDEN_SKIP ?= spec/maps_spec.lua spec/jps_spec.lua
 # It also skips the specs of Lua-side logic alone (the annotation files, the
 # loader's search, the lazy tactics methods): the C they load is every spec's.
-# And, to keep make test within its 20 minutes, the two long lists of error
-# paths and callbacks (bad input, re-entrancy by callbacks: 4 of valgrind's
-# 19 minutes of CPU): ASan and UBSan run them (make sanitize), and the
-# finalizer matrix, which valgrind keeps, reaches the same calls.
+# And, to keep make test within its 20 minutes, the three long lists of error
+# paths, callbacks and finalizers (VALGRIND_LISTS: bad input, re-entrancy by
+# callbacks and by finalizers, 10 of valgrind's 27 minutes of CPU, the
+# finalizer matrix 6 of them): ASan and UBSan run them in make test (make
+# sanitize), where a use after free or an overflow of theirs shows at once,
+# and make valgrind-lists runs them under memcheck.
+VALGRIND_LISTS = spec/bad_input_spec.lua spec/reentrancy_spec.lua \
+    spec/reentrancy_finalizers_spec.lua
 VALGRIND_SKIP ?= $(HARDEN_SKIP) spec/reference_spec.lua spec/annotations_spec.lua \
-    spec/loader_spec.lua spec/tactics_lazy_spec.lua spec/bad_input_spec.lua \
-    spec/reentrancy_spec.lua
+    spec/loader_spec.lua spec/tactics_lazy_spec.lua $(VALGRIND_LISTS)
 HARDEN_SPECS = $(filter-out $(HARDEN_SKIP),$(sort $(wildcard spec/*_spec.lua)))
 
 # ---- AddressSanitizer + UBSan -------------------------------------------------
@@ -82,6 +88,9 @@ soak: $(SAN_MODULE)
 	    tools/run-specs luajit -o spec/support/summary.lua --tags=slow
 	ASTAR_BACKEND=lua LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/5.4/?.so;;" \
 	    tools/run-specs lua5.4 -o spec/support/summary.lua --tags=slow
+	ASTAR_BACKEND=lua LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/5.4/?.so;;" \
+	    tools/run-specs lua5.4 -o spec/support/summary.lua --exclude-tags=slow -- $(FALLBACK_ONE_LUA)
+	@$(MAKE) --no-print-directory valgrind-lists
 
 # ---- valgrind memcheck --------------------------------------------------------
 # A plain -O1 -g build (no sanitizer) so memcheck sees the real allocations.
@@ -93,48 +102,44 @@ VG_ORIGINS ?= no
 VG_FLAGS = --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
     --show-leak-kinds=definite --track-origins=$(VG_ORIGINS) --quiet
 
-$(VG_MODULE): $(HARDEN_SRC) $(HEADERS)
+VG_OBJ = build/valgrind/obj
+$(eval $(call object_rule,$(VG_OBJ),$(CC) $(WARNINGS) -O1 -g -fPIC -I$(HARDEN_LUA_INC)))
+
+$(VG_MODULE): $(call objects,$(VG_OBJ),$(HARDEN_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(WARNINGS) -O1 -g -fPIC -shared -I$(HARDEN_LUA_INC) -o $@ $(HARDEN_SRC) -lm
+	$(CC) -shared -o $@ $^ -lm
 
 # tests/core_api.c calls the C core without Lua, covering the public functions
 # the binding never calls (versions, memory reports, walking a path by hand).
-build/valgrind/core_api: tests/core_api.c $(CORE_SRC) $(HEADERS)
+build/valgrind/core_api: tests/core_api.c $(call objects,$(VG_OBJ),$(CORE_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(WARNINGS) -O1 -g -Isrc/core -o $@ tests/core_api.c $(CORE_SRC) -lm
+	$(CC) $(WARNINGS) -O1 -g -Isrc/core -o $@ $^ -lm
 
-# The specs run in two memcheck processes at once (odd and even files of the
-# list), one per core: memcheck is single-threaded and the longest target.
+# The specs run in two memcheck processes at once, one per core, each taking
+# the next file (tools/run-specs -j 2): memcheck is single-threaded and the
+# longest target.
 VG_SPECS = $(filter-out $(VALGRIND_SKIP),$(HARDEN_SPECS))
-VG_SPECS_A = $(foreach i,$(shell seq 1 2 $(words $(VG_SPECS))),$(word $(i),$(VG_SPECS)))
-VG_SPECS_B = $(filter-out $(VG_SPECS_A),$(VG_SPECS))
 VG_BUSTED = ASTAR_BACKEND=c LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/valgrind/?.so;;" \
-    tools/run-specs "valgrind $(VG_FLAGS) lua$(HARDEN_LUA)" -o spec/support/summary.lua \
+    tools/run-specs -j 2 "valgrind $(VG_FLAGS) lua$(HARDEN_LUA)" -o spec/support/summary.lua \
     --exclude-tags=slow --
 
 valgrind: $(VG_MODULE) build/valgrind/core_api
 	valgrind $(VG_FLAGS) build/valgrind/core_api
-	@mkdir -p build/valgrind
-	@$(VG_BUSTED) $(VG_SPECS_A) > build/valgrind/specs-a.log 2>&1 & a=$$!; \
-	$(VG_BUSTED) $(VG_SPECS_B) > build/valgrind/specs-b.log 2>&1; b=$$?; \
-	wait $$a; a=$$?; \
-	cat build/valgrind/specs-a.log build/valgrind/specs-b.log; \
-	test $$a -eq 0 && test $$b -eq 0 || { echo "valgrind: specs failed (build/valgrind/specs-*.log)"; exit 1; }
+	@$(VG_BUSTED) $(VG_SPECS)
+
+valgrind-lists: $(VG_MODULE)
+	@$(VG_BUSTED) $(VALGRIND_LISTS)
 
 # ---- libFuzzer ------------------------------------------------------------------
-# One binary per fuzz/*_fuzz.c, linked with the pure-C core only (no Lua).
-# clang's -fsanitize=undefined already has float-cast-overflow (gcc's does not):
-# it is named anyway so the flags stay right with FUZZ_CC=gcc.
-FUZZ_CC = clang
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow \
-    -fno-sanitize-recover=all
+# One binary per fuzz/*_fuzz.c, linked with the pure-C core only (no Lua), from
+# the objects mk/fuzz.mk compiles once for every fuzzer.
 FUZZ_TARGETS = $(patsubst fuzz/%.c,build/fuzz/%,$(wildcard fuzz/*_fuzz.c))
 FUZZ_SECONDS ?= 300
 FUZZ_SHORT_SECONDS ?= 20
 
-build/fuzz/%: fuzz/%.c $(CORE_SRC) $(HEADERS) mk/hardening.mk
+build/fuzz/%: fuzz/%.c $(FUZZ_CORE_OBJECTS) mk/hardening.mk
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c99 -Wall -Wextra $(FUZZ_FLAGS) -Isrc/core -o $@ $< $(CORE_SRC) -lm
+	$(FUZZ_CC) -std=c99 -Wall -Wextra $(FUZZ_FLAGS) -Isrc/core -o $@ $< $(FUZZ_CORE_OBJECTS) -lm
 
 fuzz-build: $(FUZZ_TARGETS)
 
@@ -181,17 +186,19 @@ rss-check:
 # ---- ThreadSanitizer ------------------------------------------------------------
 TSAN_FLAGS = -g -O1 -fsanitize=thread -fno-omit-frame-pointer
 TSAN_MODULE = build/tsan/astar/core.so
+TSAN_OBJ = build/tsan/obj
+$(eval $(call object_rule,$(TSAN_OBJ),clang $(WARNINGS) $(TSAN_FLAGS) -fPIC -I$(HARDEN_LUA_INC)))
 
-$(TSAN_MODULE): $(HARDEN_SRC) $(HEADERS) mk/hardening.mk
+$(TSAN_MODULE): $(call objects,$(TSAN_OBJ),$(HARDEN_SRC)) mk/hardening.mk
 	@mkdir -p $(dir $@)
-	clang $(WARNINGS) $(TSAN_FLAGS) -fPIC -shared -I$(HARDEN_LUA_INC) -o $@ $(HARDEN_SRC) -lm
+	clang $(TSAN_FLAGS) -shared -o $@ $(call objects,$(TSAN_OBJ),$(HARDEN_SRC)) -lm
 
 # The test program calls the C core itself too (one grid searched by several
-# threads), so it is linked with a TSan build of the core.
-build/tsan/threads: tests/threads.c $(CORE_SRC) $(HEADERS) mk/hardening.mk
+# threads), so it is linked with the same TSan objects of the core.
+build/tsan/threads: tests/threads.c $(call objects,$(TSAN_OBJ),$(CORE_SRC)) mk/hardening.mk
 	@mkdir -p $(dir $@)
 	clang $(WARNINGS) $(TSAN_FLAGS) -I$(HARDEN_LUA_INC) -Isrc/core -o $@ tests/threads.c \
-	    $(CORE_SRC) -llua$(HARDEN_LUA) -lpthread -lm
+	    $(call objects,$(TSAN_OBJ),$(CORE_SRC)) -llua$(HARDEN_LUA) -lpthread -lm
 
 # history_size=7 (the largest) keeps enough of each thread's past for TSan to
 # report a race whose first access is long gone: with the default, a global
@@ -200,7 +207,7 @@ threads-test: $(TSAN_MODULE) build/tsan/threads
 	ASTAR_BACKEND=c TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:history_size=7 \
 	    LUA_PATH="$(HARDEN_LUA_PATH)" LUA_CPATH="build/tsan/?.so;;" build/tsan/threads
 
-.PHONY: sanitize valgrind fuzz fuzz-short fuzz-build rss-check threads-test
+.PHONY: sanitize valgrind valgrind-lists fuzz fuzz-short fuzz-build rss-check threads-test
 
 TEST_TARGETS += sanitize valgrind fuzz-short rss-check threads-test
 TEST_PACKAGES += valgrind clang libclang-rt-14-dev lua5.1 liblua5.1-0-dev

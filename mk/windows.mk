@@ -46,10 +46,33 @@ WIN_DLLS = $(foreach v,$(WIN_VARIANTS),$(WIN_OUT)/$(v)/astar/core.dll)
 # $(1): variant. Objects, the Lua DLL's .def and import library, the module,
 # and a load-test folder laid out like a LÖVE install (loadtest.exe where
 # love.exe is, the stand-in Lua DLL beside it, astar\core.dll below).
-define WIN_VARIANT_RULES
-$(1)_OBJECTS = $$(patsubst src/%.c,$(WIN_OUT)/$(1)/obj/%.o,$$(CORE_SRC) $$(BINDING_SRC))
+# The C core knows no Lua: its objects are compiled once per architecture
+# (win64, win32) and shared by that architecture's DLLs and core_api.exe.
+win64_ARCH = x86_64-w64-mingw32
+win32_ARCH = i686-w64-mingw32
+win32_MFLAGS = $(WIN32_MFLAGS)
+love-win64_CORE = win64
+love-win32_CORE = win32
+lua54-win64_CORE = win64
 
-$(WIN_OUT)/$(1)/obj/%.o: src/%.c $$(HEADERS) mk/windows.mk
+define WIN_ARCH_RULES
+$(1)_CORE_OBJECTS = $$(patsubst src/core/%.c,$(WIN_OUT)/core-$(1)/%.o,$$(CORE_SRC))
+
+$(WIN_OUT)/core-$(1)/%.o: src/core/%.c $$(HEADERS) mk/windows.mk
+	@mkdir -p $$(dir $$@)
+	$$($(1)_ARCH)-gcc $$(WIN_FLAGS) $$(WIN_CFLAGS) $$($(1)_MFLAGS) -c $$< -o $$@
+
+$(WIN_OUT)/test-$(1)/core_api.exe: tests/core_api.c $$($(1)_CORE_OBJECTS)
+	@mkdir -p $$(dir $$@)
+	$$($(1)_ARCH)-gcc $$(WIN_FLAGS) $$(WIN_CFLAGS) $$($(1)_MFLAGS) -static-libgcc -Isrc/core -o $$@ $$^
+endef
+$(foreach a,win64 win32,$(eval $(call WIN_ARCH_RULES,$(a))))
+
+define WIN_VARIANT_RULES
+$(1)_OBJECTS = $$($$($(1)_CORE)_CORE_OBJECTS) \
+    $$(patsubst src/lua/%.c,$(WIN_OUT)/$(1)/obj/lua/%.o,$$(BINDING_SRC))
+
+$(WIN_OUT)/$(1)/obj/lua/%.o: src/lua/%.c $$(HEADERS) mk/windows.mk
 	@mkdir -p $$(dir $$@)
 	$$($(1)_ARCH)-gcc $$(WIN_FLAGS) $$(WIN_CFLAGS) $$($(1)_MFLAGS) -I$$($(1)_INC) -c $$< -o $$@
 
@@ -79,11 +102,6 @@ $(foreach v,$(WIN_VARIANTS),$(eval $(call WIN_VARIANT_RULES,$(v))))
 windows-dlls: $(WIN_DLLS)
 
 # tests/core_api.c with the core, no Lua: one executable per architecture.
-$(WIN_OUT)/test-%/core_api.exe: tests/core_api.c $(CORE_SRC) $(HEADERS) mk/windows.mk
-	@mkdir -p $(dir $@)
-	$(love-$*_ARCH)-gcc $(WIN_FLAGS) $(WIN_CFLAGS) $(love-$*_MFLAGS) -static-libgcc -Isrc/core -o $@ \
-	    tests/core_api.c $(CORE_SRC)
-
 # ---- Wine ---------------------------------------------------------------------
 # A prefix of our own under build/, made once (wineboot -i; about 5 s and 700 MB,
 # most of it Wine's own DLLs copied in), with no display, no Mono or Gecko

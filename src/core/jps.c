@@ -200,9 +200,9 @@ ASTAR_INLINE size_t jump_straight(const Jps *j, int x, int y, unsigned d, const 
                      (size_t)x * grid->col_words, y, x, 1, d == 2, weighted);
 }
 
-/* Diagonal jump (8 directions, no corner cutting). */
-ASTAR_INLINE size_t jump_diagonal_in(const Jps *j, uint32_t c, int x, int y, unsigned d,
-                                     const int mode)
+/* Diagonal jump on a uniform grid (8 directions, no corner cutting): a
+ * grid with costs jumps diagonally in diagonal_priced, below. */
+static size_t diagonal_uniform(const Jps *j, uint32_t c, int x, int y, unsigned d)
 {
     const uint8_t *open = j->open;
     long step = j->s->offset[d];
@@ -217,10 +217,7 @@ ASTAR_INLINE size_t jump_diagonal_in(const Jps *j, uint32_t c, int x, int y, uns
         x += ASTAR_DIR_DX[d];
         y += ASTAR_DIR_DY[d];
         k++;
-        if (is_goal(j, c) || (mode == EDGES && is_edge(j, x, y))
-            || (mode == PRICED && (terrain_forced_turn(j->grid, (long)c, side_a, side_b)
-                                   || terrain_forced_turn(j->grid, (long)c, side_b, side_a)))
-            || jump_straight(j, x, y, a, mode) || jump_straight(j, x, y, b, mode))
+        if (is_goal(j, c) || jump_straight(j, x, y, a, UNIFORM) || jump_straight(j, x, y, b, UNIFORM))
             return k;
     }
 }
@@ -320,11 +317,6 @@ ASTAR_INLINE size_t jump_vertical_in(const Jps *j, uint32_t c, int x, int y, uns
 /* One function per variant, out of line as the uniform loop always had
  * them (so its expansion stays small enough for the open list's push to be
  * inlined). */
-static size_t diagonal_uniform(const Jps *j, uint32_t c, int x, int y, unsigned d)
-{
-    return jump_diagonal_in(j, c, x, y, d, UNIFORM);
-}
-
 static size_t vertical_uniform(const Jps *j, uint32_t c, int x, int y, unsigned d)
 {
     return jump_vertical_in(j, c, x, y, d, UNIFORM);
