@@ -43,8 +43,8 @@ HARDEN_SKIP ?= spec/maps_spec.lua spec/jps_spec.lua
 # loader's search, the lazy tactics methods): the C they load is every spec's.
 # And, to keep make test within its 20 minutes, the three long lists of error
 # paths, callbacks and finalizers (VALGRIND_LISTS: bad input, re-entrancy by
-# callbacks and by finalizers, 10 of valgrind's 27 minutes of CPU, the
-# finalizer matrix 6 of them): ASan and UBSan run them in make test (make
+# callbacks and by finalizers; the finalizer matrix alone took 6 of the 26
+# minutes valgrind's files added up to): ASan and UBSan run them in make test (make
 # sanitize), where a use after free or an overflow of theirs shows at once,
 # and make valgrind-lists runs them under memcheck.
 VALGRIND_LISTS = spec/bad_input_spec.lua spec/reentrancy_spec.lua \
