@@ -5,7 +5,7 @@
 #                    30% of its open cells in patches of cost 2-4 (seed 22),
 #                    then with 3%, 8 and 4
 #                    directions, the ratio in one run, every cost checked
-#                    against A*'s
+#                    equal to A*'s to the last bit
 
 BENCH_TARGETS += bench-jpsw
 

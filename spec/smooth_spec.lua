@@ -2,7 +2,7 @@
 -- newSearch, range:pathTo, map:pathFrom and grid:smoothPath, on both backends
 -- (astar.backend), checked against the independent segment model of
 -- helpers/segment_reference.lua: every segment legal, the polyline's cost equal to
--- the returned cost (added in order), never above the walk's cost; "sight" point for
+-- the returned cost (summed apart, S + sqrt2 D + O), never above the walk's cost; "sight" point for
 -- point as the contract's string pulling of findPath's walk; errors word for word.
 local astar = require "astar"
 local R = require "helpers.reference"

@@ -85,11 +85,14 @@ static int step_allowed(const AstarGrid *grid, AstarDiagonal mode, long x, long 
 
 /* A plain O(cells^2) Dijkstra on the public accessors: the cheapest cost
  * from (sx, sy) to (gx, gy) (entering a cell costs its cost, times sqrt 2
- * diagonally), or -1 when there is no path. */
+ * diagonally), or -1 when there is no path. It is reported as a path's
+ * cost is (search_record.c): S + sqrt2 * D, the costs of the cells entered
+ * straight and diagonally summed apart; with these dyadic costs S and D are
+ * exact and the same for every cheapest path, so the bits are the optimum's. */
 static double dijkstra(const AstarGrid *grid, AstarDiagonal mode, uint32_t sx, uint32_t sy,
                        uint32_t gx, uint32_t gy)
 {
-    double dist[REF_MAX];
+    double dist[REF_MAX], straight[REF_MAX], diagonal[REF_MAX];
     int done[REF_MAX];
     uint32_t w = astar_grid_width(grid), h = astar_grid_height(grid);
     size_t n = (size_t)w * h, i, best;
@@ -101,7 +104,7 @@ static double dijkstra(const AstarGrid *grid, AstarDiagonal mode, uint32_t sx, u
         dist[i] = -1.0;
         done[i] = 0;
     }
-    dist[sy * w + sx] = 0.0;
+    dist[sy * w + sx] = straight[sy * w + sx] = diagonal[sy * w + sx] = 0.0;
     for (;;) {
         long x, y;
         for (best = n, i = 0; i < n; i++)
@@ -117,27 +120,33 @@ static double dijkstra(const AstarGrid *grid, AstarDiagonal mode, uint32_t sx, u
         for (dy = -1; dy <= 1; dy++)
             for (dx = -1; dx <= 1; dx++) {
                 size_t k;
-                double d;
+                double c, st, di, d;
                 if ((dx == 0 && dy == 0) || !step_allowed(grid, mode, x, y, dx, dy))
                     continue;
                 k = (size_t)(y + dy) * w + (size_t)(x + dx);
-                d = dist[best] + (dx && dy ? 1.41421356237309504880 : 1.0)
-                                     * astar_grid_cost(grid, (uint32_t)(x + dx), (uint32_t)(y + dy));
-                if (!done[k] && (dist[k] < 0.0 || d < dist[k]))
+                c = astar_grid_cost(grid, (uint32_t)(x + dx), (uint32_t)(y + dy));
+                st = straight[best] + (dx && dy ? 0.0 : c);
+                di = diagonal[best] + (dx && dy ? c : 0.0);
+                d = st + 1.41421356237309504880 * di;
+                if (!done[k] && (dist[k] < 0.0 || d < dist[k])) {
                     dist[k] = d;
+                    straight[k] = st;
+                    diagonal[k] = di;
+                }
             }
     }
 }
 
-/* The search's path walked from its start: each step allowed, the cost of
- * the cells entered summed in path order (as the search sums them). Returns
- * the sum, or -1 when the path breaks a rule. */
+/* The search's path walked from its start: each step allowed, the costs of
+ * the cells entered straight and diagonally summed apart, in path order, as
+ * a path's cost is reported (S + sqrt2 * D). Returns the cost, or -1 when
+ * the path breaks a rule. */
 static double walk_cost(const AstarSearch *search, const AstarGrid *grid, AstarDiagonal mode)
 {
     uint32_t cells[REF_MAX];
     size_t n = astar_search_length(search), k;
     uint32_t cell = astar_search_end(search);
-    double sum = 0.0;
+    double straight = 0.0, diagonal = 0.0;
 
     if (n > REF_MAX || n == 0)
         return -1.0;
@@ -155,10 +164,12 @@ static double walk_cost(const AstarSearch *search, const AstarGrid *grid, AstarD
         if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)
             || !step_allowed(grid, mode, x0, y0, dx, dy))
             return -1.0;
-        sum += (dx && dy ? 1.41421356237309504880 : 1.0)
-               * astar_grid_cost(grid, (uint32_t)x1, (uint32_t)y1);
+        if (dx && dy)
+            diagonal += astar_grid_cost(grid, (uint32_t)x1, (uint32_t)y1);
+        else
+            straight += astar_grid_cost(grid, (uint32_t)x1, (uint32_t)y1);
     }
-    return sum;
+    return straight + 1.41421356237309504880 * diagonal;
 }
 
 /* A new grid and search for a test, or 0 (and a failure) if there is no memory. */
@@ -1424,25 +1435,54 @@ static size_t theta_waypoints(const AstarSearch *search, uint32_t *cells, size_t
     return n;
 }
 
+/* The highest price of the model among the cells a row, column or diagonal
+ * from a to b (bordered, on one line) passes through, a excepted. */
+static double aligned_highest(const SegmentModel *model, uint32_t a, uint32_t b, long step)
+{
+    double highest = 0.0;
+    uint32_t cell = a;
+    while (cell != b) {
+        double p;
+        cell = (uint32_t)((long)cell + step);
+        p = model->price ? model->price(model->user, cell)
+                         : model->grid->cost ? model->grid->cost[cell] : 1.0;
+        if (p > highest)
+            highest = p;
+    }
+    return highest;
+}
+
 /* Every two consecutive waypoints (distinct) joined by a legal segment of
- * the model, starting at the start, and the polyline's cost, added from
- * the start in order, equal to the search's cost bit for bit. */
+ * the model, starting at the start, and the polyline's cost as docs/paths.md
+ * sums it equal to the search's cost bit for bit: S + sqrt2 * D + O, each
+ * added from the start; a row's or column's length times its highest price
+ * into S, a diagonal's into D, any other segment's cost into O. */
 static int theta_polyline_ok(const AstarSearch *search, const SegmentModel *model)
 {
     uint32_t cells[THETA_MAX];
     size_t n = theta_waypoints(search, cells, THETA_MAX), k;
-    double sum = 0.0;
+    const long stride = (long)model->grid->stride;
+    double straight = 0.0, diagonal = 0.0, other = 0.0;
 
     if (n == 0 || cells[0] != astar_search_start(search)
         || cells[n - 1] != astar_search_end(search))
         return 0;
     for (k = 1; k < n; k++) {
         double c = segment_cost(model, cells[k - 1], cells[k]);
+        long dx = (long)astar_cell_x(search, cells[k]) - (long)astar_cell_x(search, cells[k - 1]);
+        long dy = (long)astar_cell_y(search, cells[k]) - (long)astar_cell_y(search, cells[k - 1]);
+        long adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+        long step = (dx > 0) - (dx < 0) + ((dy > 0) - (dy < 0)) * stride;
         if (cells[k - 1] == cells[k] || !(c < INFINITY))
             return 0;
-        sum += c;
+        if (adx == 0 || ady == 0)
+            straight += (double)(adx + ady) * aligned_highest(model, cells[k - 1], cells[k], step);
+        else if (adx == ady)
+            diagonal += (double)adx * aligned_highest(model, cells[k - 1], cells[k], step);
+        else
+            other += c;
     }
-    return sum == astar_search_cost(search);
+    return straight + 1.41421356237309504880 * diagonal + other == astar_search_cost(search);
 }
 
 /* Is waypoint k of the search's path at (x, y)? */
@@ -1564,14 +1604,14 @@ static void test_theta_wall(void)
     CHECK(astar_search_run(search, grid, 0, 0, 0, 6, &options, &error) == ASTAR_FOUND);
     CHECK(astar_search_length(search) == 4 && theta_waypoint_at(search, 1, 6, 2)
           && theta_waypoint_at(search, 2, 6, 4) && theta_waypoint_at(search, 3, 0, 6));
-    CHECK(astar_search_cost(search) == (sqrt(40.0) + 2.0) + sqrt(40.0));
+    CHECK(astar_search_cost(search) == 2.0 + (sqrt(40.0) + sqrt(40.0)));
     CHECK(theta_polyline_ok(search, &model));
     set_theta(&options, ASTAR_DIAGONAL_ONE_OBSTACLE);
     model.diagonal = ASTAR_DIAGONAL_ONE_OBSTACLE;
     CHECK(astar_search_run(search, grid, 0, 0, 0, 6, &options, &error) == ASTAR_FOUND);
     CHECK(astar_search_length(search) == 5 && theta_waypoint_at(search, 1, 5, 2)
           && theta_waypoint_at(search, 2, 6, 3) && theta_waypoint_at(search, 3, 5, 4));
-    CHECK(astar_search_cost(search) == ((sqrt(29.0) + sqrt(2.0)) + sqrt(2.0)) + sqrt(29.0));
+    CHECK(astar_search_cost(search) == 1.41421356237309504880 * 2.0 + (sqrt(29.0) + sqrt(29.0)));
     CHECK(theta_polyline_ok(search, &model));
     /* the wall's end as one of the query's own walls: the same path */
     astar_grid_set_walkable(grid, 5, 3, 1);
@@ -1583,7 +1623,7 @@ static void test_theta_wall(void)
         CHECK(astar_search_run(search, grid, 0, 0, 0, 6, &options, &error) == ASTAR_FOUND);
         CHECK(astar_search_length(search) == 4 && theta_waypoint_at(search, 1, 6, 2)
               && theta_waypoint_at(search, 2, 6, 4));
-        CHECK(astar_search_cost(search) == (sqrt(40.0) + 2.0) + sqrt(40.0));
+        CHECK(astar_search_cost(search) == 2.0 + (sqrt(40.0) + sqrt(40.0)));
         CHECK(astar_grid_walkable(grid, 5, 3));   /* written back */
     }
     /* the whole row closed: no path, or the closest cell, (0, 2), straight down */

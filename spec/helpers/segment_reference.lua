@@ -153,37 +153,62 @@ function M.segment(desc, mode, a, b)
     end
   end
   local dx, dy = b.x - a.x, b.y - a.y
-  return true, math.sqrt(dx * dx + dy * dy) * highest
+  return true, math.sqrt(dx * dx + dy * dy) * highest, nil, highest
 end
 
--- A polyline's legality and cost, added from the start in order. Returns legal,
+-- Sums apart, as docs/paths.md adds up a polyline (and findPath a path): a
+-- segment along a row or a column adds its length times its highest cost to
+-- S, one along a diagonal to D, any other its cost to O, each from the start;
+-- the total is S + SQRT2 * D + O.
+local SQRT2 = 1.41421356237309504880
+
+local function sums()
+  local t = { s = 0, d = 0, o = 0 }
+  function t.add(a, b, c, highest)
+    local adx, ady = math.abs(b.x - a.x), math.abs(b.y - a.y)
+    if adx == 0 or ady == 0 then
+      t.s = t.s + (adx + ady) * highest
+    elseif adx == ady then
+      t.d = t.d + adx * highest
+    else
+      t.o = t.o + c
+    end
+  end
+  function t.total() return t.s + SQRT2 * t.d + t.o end
+  return t
+end
+
+-- A polyline's legality and cost, summed apart (sums above). Returns legal,
 -- cost, reason (naming the first illegal segment).
 function M.polyline(desc, mode, path)
-  local total = 0
+  local total = sums()
   for i = 2, #path do
-    local legal, c, why = M.segment(desc, mode, path[i - 1], path[i])
+    local legal, c, why, highest = M.segment(desc, mode, path[i - 1], path[i])
     if not legal then
       return false, nil, ("segment %d (%d, %d) -> (%d, %d): %s"):format(i - 1,
         path[i - 1].x, path[i - 1].y, path[i].x, path[i].y, why)
     end
-    total = total + c
+    total.add(path[i - 1], path[i], c, highest)
   end
-  return true, total
+  return true, total.total()
 end
 
--- The cost of a walk, added step by step in walk order: each step the entered
--- cell's cost, times sqrt(2) diagonally (sqrt(dx^2 + dy^2), as the model prices a
--- single step; on a hex board, `hex` true, the entered cell's cost alone). Also the
--- running sums W[1..n] that "sight" compares against.
+-- The cost of a walk, its steps summed apart (sums above; on a hex board, `hex`
+-- true, each step the entered cell's cost, added in walk order). Also the running
+-- sums W[1..n] that "sight" compares against, added step by step in walk order:
+-- each step the entered cell's cost times sqrt(dx^2 + dy^2), as the model prices a
+-- single step.
 function M.walk_cost(desc, path, hex)
   local _, _, _, cost = R.normalise(desc)
-  local W = { 0 }
+  local W, total = { 0 }, sums()
   for i = 2, #path do
     local dx, dy = path[i].x - path[i - 1].x, path[i].y - path[i - 1].y
     local length = hex and 1 or math.sqrt(dx * dx + dy * dy)
-    W[i] = W[i - 1] + length * cost(path[i].x, path[i].y)
+    local c = cost(path[i].x, path[i].y)
+    W[i] = W[i - 1] + length * c
+    total.add(path[i - 1], path[i], length * c, c)
   end
-  return W[#path], W
+  return hex and W[#path] or total.total(), W
 end
 
 -- Is path a walk on a square board in the mode? Every point in the grid, walkable
@@ -272,7 +297,7 @@ function M.corners_of(path, layout)
 end
 
 -- "sight" of a walk, as docs/paths.md writes it (gallop, then bisect). Returns the
--- points and the polyline's cost (added in order).
+-- points and the polyline's cost (summed apart, as M.polyline).
 function M.sight(desc, mode, walk)
   local n = #walk
   local _, W = M.walk_cost(desc, walk)
@@ -300,7 +325,8 @@ function M.sight(desc, mode, walk)
     out[#out + 1] = { x = walk[best].x, y = walk[best].y }
     a = best
   end
-  return out, S
+  local _, cost = M.polyline(desc, mode, out)
+  return out, cost
 end
 
 -- {x1, y1, x2, y2, ...} to {{x =, y =}, ...} and back.

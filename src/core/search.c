@@ -508,6 +508,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->ran = s->large || s->moved || s->theta ? ASTAR_ALGORITHM_ASTAR : choose(grid, &s->options);
     s->end = s->start;
     s->length = 1;
+    s->cost = 0.0;
     s->touched = 1;                            /* the start */
     s->goal_checked = s->ngoals == 1 && s->options.near == 0 && !options->partial;
 
@@ -694,18 +695,26 @@ static AstarError smooth_result(AstarSearch *s)
             astar_path_back(s, &at);
     }
     s->walk_n = n;
-    s->walk_cost = s->g[s->end];
+    s->walk_cost = s->cost;
     if (mode == ASTAR_SMOOTH_CORNERS) {
         s->walk_n = smooth_corners(s->grid->stride, s->base->hex, s->walk, n);
-    } else if (mode == ASTAR_SMOOTH_SIGHT) {
+    } else {
         SegmentModel m;
         m.grid = s->grid;
         m.diagonal = s->options.diagonal;
         m.price = s->options.rule ? query_price : NULL;  /* NULL: the same prices, */
         m.user = s;                                        /* read in place */
-        if (smooth_walk_costs(&m, s->walk, n, s->walk_w) < 0
-            || smooth_sight(&m, s->walk, n, s->walk_w, &s->walk_n, &s->walk_cost) < 0)
-            return ASTAR_EABORTED;
+        if (mode == ASTAR_SMOOTH_SIGHT) {
+            if (smooth_walk_costs(&m, s->walk, n, s->walk_w) < 0
+                || smooth_sight(&m, s->walk, n, s->walk_w, &s->walk_n, &s->walk_cost) < 0)
+                return ASTAR_EABORTED;
+        } else {   /* theta's waypoints: summed as a path's is (segment.h); the
+                    * search priced their lines and passed their corners */
+            m.diagonal = ASTAR_DIAGONAL_ALWAYS;
+            s->walk_cost = segment_polyline_cost(&m, s->walk, n);
+            if (s->walk_cost != s->walk_cost)
+                return ASTAR_EABORTED;
+        }
     }
     s->smoothed = 1;
     return ASTAR_OK;

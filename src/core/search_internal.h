@@ -140,8 +140,9 @@ struct AstarSearch {
     uint32_t best;
     double best_distance, best_g;
 
-    /* the result */
+    /* the result: cost is the path's, as astar_search_finish reports it */
     uint32_t end;
+    double cost;
     size_t length, expanded, touched;
 };
 

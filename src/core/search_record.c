@@ -153,6 +153,58 @@ static size_t unfold_jumps(AstarSearch *s, uint32_t end)
     return length;
 }
 
+/* What a cell on the path was entered for: the rule's answer, else its cost. */
+static double entry_price(const AstarSearch *s, uint32_t cell)
+{
+    if (s->options.rule) {
+        double c = s->rule_cost[cell];
+        return c < 0 ? -c : c;                 /* negated: not to end on */
+    }
+    return s->base->cost ? s->base->cost[cell] : 1.0;
+}
+
+/* The path's cost, reported the same for every cheapest path (issue 22):
+ * S + sqrt2 * D, S the prices of the cells entered straight and D of those
+ * entered diagonally, each added up from the start. With whole or dyadic
+ * costs S and D are exact, and (sqrt 2 being irrational) the same for every
+ * path of the least cost, whatever order A* or jump point search found its
+ * steps in. Only where every step is a cell's price times 1 or sqrt 2:
+ * hex boards, large units with costs or rules, moves and links and
+ * any-angle paths report the sum their search added (g). The path runs
+ * backwards by the stamps' directions: turned around to be summed from the
+ * start, and back again, O(length), nothing allocated. */
+static double canonical_cost(AstarSearch *s, uint32_t end)
+{
+    uint16_t *stamp = s->stamp;
+    uint32_t cell = end, next;
+    unsigned d = stamp[end] & STAMP_DIR_MASK, back;
+    double straight = 0.0, diagonal = 0.0;
+    size_t k, steps = s->length - 1;           /* counted: never past the start */
+
+    if (s->base->hex || s->large || s->moved || s->theta)
+        return s->g[end];
+    for (k = 0; k < steps; k++) {              /* each cell names its way on */
+        uint32_t p = (uint32_t)((long)cell - s->offset[d]);
+        unsigned pd = stamp[p] & STAMP_DIR_MASK;
+        stamp[p] = (uint16_t)((stamp[p] & ~STAMP_DIR_MASK) | d);
+        cell = p;
+        d = pd;
+    }
+    back = d;                                  /* the start's own bits */
+    for (k = 0; k < steps; k++) {
+        d = stamp[cell] & STAMP_DIR_MASK;
+        next = (uint32_t)((long)cell + s->offset[d]);
+        if (d < 4)
+            straight += entry_price(s, next);
+        else
+            diagonal += entry_price(s, next);
+        stamp[cell] = (uint16_t)((stamp[cell] & ~STAMP_DIR_MASK) | back);
+        back = d;
+        cell = next;
+    }
+    return straight + SQRT2 * diagonal;
+}
+
 void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
 {
     uint32_t cell = end;
@@ -162,13 +214,14 @@ void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
     s->end = end;
     if (s->ran == ASTAR_ALGORITHM_JPS) {
         s->length = unfold_jumps(s, end);
-        return;
+    } else {
+        while (cell != s->start) {
+            cell = astar_search_parent(s, cell);
+            length++;
+        }
+        s->length = length;
     }
-    while (cell != s->start) {
-        cell = astar_search_parent(s, cell);
-        length++;
-    }
-    s->length = length;
+    s->cost = canonical_cost(s, end);
 }
 
 double astar_search_ask_move(AstarSearch *s, uint32_t u, uint32_t v, double cost)
@@ -203,7 +256,7 @@ AstarAlgorithm astar_search_algorithm(const AstarSearch *s) { return s->ran; }
 
 uint32_t astar_search_end(const AstarSearch *s) { return s->end; }
 uint32_t astar_search_start(const AstarSearch *s) { return s->start; }
-double astar_search_cost(const AstarSearch *s) { return s->smoothed ? s->walk_cost : s->g[s->end]; }
+double astar_search_cost(const AstarSearch *s) { return s->smoothed ? s->walk_cost : s->cost; }
 size_t astar_search_length(const AstarSearch *s) { return s->smoothed ? s->walk_n : s->length; }
 /* the whole query's work: its runs before restarts (search.c) and this one */
 size_t astar_search_expanded(const AstarSearch *s) { return s->earlier_expanded + s->expanded; }

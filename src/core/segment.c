@@ -89,9 +89,9 @@ static inline int line_next(LineWalk *w)
 }
 
 /* The grid's own walls with every cost 1 (no price, no cost array): only
- * the walls matter, and the cost is the length. The same answer as the
+ * the walls matter, every cell's price is 1. The same answer as the
  * general walk, without its prices. */
-static double uniform_segment_cost(AstarDiagonal diagonal, const uint8_t *open, LineWalk *w)
+static double uniform_highest(AstarDiagonal diagonal, const uint8_t *open, LineWalk *w)
 {
     while (line_more(w)) {
         if (line_next(w)) {
@@ -104,31 +104,70 @@ static double uniform_segment_cost(AstarDiagonal diagonal, const uint8_t *open, 
         if (!open[w->cell])
             return INFINITY;
     }
-    return line_length(w);
+    return 1.0;
 }
 
-double segment_cost(const SegmentModel *m, uint32_t a, uint32_t b)
+/* The highest entry cost among the cells the line w (just started) passes
+ * through, its start excepted: INFINITY when it is not legal, NAN when the
+ * price stopped, 0 (1 on a uniform grid) when it has no length. */
+static double line_highest(const SegmentModel *m, LineWalk *w)
 {
-    LineWalk w;
     double highest = 0.0;
 
-    line_start(&w, (long)m->grid->stride, a, b);
     if (!m->price && !m->grid->cost)
-        return uniform_segment_cost(m->diagonal, m->grid->open, &w);
-    while (line_more(&w)) {
+        return uniform_highest(m->diagonal, m->grid->open, w);
+    while (line_more(w)) {
         double p;
-        if (line_next(&w)) {
-            int pass = corner_passes(m, (uint32_t)(w.cell - w.sy), (uint32_t)(w.cell - w.sx));
+        if (line_next(w)) {
+            int pass = corner_passes(m, (uint32_t)(w->cell - w->sy), (uint32_t)(w->cell - w->sx));
             if (pass < 0)
                 return NAN;
             if (!pass)
                 return INFINITY;
         }
-        p = cell_price(m, (uint32_t)w.cell);
+        p = cell_price(m, (uint32_t)w->cell);
         if (!(p < INFINITY))
             return p;          /* INFINITY: a wall on the line; NAN: stopped */
         if (p > highest)
             highest = p;
     }
+    return highest;
+}
+
+double segment_cost(const SegmentModel *m, uint32_t a, uint32_t b)
+{
+    LineWalk w;
+    double highest;
+
+    line_start(&w, (long)m->grid->stride, a, b);
+    highest = line_highest(m, &w);
     return line_length(&w) * highest;
+}
+
+/* Sums apart, as a search sums a path (search_record.c canonical_cost): a
+ * row's or column's length times c into S, a diagonal's into D, any other
+ * segment's cost into O, each from the start. With whole or dyadic costs S
+ * and D are exact, so a polyline of grid lines costs to the last bit what
+ * the path of single steps it stands for does (sqrt 2 being irrational,
+ * every path of that cost has the same S and D). */
+double segment_polyline_cost(const SegmentModel *m, const uint32_t *cells, size_t n)
+{
+    double straight = 0.0, diagonal = 0.0, other = 0.0;
+    size_t k;
+
+    for (k = 1; k < n; k++) {
+        LineWalk w;
+        double highest;
+        line_start(&w, (long)m->grid->stride, cells[k - 1], cells[k]);
+        highest = line_highest(m, &w);
+        if (!(highest < INFINITY))
+            return highest;
+        if (w.adx == 0 || w.ady == 0)
+            straight += (double)(w.adx + w.ady) * highest;
+        else if (w.adx == w.ady)
+            diagonal += (double)w.adx * highest;
+        else
+            other += line_length(&w) * highest;
+    }
+    return straight + 1.41421356237309504880 * diagonal + other;
 }

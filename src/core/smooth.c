@@ -153,7 +153,14 @@ int smooth_sight(const SegmentModel *m, uint32_t *cells, size_t n, const double 
         a = best;
     }
     *out_n = n > 0 ? kept : 0;
-    *cost = so_far;
+    *cost = 0.0;
+    if (n > 0) {                  /* summed as a path's is (segment.h) */
+        SegmentModel legal = *m;  /* its lines were checked: no corner asked again */
+        legal.diagonal = ASTAR_DIAGONAL_ALWAYS;
+        *cost = segment_polyline_cost(&legal, cells, kept);
+        if (*cost != *cost)
+            return -1;
+    }
     return 0;
 }
 
@@ -227,7 +234,9 @@ size_t astar_path_smooth(const AstarGrid *grid, AstarDiagonal diagonal, AstarSmo
         w[j] = w[j - 1] + step;
     }
     if (n > 0)
-        *cost = w[n - 1];
+        *cost = w[n - 1];                           /* a hex board's: its steps in order */
+    if (!grid->hex)
+        *cost = segment_polyline_cost(&m, xy, n);   /* summed as a path's (segment.h) */
     if (mode == ASTAR_SMOOTH_SIGHT && !grid->hex && diagonal != ASTAR_DIAGONAL_NEVER)
         smooth_sight(&m, xy, n, w, &kept, cost);    /* the grid's own prices never stop */
     else

@@ -29,6 +29,7 @@ local toint = math.tointeger or function(v) return v end
 local sqrt, huge = math.sqrt, math.huge
 local heuristic_scale
 local OCT = B.SQRT2 - 1
+local SQRT2 = B.SQRT2
 
 -- Heuristic numbers: the positions in args.HEURISTIC_NAMES.
 local MANHATTAN, OCTILE, EUCLIDEAN, CHEBYSHEV = 1, 2, 3, 4
@@ -111,10 +112,53 @@ local function closeness(s, cell)
   return distance(h, x - s.goal_x, y - s.goal_y)
 end
 
+-- What a cell on the path was entered for: the rule's answer, else its cost.
+local function entry_price(s, rule, cost, c)
+  if rule then
+    local e = s.rc[c]
+    return e < 0 and -e or e
+  end
+  return cost and cost[c] or 1.0
+end
+
+-- The path's cost, the same for every cheapest path (search_record.c
+-- canonical_cost): S + SQRT2 * D, the prices of the cells entered straight
+-- and diagonally, each added up from the start; g where a step is not a
+-- cell's price times 1 or sqrt 2 (hex, large units with costs or rules,
+-- moves and links, any-angle). The walk is turned around in parent[] to be
+-- summed from the start, and back again.
+local function path_cost(s, last)
+  local start, grid = s.start, s.grid
+  local rule, cost = s.general and s.rule, grid._cost
+  if s.hex or s.theta or s.moved or (s.size > 1 and (cost or rule)) then return s.g[last] end
+  local parent, stride = s.parent, grid._stride
+  local cell, after = last, 0
+  while cell ~= start do           -- each cell names the one after it
+    local p = parent[cell]
+    parent[cell] = after
+    after, cell = cell, p
+  end
+  local straight, diagonal = 0.0, 0.0
+  local prev = start
+  cell = after
+  while cell ~= 0 do
+    local nxt, d = parent[cell], cell - prev
+    if d == 1 or d == -1 or d == stride or d == -stride then
+      straight = straight + entry_price(s, rule, cost, cell)
+    else
+      diagonal = diagonal + entry_price(s, rule, cost, cell)
+    end
+    parent[cell] = prev
+    prev, cell = cell, nxt
+  end
+  return straight + SQRT2 * diagonal
+end
+
 local function finish(s, status, cell)
   local parent, start = s.parent, s.start
   local length = 1
   s.status, s.finish = status, cell
+  s.cost = path_cost(s, cell)
   while cell ~= start do
     cell = parent[cell]
     length = length + 1
@@ -621,7 +665,7 @@ function M.path(s)
     path[k] = { x = toint(x), y = toint((i0 - x) / stride) }
     cell = parent[cell]
   end
-  return path, s.g[s.finish]
+  return path, s.cost
 end
 
 -- #t without __len (lua_rawlen); Lua 5.1's # never calls __len on a table.
@@ -661,7 +705,7 @@ function M.path_into(s, into, flat)
     end
   end
   for k = n + 1, rawlen(into) do rawset(into, k, nil) end
-  return into, s.g[s.finish]
+  return into, s.cost
 end
 
 -- The path as one new flat array {x1, y1, x2, y2, ...} (1-based), and its cost.

@@ -13,6 +13,7 @@ local M = {}
 
 local sqrt, huge = math.sqrt, math.huge
 local NEVER, ALWAYS, ONE_OBSTACLE = B.NEVER, B.ALWAYS, B.ONE_OBSTACLE
+local SQRT2 = B.SQRT2
 
 -- May the line pass the grid corner whose two cells beside it are c1 and c2
 -- (segment.c corner_passes)? true, false, or nil to stop.
@@ -28,16 +29,15 @@ local function corner_passes(diagonal, price, c1, c2)
   return p1 < huge and p2 < huge
 end
 
---- cost(stride, diagonal, price, a, b) -> the cost of the segment between
--- the centres of bordered cells a and b of a grid of stride `stride`: its
--- length (in cells) times the highest entry cost among the cells it passes
--- through, a excepted; huge when it is not legal under diagonal mode
--- `diagonal` (board.lua's numbers); nil when price stopped. 0 when a == b.
--- The line crosses the i-th vertical grid line (of adx) at parameter
--- (2i + 1) / (2 adx), the j-th horizontal one at (2j + 1) / (2 ady):
--- comparing (2i + 1) ady with (2j + 1) adx says which comes first, and
--- equality is a grid corner.
-function M.cost(stride, diagonal, price, a, b)
+-- The line from the centre of bordered cell a to that of b on a grid of
+-- stride `stride` (segment.c line_highest): the highest entry cost among the
+-- cells it passes through, a excepted (0 when a == b), huge when it is not
+-- legal under diagonal mode `diagonal` (board.lua's numbers), nil when price
+-- stopped; then its offsets adx, ady. The line crosses the i-th vertical
+-- grid line (of adx) at parameter (2i + 1) / (2 adx), the j-th horizontal one
+-- at (2j + 1) / (2 ady): comparing (2i + 1) ady with (2j + 1) adx says which
+-- comes first, and equality is a grid corner.
+local function highest_on(stride, diagonal, price, a, b)
   local ax, bx = (a - 1) % stride, (b - 1) % stride
   local ay, by = (a - 1 - ax) / stride, (b - 1 - bx) / stride
   local sx, sy = bx > ax and 1 or -1, by > ay and stride or -stride
@@ -57,16 +57,50 @@ function M.cost(stride, diagonal, price, a, b)
       j = j + 1
     else
       local pass = corner_passes(diagonal, price, cell + sx, cell + sy)
-      if pass == nil then return nil end
-      if not pass then return huge end
+      if pass == nil then return nil, adx, ady end
+      if not pass then return huge, adx, ady end
       cell = cell + sx + sy
       i, j = i + 1, j + 1
     end
     local p = price(cell)
-    if p == nil or p == huge then return p end   -- stopped; a wall on the line
+    if p == nil or p == huge then return p, adx, ady end   -- stopped; a wall on the line
     if p > highest then highest = p end
   end
+  return highest, adx, ady
+end
+
+--- cost(stride, diagonal, price, a, b) -> the cost of the segment between
+-- the centres of bordered cells a and b of a grid of stride `stride`: its
+-- length (in cells) times the highest entry cost among the cells it passes
+-- through, a excepted; huge when it is not legal under diagonal mode
+-- `diagonal` (board.lua's numbers); nil when price stopped. 0 when a == b.
+function M.cost(stride, diagonal, price, a, b)
+  local highest, adx, ady = highest_on(stride, diagonal, price, a, b)
+  if highest == nil then return nil end
   return sqrt(adx * adx + ady * ady) * highest
+end
+
+--- polyline_cost(stride, price, cells, keep, m) -> the cost of the polyline
+-- through cells[keep[1]], ..., cells[keep[m]] (segment.c
+-- segment_polyline_cost, docs/paths.md): S + SQRT2 * D + O, a row's or a
+-- column's length times its highest price into S, a diagonal's into D, any
+-- other segment's cost into O, each added from the start; nil when price
+-- stopped. The segments are legal (checked when they were chosen): no
+-- corner is asked about again.
+function M.polyline_cost(stride, price, cells, keep, m)
+  local straight, diagonal, other = 0.0, 0.0, 0.0
+  for k = 2, m do
+    local highest, adx, ady = highest_on(stride, ALWAYS, price, cells[keep[k - 1]], cells[keep[k]])
+    if highest == nil or highest == huge then return highest end
+    if adx == 0 or ady == 0 then
+      straight = straight + (adx + ady) * highest
+    elseif adx == ady then
+      diagonal = diagonal + adx * highest
+    else
+      other = other + sqrt(adx * adx + ady * ady) * highest
+    end
+  end
+  return straight + SQRT2 * diagonal + other
 end
 
 -- The price of bordered cell `cell` on walls `open` and costs `cost`: a

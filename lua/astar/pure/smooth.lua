@@ -93,7 +93,8 @@ end
 
 --- sight(cells, n, stride, diagonal, price) -> keep, m, cost: the string
 -- pulling of docs/paths.md over the walk cells[1..n] (bordered cells), as
--- positions in the walk, and the polyline's cost; nil when price stopped.
+-- positions in the walk, and the polyline's cost (SEG.polyline_cost); nil
+-- when price stopped.
 function M.sight(cells, n, stride, diagonal, price)
   local cost = SEG.cost
   local step, W = {}, { 0.0 }   -- each step's cost; the walk's cost to each point
@@ -142,7 +143,10 @@ function M.sight(cells, n, stride, diagonal, price)
     keep[m] = best
     a = best
   end
-  return keep, m, total
+  -- its cost summed as a path's is (segment.lua polyline_cost)
+  local sum = SEG.polyline_cost(stride, price, cells, keep, m)
+  if sum == nil then return nil end
+  return keep, m, sum
 end
 
 -- ---- results --------------------------------------------------------------------
@@ -234,8 +238,9 @@ function M.finish(s, mode)
     mode = CORNERS   -- search.c smoothing: moves came since the query was read
   end
   if mode == THETA then   -- the any-angle search's path is its waypoints
-    keep, m, cost = {}, n, s.g[s.finish]
+    keep, m = {}, n
     for k = 1, n do keep[k] = k end
+    cost = SEG.polyline_cost(stride, search_price(s, grid), cells, keep, m)
   elseif mode == SIGHT then
     keep, m, cost = M.sight(cells, n, stride, s.diagonal, search_price(s, grid))
     if not keep then
@@ -244,7 +249,7 @@ function M.finish(s, mode)
     end
   else
     keep, m = M.corners(xs, ys, n, s.hex, s.diagonal)
-    cost = s.g[s.finish]
+    cost = s.cost
   end
   s.smooth_x, s.smooth_y = pick(xs, ys, keep, m)
   s.smooth_n, s.smooth_cost = m, cost
@@ -462,6 +467,11 @@ function M.smoothPath(...)
     end
     local cost = check_steps(self, open, cost_of, price, cells, xs, ys, n, o.diagonal)
     local keep, m
+    if not self._hex then   -- summed as a path's is (segment.lua polyline_cost)
+      local all = {}
+      for k = 1, n do all[k] = k end
+      cost = SEG.polyline_cost(self._stride, price, cells, all, n)
+    end
     if mode == SIGHT then
       keep, m, cost = M.sight(cells, n, self._stride, o.diagonal, price)
     else
