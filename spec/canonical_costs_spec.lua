@@ -121,21 +121,13 @@ local TERRAINS = {
   patches = function(rng, desc)
     for _ = 1, rng.int(2, 4) do
       local cx, cy, r, c = rng.int(1, desc.w), rng.int(1, desc.h), rng.int(2, 6), rng.int(2, 4)
-      for x = 1, desc.w do
-        for y = 1, desc.h do
-          if (x - cx) ^ 2 + (y - cy) ^ 2 <= r * r then desc.cost[x][y] = c end
-        end
-      end
+      R.paint_disc(desc, cx, cy, r, c)
     end
   end,
   -- one small disc on a larger grid: few enough edge cells (4%) for 4 directions
   patch = function(rng, desc)
     local cx, cy, r, c = rng.int(1, desc.w), rng.int(1, desc.h), rng.int(1, 2), rng.int(2, 4)
-    for x = 1, desc.w do
-      for y = 1, desc.h do
-        if (x - cx) ^ 2 + (y - cy) ^ 2 <= r * r then desc.cost[x][y] = c end
-      end
-    end
+    R.paint_disc(desc, cx, cy, r, c)
   end,
   uniform = function() end,
   uniform3 = function(_, desc)
