@@ -293,4 +293,49 @@ describe("path costs to the last bit", function()
     assert(found >= 10, "too few paths: " .. found)
     assert.are.equal(found, same)
   end)
+
+  -- maxCost holds the reported cost: the search adds its steps in its own
+  -- order, which may round a bit above the reported S + SQRT2 * D, and must
+  -- not drop the path for that. A cost read back as maxCost finds the same
+  -- cost; just below it (2^-52 relative), no path.
+  it("let a reported cost read back as maxCost find its path, and nothing just below", function()
+    local rng = R.rng(505)
+    local desc = R.random_map(rng, 30, 24, 0.12, { 1 })
+    TERRAINS.patches(rng, desc)
+    local grid = R.build_grid(astar, desc)
+    local price = cells(desc)
+    local found, rounded_above = 0, 0
+    for _ = 1, 25 do
+      local sx, sy = random_start(rng, desc)
+      local goal = random_goals(rng, desc, 1)[1]
+      for _, mode in ipairs({ "no-obstacles", "always" }) do
+        local S, D = exact_dijkstra(desc, mode, sx, sy, price)
+        for _, algorithm in ipairs({ "auto", "astar" }) do
+          local opts = { diagonal = mode, algorithm = algorithm }
+          local path, cost = grid:findPath(sx, sy, goal[1], goal[2], opts)
+          if path then
+            found = found + 1
+            assert.are.equal(S[goal[1]][goal[2]] + SQRT2 * D[goal[1]][goal[2]], cost)
+            -- the same steps added in path order, as a search adds them
+            local inorder = 0
+            for i = 2, #path do
+              local a, b = path[i - 1], path[i]
+              local p = price(b.x, b.y)
+              inorder = inorder + ((a.x ~= b.x and a.y ~= b.y) and SQRT2 * p or p)
+            end
+            if inorder > cost then rounded_above = rounded_above + 1 end
+            opts.maxCost = cost
+            local again, again_cost = grid:findPath(sx, sy, goal[1], goal[2], opts)
+            assert(again, ("maxCost %.17g: no path (%s)"):format(cost, tostring(again_cost)))
+            assert.are.equal(cost, again_cost)
+            opts.maxCost = cost - cost * 2 ^ -52
+            local none, why = grid:findPath(sx, sy, goal[1], goal[2], opts)
+            assert.are.same({ nil, "no path" }, { none, why })
+          end
+        end
+      end
+    end
+    assert(found >= 60, "too few paths: " .. found)
+    assert(rounded_above >= 5, "too few paths whose steps in order add up above: " .. rounded_above)
+  end)
 end)

@@ -343,7 +343,7 @@ ASTAR_INLINE AstarStatus astar_kernel(AstarSearch *s, AK_QUERY *q, const BoardKi
     const int sides_first = kind <= BOARD_SQUARE8;
     const int partial = s->options.partial, recording = s->recording;
     const int ruled = s->options.rule != NULL;
-    const double bound = s->options.bounded ? s->options.max_cost : INFINITY;
+    const double bound = s->bound;   /* max_cost and rounding's margin (search.c) */
     const uint16_t *target = s->target;
     const uint32_t goal = s->goal;
     const int extra = partial || recording;   /* one test per expansion for both */

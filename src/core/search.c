@@ -17,6 +17,13 @@
 #include "smooth.h"
 #include "terrain.h"
 
+/* How far past max_cost, relatively, g may go before a bounded search drops
+ * a cell: a path's g and its reported cost differ by at most about one
+ * rounding a step (1e-16 relative), so 1e-9 covers paths of millions of
+ * steps, and lets in no path whose true cost is above the bound by more
+ * than rounding: the reported cost is then checked against max_cost. */
+#define BOUND_SLACK 1e-9
+
 AstarSearch *astar_search_new(void)
 {
     AstarSearch *search = calloc(1, sizeof *search);
@@ -504,6 +511,7 @@ AstarError astar_search_begin(AstarSearch *s, const AstarGrid *grid,
     s->goal_y = (int)gy + 1;
     s->h_scale = heuristic_scale(s->base, options);
     s->inv_stride = 1.0 / (double)grid->stride;
+    s->bound = options->bounded ? options->max_cost * (1.0 + BOUND_SLACK) : INFINITY;
     /* jump point search knows no overrides, links or segments: A* */
     s->ran = s->large || s->moved || s->theta ? ASTAR_ALGORITHM_ASTAR : choose(grid, &s->options);
     s->end = s->start;
@@ -742,6 +750,11 @@ static AstarStatus expand(AstarSearch *s, size_t max_expansions, AstarError *err
         if ((e = restart(s, ASTAR_ALGORITHM_ASTAR)) != ASTAR_OK)
             break;
     }
+    /* g may pass max_cost by rounding alone (s->bound): the path's cost as
+     * reported must not (a cost read back as maxCost finds its path again) */
+    if (e == ASTAR_OK && status == ASTAR_FOUND && s->options.bounded
+        && s->cost > s->options.max_cost)
+        status = ASTAR_NO_PATH;
     if (e == ASTAR_OK && status == ASTAR_NO_PATH && s->options.partial) {
         astar_search_finish(s, ASTAR_PARTIAL, s->best);
         status = ASTAR_PARTIAL;

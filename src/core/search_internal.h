@@ -140,6 +140,12 @@ struct AstarSearch {
     uint32_t best;
     double best_distance, best_g;
 
+    /* What the loops hold g to (INFINITY: no bound): max_cost and a margin
+     * for rounding (BOUND_SLACK, search.c), since g adds the steps in the
+     * order the search took them and the reported cost sums them apart
+     * (search_record.c): the reported cost decides (search.c expand). */
+    double bound;
+
     /* the result: cost is the path's, as astar_search_finish reports it */
     uint32_t end;
     double cost;

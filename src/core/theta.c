@@ -100,7 +100,7 @@ static AstarError theta_relax(AstarSearch *s, const SegmentModel *line, uint32_t
                               uint32_t v, unsigned d, double entry, double fc)
 {
     const unsigned gen = search_gen(s);
-    const double bound = s->options.bounded ? s->options.max_cost : INFINITY;
+    const double bound = s->bound;   /* max_cost and rounding's margin (search.c) */
     double ng, h;
     uint32_t from = c;
     int vy;

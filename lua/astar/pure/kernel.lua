@@ -181,7 +181,7 @@ return function(s, grid, budget)
   --@if general
   local rc, rs, target = s.rc, s.rs, s.target
   local rule, start = s.rule, s.start
-  local bounded, max_cost = s.bounded, s.max_cost
+  local bounded, max_cost = s.bounded, s.bound   -- max_cost and rounding's margin
 
   local function entry(v)
     if not open[v] then return huge end

@@ -27,6 +27,9 @@ M.H_SCALE_MAX = H_SCALE_MAX
 local toint = math.tointeger or function(v) return v end
 
 local sqrt, huge = math.sqrt, math.huge
+-- How far past max_cost, relatively, g may go in a bounded search (search.c
+-- BOUND_SLACK): g and the reported cost differ by rounding alone.
+local BOUND_SLACK = 1e-9
 local heuristic_scale
 local OCT = B.SQRT2 - 1
 local SQRT2 = B.SQRT2
@@ -164,6 +167,14 @@ local function finish(s, status, cell)
     length = length + 1
   end
   s.length = length
+  -- g may pass max_cost by rounding alone (s.bound): the path's cost as
+  -- reported must not (search.c expand), so a cost read back as maxCost
+  -- finds its path again
+  if status == M.FOUND and s.bounded and s.cost > s.max_cost then
+    if s.partial then return finish(s, M.PARTIAL, s.best) end
+    s.status = M.NO_PATH
+    return M.NO_PATH
+  end
   return status
 end
 
@@ -175,7 +186,7 @@ function M.begin(s, grid, start, goal, diagonal, heuristic, weight, partial)
   local generation = s.generation + 1
   s.generation = generation
   s.algorithm = "astar"   -- what runs (getSearchStats, search:getStats)
-  s.general, s.theta = false, false
+  s.general, s.theta, s.bounded = false, false, false
   s.runner, s.hex = nil, nil
   s.size, s.goal_checked = 1, not partial
   s.grid, s.version = grid, grid._version
@@ -433,6 +444,9 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.moved = grid._moves ~= nil or s.move_rule ~= nil
   s.h_links, s.link_edits = nil, grid._link_edits   -- the links' bound: at the first step
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
+  -- what the loops hold g to: max_cost and a margin for rounding (search.c
+  -- BOUND_SLACK); the reported cost is checked against max_cost (finish)
+  s.bound = o.bounded and o.max_cost * (1 + BOUND_SLACK) or huge
   s.size = not hex and o.size or 1   -- hex boards have no large units
   -- any-angle search (theta.lua, search.c runs_theta): where straight lines
   -- between cell centres are the moves
