@@ -718,7 +718,6 @@ static AstarError smooth_result(AstarSearch *s)
                 return ASTAR_EABORTED;
         } else {   /* theta's waypoints: summed as a path's is (segment.h); the
                     * search priced their lines and passed their corners */
-            m.diagonal = ASTAR_DIAGONAL_ALWAYS;
             s->walk_cost = segment_polyline_cost(&m, s->walk, n);
             if (s->walk_cost != s->walk_cost)
                 return ASTAR_EABORTED;

@@ -152,14 +152,16 @@ double segment_cost(const SegmentModel *m, uint32_t a, uint32_t b)
  * every path of that cost has the same S and D). */
 double segment_polyline_cost(const SegmentModel *m, const uint32_t *cells, size_t n)
 {
+    SegmentModel legal = *m;   /* its lines are legal: no corner is asked about again */
     double straight = 0.0, diagonal = 0.0, other = 0.0;
     size_t k;
 
+    legal.diagonal = ASTAR_DIAGONAL_ALWAYS;
     for (k = 1; k < n; k++) {
         LineWalk w;
         double highest;
         line_start(&w, (long)m->grid->stride, cells[k - 1], cells[k]);
-        highest = line_highest(m, &w);
+        highest = line_highest(&legal, &w);
         if (!(highest < INFINITY))
             return highest;
         if (w.adx == 0 || w.ady == 0)

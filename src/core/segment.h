@@ -26,11 +26,13 @@ typedef struct {
  * price stopped. 0 when a == b. */
 double segment_cost(const SegmentModel *m, uint32_t a, uint32_t b);
 
-/* The cost of the polyline through bordered cells[0..n-1] (docs/paths.md):
- * S + sqrt2 * D + O, S the lengths times c of its segments along a row or
- * a column, D of those along a diagonal, O the costs of the others, each
- * added up from the start (c: a segment's highest entry cost, as above).
- * INFINITY when a segment is not legal, NAN when the price stopped. */
+/* The cost of the polyline through bordered cells[0..n-1] (docs/paths.md),
+ * whose segments are legal (checked when they were chosen; the corners
+ * they pass are not looked at again): S + sqrt2 * D + O, S the lengths
+ * times c of its segments along a row or a column, D of those along a
+ * diagonal, O the costs of the others, each added up from the start (c: a
+ * segment's highest entry cost, as above). INFINITY when a cell on it
+ * cannot be entered, NAN when the price stopped. */
 double segment_polyline_cost(const SegmentModel *m, const uint32_t *cells, size_t n);
 
 #endif

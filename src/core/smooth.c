@@ -155,9 +155,7 @@ int smooth_sight(const SegmentModel *m, uint32_t *cells, size_t n, const double 
     *out_n = n > 0 ? kept : 0;
     *cost = 0.0;
     if (n > 0) {                  /* summed as a path's is (segment.h) */
-        SegmentModel legal = *m;  /* its lines were checked: no corner asked again */
-        legal.diagonal = ASTAR_DIAGONAL_ALWAYS;
-        *cost = segment_polyline_cost(&legal, cells, kept);
+        *cost = segment_polyline_cost(m, cells, kept);
         if (*cost != *cost)
             return -1;
     }
@@ -233,14 +231,13 @@ size_t astar_path_smooth(const AstarGrid *grid, AstarDiagonal diagonal, AstarSmo
         }
         w[j] = w[j - 1] + step;
     }
-    if (n > 0)
-        *cost = w[n - 1];                           /* a hex board's: its steps in order */
-    if (!grid->hex)
-        *cost = segment_polyline_cost(&m, xy, n);   /* summed as a path's (segment.h) */
-    if (mode == ASTAR_SMOOTH_SIGHT && !grid->hex && diagonal != ASTAR_DIAGONAL_NEVER)
+    if (mode == ASTAR_SMOOTH_SIGHT && !grid->hex && diagonal != ASTAR_DIAGONAL_NEVER) {
         smooth_sight(&m, xy, n, w, &kept, cost);    /* the grid's own prices never stop */
-    else
+    } else {
+        if (n > 0)        /* the walk's: summed as a path's (segment.h), a hex board's in order */
+            *cost = grid->hex ? w[n - 1] : segment_polyline_cost(&m, xy, n);
         kept = smooth_corners(grid->stride, grid->hex, xy, n);
+    }
     cells_to_pairs(grid->stride, xy, kept);
     return kept;
 }

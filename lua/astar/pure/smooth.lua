@@ -467,14 +467,14 @@ function M.smoothPath(...)
     end
     local cost = check_steps(self, open, cost_of, price, cells, xs, ys, n, o.diagonal)
     local keep, m
-    if not self._hex then   -- summed as a path's is (segment.lua polyline_cost)
-      local all = {}
-      for k = 1, n do all[k] = k end
-      cost = SEG.polyline_cost(self._stride, price, cells, all, n)
-    end
     if mode == SIGHT then
       keep, m, cost = M.sight(cells, n, self._stride, o.diagonal, price)
     else
+      if not self._hex then   -- the walk's, summed as a path's is (segment.lua polyline_cost)
+        local all = {}
+        for k = 1, n do all[k] = k end
+        cost = SEG.polyline_cost(self._stride, price, cells, all, n)
+      end
       keep, m = M.corners(xs, ys, n, self._hex, o.diagonal)
     end
     -- a finalizer run by the tables made may have changed or closed the grid
