@@ -191,6 +191,25 @@ local function random_start(rng, desc)
   return sx, sy
 end
 
+-- The bounded queries' world: a 30x24 map (seed) with patches of costs 2-4;
+-- for `rounds` random start and goal pairs, in each of two diagonal modes,
+-- each(grid, desc, sx, sy, gx, gy, mode, S, D) with the exact costs from the start.
+local function each_bounded_query(seed, rounds, each)
+  local rng = R.rng(seed)
+  local desc = R.random_map(rng, 30, 24, 0.12, { 1 })
+  TERRAINS.patches(rng, desc)
+  local grid = R.build_grid(astar, desc)
+  local price = cells(desc)
+  for _ = 1, rounds do
+    local sx, sy = random_start(rng, desc)
+    local goal = random_goals(rng, desc, 1)[1]
+    for _, mode in ipairs({ "no-obstacles", "always" }) do
+      local S, D = exact_dijkstra(desc, mode, sx, sy, price)
+      each(grid, desc, sx, sy, goal[1], goal[2], mode, S, D)
+    end
+  end
+end
+
 describe("path costs to the last bit", function()
   for _, case in ipairs { { "patches", "no-obstacles" }, { "patch", "never" },
     { "uniform", "no-obstacles" }, { "uniform", "never" }, { "uniform3", "no-obstacles" },
@@ -299,43 +318,82 @@ describe("path costs to the last bit", function()
   -- not drop the path for that. A cost read back as maxCost finds the same
   -- cost; just below it (2^-52 relative), no path.
   it("let a reported cost read back as maxCost find its path, and nothing just below", function()
-    local rng = R.rng(505)
-    local desc = R.random_map(rng, 30, 24, 0.12, { 1 })
-    TERRAINS.patches(rng, desc)
-    local grid = R.build_grid(astar, desc)
-    local price = cells(desc)
     local found, rounded_above = 0, 0
-    for _ = 1, 25 do
-      local sx, sy = random_start(rng, desc)
-      local goal = random_goals(rng, desc, 1)[1]
-      for _, mode in ipairs({ "no-obstacles", "always" }) do
-        local S, D = exact_dijkstra(desc, mode, sx, sy, price)
-        for _, algorithm in ipairs({ "auto", "astar" }) do
-          local opts = { diagonal = mode, algorithm = algorithm }
-          local path, cost = grid:findPath(sx, sy, goal[1], goal[2], opts)
-          if path then
-            found = found + 1
-            assert.are.equal(S[goal[1]][goal[2]] + SQRT2 * D[goal[1]][goal[2]], cost)
-            -- the same steps added in path order, as a search adds them
-            local inorder = 0
-            for i = 2, #path do
-              local a, b = path[i - 1], path[i]
-              local p = price(b.x, b.y)
-              inorder = inorder + ((a.x ~= b.x and a.y ~= b.y) and SQRT2 * p or p)
+    each_bounded_query(505, 25, function(grid, desc, sx, sy, gx, gy, mode, S, D)
+      for _, algorithm in ipairs({ "auto", "astar" }) do
+        local opts = { diagonal = mode, algorithm = algorithm }
+        local path, cost = grid:findPath(sx, sy, gx, gy, opts)
+        if path then
+          found = found + 1
+          assert.are.equal(S[gx][gy] + SQRT2 * D[gx][gy], cost)
+          -- the same steps added in path order, as a search adds them
+          local inorder = 0
+          for i = 2, #path do
+            local a, b = path[i - 1], path[i]
+            local p = desc.cost[b.x][b.y]
+            inorder = inorder + ((a.x ~= b.x and a.y ~= b.y) and SQRT2 * p or p)
+          end
+          if inorder > cost then rounded_above = rounded_above + 1 end
+          opts.maxCost = cost
+          local again, again_cost = grid:findPath(sx, sy, gx, gy, opts)
+          assert(again, ("maxCost %.17g: no path (%s)"):format(cost, tostring(again_cost)))
+          assert.are.equal(cost, again_cost)
+          opts.maxCost = cost - cost * 2 ^ -52
+          local none, why = grid:findPath(sx, sy, gx, gy, opts)
+          assert.are.same({ nil, "no path" }, { none, why })
+        end
+      end
+    end)
+    assert(found >= 60, "too few paths: " .. found)
+    assert(rounded_above >= 5, "too few paths whose steps in order add up above: " .. rounded_above)
+  end)
+
+  -- The same for a partial path: with maxCost just below the goal's cost, the
+  -- cells that cost as much as the goal are out of reach too, though the
+  -- search's g for them may round to within its margin. The path ends at the
+  -- reached cell closest to the goal (octile distance, compared exactly as a
+  -- pair: max - min + sqrt2 * min), ties to the cheaper, with its cost.
+  it("hold a partial path's reported cost to maxCost too", function()
+    local checked, beside = 0, 0
+    each_bounded_query(707, 20, function(grid, desc, sx, sy, gx, gy, mode, S, D)
+      if not S[gx][gy] or (gx == sx and gy == sy) then return end
+      local goal_cost = S[gx][gy] + SQRT2 * D[gx][gy]
+      local budget = goal_cost - goal_cost * 2 ^ -52
+      -- the reference: every cell whose reported cost is within budget
+      local best, ties_goal_cost = nil, false
+      for x = 1, desc.w do
+        for y = 1, desc.h do
+          if S[x][y] then
+            local cost = S[x][y] + SQRT2 * D[x][y]
+            local dx, dy = math.abs(x - gx), math.abs(y - gy)
+            local far, near = math.max(dx, dy) - math.min(dx, dy), math.min(dx, dy)
+            if cost <= budget then
+              if not best or less(far, near, best.far, best.near)
+                or (far == best.far and near == best.near and cost < best.cost) then
+                best = { far = far, near = near, cost = cost, cells = {} }
+              end
+              if far == best.far and near == best.near and cost == best.cost then
+                best.cells[x .. "," .. y] = true
+              end
+            elseif cost == goal_cost and (x ~= gx or y ~= gy) then
+              ties_goal_cost = true
             end
-            if inorder > cost then rounded_above = rounded_above + 1 end
-            opts.maxCost = cost
-            local again, again_cost = grid:findPath(sx, sy, goal[1], goal[2], opts)
-            assert(again, ("maxCost %.17g: no path (%s)"):format(cost, tostring(again_cost)))
-            assert.are.equal(cost, again_cost)
-            opts.maxCost = cost - cost * 2 ^ -52
-            local none, why = grid:findPath(sx, sy, goal[1], goal[2], opts)
-            assert.are.same({ nil, "no path" }, { none, why })
           end
         end
       end
-    end
-    assert(found >= 60, "too few paths: " .. found)
-    assert(rounded_above >= 5, "too few paths whose steps in order add up above: " .. rounded_above)
+      local path, cost, reached = grid:findPath(sx, sy, gx, gy,
+        { diagonal = mode, maxCost = budget, partial = true })
+      assert(path, "no partial path")
+      assert.is_false(reached)
+      local last = path[#path]
+      assert(best.cells[last.x .. "," .. last.y],
+        ("from (%d, %d) to (%d, %d), %s: ends at (%d, %d), cost %.17g, not at %s, cost %.17g")
+          :format(sx, sy, gx, gy, mode, last.x, last.y, cost, next(best.cells), best.cost))
+      assert.are.equal(best.cost, cost)
+      checked = checked + 1
+      if ties_goal_cost then beside = beside + 1 end
+    end)
+    assert(checked >= 25, "too few queries: " .. checked)
+    assert(beside >= 10, "too few queries with other cells of the goal's cost: " .. beside)
   end)
 end)

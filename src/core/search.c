@@ -17,13 +17,6 @@
 #include "smooth.h"
 #include "terrain.h"
 
-/* How far past max_cost, relatively, g may go before a bounded search drops
- * a cell: a path's g and its reported cost differ by at most about one
- * rounding a step (1e-16 relative), so 1e-9 covers paths of millions of
- * steps, and lets in no path whose true cost is above the bound by more
- * than rounding: the reported cost is then checked against max_cost. */
-#define BOUND_SLACK 1e-9
-
 AstarSearch *astar_search_new(void)
 {
     AstarSearch *search = calloc(1, sizeof *search);
@@ -749,11 +742,6 @@ static AstarStatus expand(AstarSearch *s, size_t max_expansions, AstarError *err
         if ((e = restart(s, ASTAR_ALGORITHM_ASTAR)) != ASTAR_OK)
             break;
     }
-    /* g may pass max_cost by rounding alone (s->bound): the path's cost as
-     * reported must not (a cost read back as maxCost finds its path again) */
-    if (e == ASTAR_OK && status == ASTAR_FOUND && s->options.bounded
-        && s->cost > s->options.max_cost)
-        status = ASTAR_NO_PATH;
     if (e == ASTAR_OK && status == ASTAR_NO_PATH && s->options.partial) {
         astar_search_finish(s, ASTAR_PARTIAL, s->best);
         status = ASTAR_PARTIAL;

@@ -73,16 +73,6 @@ double astar_search_closeness(const AstarSearch *s, uint32_t cell)
     return closeness(s, cell);
 }
 
-void astar_search_note_closest(AstarSearch *s, uint32_t cell)
-{
-    double d = closeness(s, cell);
-    if (d < s->best_distance || (d == s->best_distance && s->g[cell] < s->best_g)) {
-        s->best = cell;
-        s->best_distance = d;
-        s->best_g = s->g[cell];
-    }
-}
-
 static int closed_now(const AstarSearch *s, uint32_t cell)
 {
     return (s->stamp[cell] & (STAMP_GEN_MASK | STAMP_CLOSED)) == (search_gen(s) | STAMP_CLOSED);
@@ -173,13 +163,13 @@ static double entry_price(const AstarSearch *s, uint32_t cell)
  * any-angle paths report the sum their search added (g). The path runs
  * backwards by the stamps' directions: turned around to be summed from the
  * start, and back again, O(length), nothing allocated. */
-static double canonical_cost(AstarSearch *s, uint32_t end)
+static double canonical_cost(AstarSearch *s, uint32_t end, size_t steps)
 {
     uint16_t *stamp = s->stamp;
     uint32_t cell = end, next;
     unsigned d = stamp[end] & STAMP_DIR_MASK, back;
     double straight = 0.0, diagonal = 0.0;
-    size_t k, steps = s->length - 1;           /* counted: never past the start */
+    size_t k;                                  /* steps counted: never past the start */
 
     if (s->base->hex || s->large || s->moved || s->theta)
         return s->g[end];
@@ -221,7 +211,32 @@ void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
         }
         s->length = length;
     }
-    s->cost = canonical_cost(s, end);
+    s->cost = canonical_cost(s, end, s->length - 1);
+}
+
+int astar_search_within_max_cost(AstarSearch *s, uint32_t cell)
+{
+    uint32_t c = cell;
+    size_t steps = 0;
+
+    if (s->g[cell] <= s->options.max_cost * (1.0 - BOUND_SLACK))
+        return 1;
+    while (c != s->start) {
+        c = astar_search_parent(s, c);
+        steps++;
+    }
+    return canonical_cost(s, cell, steps) <= s->options.max_cost;
+}
+
+void astar_search_note_closest(AstarSearch *s, uint32_t cell)
+{
+    double d = closeness(s, cell);
+    if ((d < s->best_distance || (d == s->best_distance && s->g[cell] < s->best_g))
+        && (!s->options.bounded || astar_search_within_max_cost(s, cell))) {
+        s->best = cell;
+        s->best_distance = d;
+        s->best_g = s->g[cell];
+    }
 }
 
 double astar_search_ask_move(AstarSearch *s, uint32_t u, uint32_t v, double cost)

@@ -168,6 +168,7 @@ end
 -- costs, the corner rule over the positions beside a diagonal step.
 local LARGE = { name = "astar large", flags = { "general" },
   uses = { changed = S.changed, closeness = S.general_closeness, finish = S.finish,
+    within_max_cost = S.within_max_cost,
     box_distance = S.box_distance, move_cost = move_cost, link_target = link_target,
     no_stop = no_stop,
     DX = B.DX, DY = B.DY, NEVER = NEVER, ALWAYS = ALWAYS, ONE_OBSTACLE = ONE_OBSTACLE,

@@ -177,6 +177,7 @@ function M.run(s, grid, budget)
   if not run_hex then
     local S = s.S
     HEX.uses = { changed = S.changed, closeness = closeness, finish = S.finish, axial = axial,
+      within_max_cost = S.within_max_cost,
       axial_distance = axial_distance, DX = B.DX, DY = B.DY,
       SEARCHING = S.SEARCHING, FOUND = S.FOUND, PARTIAL = S.PARTIAL, NO_PATH = S.NO_PATH,
       STOPPED = S.STOPPED }

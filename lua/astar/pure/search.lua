@@ -157,6 +157,16 @@ local function path_cost(s, last)
   return straight + SQRT2 * diagonal
 end
 
+-- Whether the path the parents give to cell u costs at most max_cost as it
+-- would be reported (search_record.c astar_search_within_max_cost): surely when g is below
+-- it by more than rounding, else summed (only a cell within rounding of it).
+-- The kernels ask it of a bounded query's goal and closest cell: a goal
+-- beyond it is out of reach (every cheapest path reports the same cost).
+function M.within_max_cost(s, u)
+  if s.g[u] <= s.max_cost * (1 - BOUND_SLACK) then return true end
+  return path_cost(s, u) <= s.max_cost
+end
+
 local function finish(s, status, cell)
   local parent, start = s.parent, s.start
   local length = 1
@@ -167,14 +177,6 @@ local function finish(s, status, cell)
     length = length + 1
   end
   s.length = length
-  -- g may pass max_cost by rounding alone (s.bound): the path's cost as
-  -- reported must not (search.c expand), so a cost read back as maxCost
-  -- finds its path again
-  if status == M.FOUND and s.bounded and s.cost > s.max_cost then
-    if s.partial then return finish(s, M.PARTIAL, s.best) end
-    s.status = M.NO_PATH
-    return M.NO_PATH
-  end
   return status
 end
 
@@ -293,6 +295,7 @@ end
 -- costs, one goal, the heuristic written in. On kernel.lua's A* loop.
 local PLAIN = { name = "astar",
   uses = { changed = changed, closeness = closeness, finish = finish, DX = DX, DY = DY,
+    within_max_cost = M.within_max_cost,
     NEVER = NEVER, ALWAYS = ALWAYS, ONE_OBSTACLE = ONE_OBSTACLE, OCTILE = OCTILE,
     MANHATTAN = MANHATTAN, EUCLIDEAN = EUCLIDEAN, OCT = OCT, sqrt = sqrt,
     SEARCHING = M.SEARCHING, FOUND = M.FOUND, PARTIAL = M.PARTIAL, NO_PATH = M.NO_PATH,
@@ -589,6 +592,7 @@ M.ENTER_LINK = ENTER_LINK
 
 local GENERAL = { name = "astar general", flags = { "general" },
   uses = { changed = changed, general_closeness = general_closeness, finish = finish,
+    within_max_cost = M.within_max_cost,
     box_distance = box_distance, DX = DX, DY = DY, NEVER = NEVER, ALWAYS = ALWAYS,
     ONE_OBSTACLE = ONE_OBSTACLE, SEARCHING = M.SEARCHING, FOUND = M.FOUND,
     PARTIAL = M.PARTIAL, NO_PATH = M.NO_PATH, STOPPED = M.STOPPED },

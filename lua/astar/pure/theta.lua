@@ -26,6 +26,7 @@ local M = {}
 local function query(S)
   return { name = "theta", flags = { "general" },
     uses = { changed = S.changed, general_closeness = S.general_closeness, finish = S.finish,
+      within_max_cost = S.within_max_cost,
       box_distance = S.box_distance, segment_cost = SEG.cost, DX = B.DX, DY = B.DY,
       ALWAYS = B.ALWAYS, ONE_OBSTACLE = B.ONE_OBSTACLE, EUCLIDEAN = 3,   -- search.lua's number
       SEARCHING = S.SEARCHING, FOUND = S.FOUND, PARTIAL = S.PARTIAL, NO_PATH = S.NO_PATH,
