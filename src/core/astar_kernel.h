@@ -378,7 +378,7 @@ ASTAR_INLINE AstarStatus astar_kernel(AstarSearch *s, AK_QUERY *q, const BoardKi
          * under a bound only when its cost as reported is within max_cost */
         if (plain ? c == goal
                   : target[c] == gen && !(ruled && c != s->start && AK_NO_STOP(q, s, c))
-                        && !(s->options.bounded && !astar_search_within_max_cost(s, c))) {
+                        && astar_search_within_max_cost(s, c)) {
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;
         }

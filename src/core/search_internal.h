@@ -34,8 +34,7 @@
  * a cell: a path's g and its reported cost differ by at most about one
  * rounding a step (1e-16 relative), so 1e-9 covers paths of millions of
  * steps, and lets in no path whose true cost is above the bound by more
- * than rounding: the reported cost is then checked against max_cost (a
- * found path in search.c, a partial one's cell in note_closest). */
+ * than rounding: the reported cost then decides (astar_search_within_max_cost). */
 #define BOUND_SLACK 1e-9
 
 #if defined(__GNUC__)
@@ -151,7 +150,8 @@ struct AstarSearch {
     /* What the loops hold g to (INFINITY: no bound): max_cost and a margin
      * for rounding (BOUND_SLACK), since g adds the steps in the
      * order the search took them and the reported cost sums them apart
-     * (search_record.c): the reported cost decides (search.c expand). */
+     * (search_record.c): the reported cost decides
+     * (astar_search_within_max_cost). */
     double bound;
 
     /* the result: cost is the path's, as astar_search_finish reports it */
@@ -302,13 +302,14 @@ ASTAR_INLINE AstarError search_record(AstarSearch *s, uint32_t cell)
  * expansion of a partial query. */
 /* Ends the query: status and the path's last cell. */
 void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end);
-/* Remembers cell as the closest to the goal so far if it is (under a bound,
- * and within max_cost). */
+/* Remembers cell as the closest to the goal so far if it is, and within
+ * max_cost. */
 void astar_search_note_closest(AstarSearch *s, uint32_t cell);
 /* Whether the path the parents give to cell costs at most max_cost as it
- * would be reported: surely when g is below it by more than rounding, else
- * summed (rare: only a cell whose g is within rounding of max_cost). A goal
- * beyond it is out of reach: every cheapest path reports the same cost. */
+ * would be reported (always, without a bound): surely when g is below it by
+ * more than rounding, else summed (rare: only a cell whose g is within
+ * rounding of max_cost). The goal tests and note_closest ask it: a goal
+ * beyond it is out of reach, as every cheapest path reports the same cost. */
 int astar_search_within_max_cost(AstarSearch *s, uint32_t cell);
 /* The distance note_closest ranks cells by (search.c ranks the start). */
 double astar_search_closeness(const AstarSearch *s, uint32_t cell);

@@ -219,7 +219,7 @@ int astar_search_within_max_cost(AstarSearch *s, uint32_t cell)
     uint32_t c = cell;
     size_t steps = 0;
 
-    if (s->g[cell] <= s->options.max_cost * (1.0 - BOUND_SLACK))
+    if (!s->options.bounded || s->g[cell] <= s->options.max_cost * (1.0 - BOUND_SLACK))
         return 1;
     while (c != s->start) {
         c = astar_search_parent(s, c);
@@ -232,7 +232,7 @@ void astar_search_note_closest(AstarSearch *s, uint32_t cell)
 {
     double d = closeness(s, cell);
     if ((d < s->best_distance || (d == s->best_distance && s->g[cell] < s->best_g))
-        && (!s->options.bounded || astar_search_within_max_cost(s, cell))) {
+        && astar_search_within_max_cost(s, cell)) {
         s->best = cell;
         s->best_distance = d;
         s->best_g = s->g[cell];

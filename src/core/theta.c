@@ -203,8 +203,7 @@ AstarStatus astar_run_theta(AstarSearch *s, size_t max_expansions, AstarError *e
             budget++;                          /* a stale duplicate: not an expansion */
             continue;
         }
-        if (theta_ends_on(s, c, gen)
-            && !(s->options.bounded && !astar_search_within_max_cost(s, c))) {
+        if (theta_ends_on(s, c, gen) && astar_search_within_max_cost(s, c)) {
             astar_search_finish(s, ASTAR_FOUND, c);
             return ASTAR_FOUND;
         }

@@ -214,7 +214,7 @@ return function(s, grid, budget)
     if stamp[u] ~= closed then
       -- under a bound, a goal only when its cost as reported is within max_cost
       if
-        ($goal) and not (s.bounded and not within_max_cost(s, u))
+        ($goal) and within_max_cost(s, u)
       then
         s.n, s.tn, s.expanded, s.touched = 0, 0, expanded, touched
         return finish(s, FOUND, u)
@@ -233,7 +233,7 @@ return function(s, grid, budget)
       then
         local dd = $closeness
         if (dd < s.best_distance or (dd == s.best_distance and gu < s.best_g))
-          and not (s.bounded and not within_max_cost(s, u)) then
+          and within_max_cost(s, u) then
           s.best, s.best_distance, s.best_g = u, dd, gu
         end
       end

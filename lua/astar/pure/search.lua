@@ -27,8 +27,8 @@ M.H_SCALE_MAX = H_SCALE_MAX
 local toint = math.tointeger or function(v) return v end
 
 local sqrt, huge = math.sqrt, math.huge
--- How far past max_cost, relatively, g may go in a bounded search (search.c
--- BOUND_SLACK): g and the reported cost differ by rounding alone.
+-- How far past max_cost, relatively, g may go in a bounded search
+-- (search_internal.h BOUND_SLACK): g and the reported cost differ by rounding alone.
 local BOUND_SLACK = 1e-9
 local heuristic_scale
 local OCT = B.SQRT2 - 1
@@ -158,12 +158,13 @@ local function path_cost(s, last)
 end
 
 -- Whether the path the parents give to cell u costs at most max_cost as it
--- would be reported (search_record.c astar_search_within_max_cost): surely when g is below
--- it by more than rounding, else summed (only a cell within rounding of it).
+-- would be reported (search_record.c astar_search_within_max_cost; always
+-- without a bound): surely when g is below it by more than rounding, else
+-- summed (only a cell within rounding of it).
 -- The kernels ask it of a bounded query's goal and closest cell: a goal
 -- beyond it is out of reach (every cheapest path reports the same cost).
 function M.within_max_cost(s, u)
-  if s.g[u] <= s.max_cost * (1 - BOUND_SLACK) then return true end
+  if not s.bounded or s.g[u] <= s.max_cost * (1 - BOUND_SLACK) then return true end
   return path_cost(s, u) <= s.max_cost
 end
 
@@ -447,8 +448,8 @@ function M.begin_general(s, grid, start, gx, gy, o, rule)
   s.moved = grid._moves ~= nil or s.move_rule ~= nil
   s.h_links, s.link_edits = nil, grid._link_edits   -- the links' bound: at the first step
   s.rule, s.near, s.bounded, s.max_cost = rule, o.near, o.bounded, o.max_cost
-  -- what the loops hold g to: max_cost and a margin for rounding (search.c
-  -- BOUND_SLACK); the reported cost is checked against max_cost (finish)
+  -- what the loops hold g to: max_cost and a margin for rounding
+  -- (BOUND_SLACK); the reported cost decides (M.within_max_cost)
   s.bound = o.bounded and o.max_cost * (1 + BOUND_SLACK) or huge
   s.size = not hex and o.size or 1   -- hex boards have no large units
   -- any-angle search (theta.lua, search.c runs_theta): where straight lines
