@@ -22,13 +22,7 @@ local time = require("timing").time
 local dir = arg and arg[1] or "maps"
 local UNITS, GOALS = 1000, 5
 
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = (state * 1103515245 + 12345) % 2147483648
-    return math.floor(state / 65536) % n + 1
-  end
-end
+local rng = require("rng").lcg
 
 local function close(a, b) return a == b or (a and b and math.abs(a - b) <= 1e-9 * math.max(1, a)) end
 

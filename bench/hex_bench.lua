@@ -19,13 +19,7 @@ local time = require("timing").time
 local dir = arg and arg[1] or "maps"
 local QUERIES = 200
 
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = state * 16807 % 2147483647   -- Park-Miller: exact in doubles
-    return state % n + 1
-  end
-end
+local rng = require("rng").park_miller
 
 -- A square and a hex grid with the walls and costs of `fill(x, y)` -> open, cost.
 local function boards(w, h, layout, fill)

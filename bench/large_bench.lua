@@ -32,13 +32,7 @@ local ONLY_ONE = arg and arg[2] == "only-size-1"   -- for a build without opts.s
 local ONLY_GROWTH = arg and arg[2] == "growth"
 local QUERIES = 200
 
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = (state * 1103515245 + 12345) % 2147483648
-    return math.floor(state / 65536) % n + 1
-  end
-end
+local rng = require("rng").lcg
 
 local function copy(whole, w, h, x0, y0)
   local g = astar.new(w, h)

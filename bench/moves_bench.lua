@@ -26,13 +26,7 @@ local dir = arg and arg[1] or "maps"
 local MAP = dir .. "/AR0011SR.map"
 local QUERIES, STARTS = 200, 50
 
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = (state * 1103515245 + 12345) % 2147483648
-    return math.floor(state / 65536) % n + 1
-  end
-end
+local rng = require("rng").lcg
 
 local DX = { 1, -1, 0, 0, 1, -1, 1, -1 }
 local DY = { 0, 0, 1, -1, 1, 1, -1, -1 }

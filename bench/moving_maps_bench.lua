@@ -20,13 +20,7 @@ local median = require("timing").median
 
 local SIDE, WALLS, TOGGLES, CAP = 256, 20, 50, 40
 
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = (state * 16807) % 2147483647
-    return state % n + 1
-  end
-end
+local rng = require("rng").park_miller
 
 local rand = rng(24)
 local grid = astar.new(SIDE, SIDE)

@@ -15,13 +15,7 @@ local timing = require "timing"
 
 local N, WALLS, CAP, TOGGLES = 256, 20, 40, 50
 
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = (state * 1103515245 + 12345) % 2147483648
-    return math.floor(state / 65536) % n + 1
-  end
-end
+local rng = require("rng").lcg
 
 local function board(lib)
   local g = lib.new(N, N)

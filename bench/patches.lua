@@ -3,15 +3,7 @@
 -- grid's open cells have a cost (forest, swamp). The same map on every Lua.
 local patches = {}
 
--- Park and Miller's generator: its products stay below 2^53, so Lua 5.4's
--- integers and LuaJIT's doubles draw the same numbers (the same map).
-function patches.rng(seed)
-  local state = seed
-  return function(n)
-    state = state * 16807 % 2147483647
-    return state % n + 1
-  end
-end
+local park_miller = require("rng").park_miller   -- the same map on every Lua
 
 -- Gives costs to about `share` of grid's open cells; returns the share given.
 function patches.add(grid, share, seed)
@@ -22,7 +14,7 @@ function patches.add(grid, share, seed)
       if grid:isWalkable(x, y) then open = open + 1 end
     end
   end
-  local rand, priced, seen = patches.rng(seed or 20), 0, {}
+  local rand, priced, seen = park_miller(seed or 20), 0, {}
   while priced < share * open do
     local cx, cy, r, cost = rand(w), rand(h), 3 + rand(10), 1 + rand(3)
     for y = math.max(1, cy - r), math.min(h, cy + r) do

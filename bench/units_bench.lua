@@ -23,13 +23,7 @@ local dir = arg and arg[1] or "maps"
 local UNITS, QUERIES = 20, 200
 
 -- a small deterministic generator (the same board on every Lua)
-local function rng(seed)
-  local state = seed
-  return function(n)
-    state = (state * 1103515245 + 12345) % 2147483648
-    return math.floor(state / 65536) % n + 1   -- the high bits: the low ones cycle
-  end
-end
+local rng = require("rng").lcg
 
 local function cutOf(whole, w, h, x0, y0)
   local g = astar.new(w, h)
