@@ -195,37 +195,31 @@ static double canonical_cost(AstarSearch *s, uint32_t end, size_t steps)
     return straight + SQRT2 * diagonal;
 }
 
+/* The steps from the start to cell by the parents (a cell's, not a jump's). */
+static size_t steps_from_start(const AstarSearch *s, uint32_t cell)
+{
+    size_t steps = 0;
+    while (cell != s->start) {
+        cell = astar_search_parent(s, cell);
+        steps++;
+    }
+    return steps;
+}
+
 void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
 {
-    uint32_t cell = end;
-    size_t length = 1;
-
     s->status = status;
     s->end = end;
-    if (s->ran == ASTAR_ALGORITHM_JPS) {
-        s->length = unfold_jumps(s, end);
-    } else {
-        while (cell != s->start) {
-            cell = astar_search_parent(s, cell);
-            length++;
-        }
-        s->length = length;
-    }
+    s->length = s->ran == ASTAR_ALGORITHM_JPS ? unfold_jumps(s, end)
+                                              : steps_from_start(s, end) + 1;
     s->cost = canonical_cost(s, end, s->length - 1);
 }
 
 int astar_search_within_max_cost(AstarSearch *s, uint32_t cell)
 {
-    uint32_t c = cell;
-    size_t steps = 0;
-
     if (!s->options.bounded || s->g[cell] <= s->options.max_cost * (1.0 - BOUND_SLACK))
         return 1;
-    while (c != s->start) {
-        c = astar_search_parent(s, c);
-        steps++;
-    }
-    return canonical_cost(s, cell, steps) <= s->options.max_cost;
+    return canonical_cost(s, cell, steps_from_start(s, cell)) <= s->options.max_cost;
 }
 
 void astar_search_note_closest(AstarSearch *s, uint32_t cell)
