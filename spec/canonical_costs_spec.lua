@@ -271,6 +271,51 @@ describe("path costs to the last bit", function()
     end
   end)
 
+  -- Every cell one price that no sum keeps exact (0.1, 0.7): the cheapest
+  -- paths are those of unit costs (the steps counted exactly, as S and D),
+  -- and a path reports the price added from 0 once per straight step, plus
+  -- SQRT2 times it added once per diagonal step (0.1 added ten times is
+  -- 0.9999999999999999, not 10 * 0.1).
+  it("are the price added step by step on a grid of one price", function()
+    local function one() return 1 end
+    for _, p in ipairs { 0.1, 0.7 } do
+      local function added(n)
+        local t = 0
+        for _ = 1, n do t = t + p end
+        return t
+      end
+      for _, mode in ipairs { "no-obstacles", "never" } do
+        local rng = R.rng(#mode * 7 + p * 10)
+        local desc = R.random_map(rng, 36, 26, 0.15, { 1 })
+        for x = 1, desc.w do
+          for y = 1, desc.h do desc.cost[x][y] = p end
+        end
+        local grid = R.build_grid(astar, desc)
+        local sx, sy = random_start(rng, desc)
+        local S, D = exact_dijkstra(desc, mode, sx, sy, one)
+        local inexact = 0
+        for _, g in ipairs(random_goals(rng, desc, 16)) do
+          local gx, gy = g[1], g[2]
+          if S[gx][gy] and desc.walkable[gx][gy] then
+            local want = added(S[gx][gy]) + SQRT2 * added(D[gx][gy])
+            if want ~= p * S[gx][gy] + SQRT2 * p * D[gx][gy] then inexact = inexact + 1 end
+            for _, algorithm in ipairs { "auto", "astar" } do
+              local opts = { diagonal = mode, algorithm = algorithm }
+              local path, cost = grid:findPath(sx, sy, gx, gy, opts)
+              assert(path and cost == want, ("%s %s p=%s (%d,%d)->(%d,%d): %.17g, want %.17g")
+                :format(mode, algorithm, p, sx, sy, gx, gy, cost or -1, want))
+              assert(R.validate(desc, mode, path, sx, sy, gx, gy))
+              local search = grid:newSearch(sx, sy, gx, gy, opts)
+              search:step(math.huge)
+              assert.are.equal(want, select(2, search:result()))
+            end
+          end
+        end
+        assert(inexact >= 3, ("only %d goals whose sums are not p times the steps"):format(inexact))
+      end
+    end
+  end)
+
   -- A cost rule prices the cells: the canonical form over its answers.
   it("are S + SQRT2 * D over the prices of opts.cost", function()
     local rng = R.rng(404)

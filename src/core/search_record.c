@@ -112,13 +112,15 @@ static int parent_priced(const AstarSearch *s, uint32_t prev, unsigned dir, size
  * parent is the closed cell on that line whose cost plus the jump's cost is
  * exactly the child's: the same sum jps.c computed, so it matches bit for bit
  * (another cell that matches is an equally cheap parent). The cells in
- * between get a one-step direction, so the path reads cell by cell like A*'s. */
-static size_t unfold_jumps(AstarSearch *s, uint32_t end)
+ * between get a one-step direction, so the path reads cell by cell like A*'s.
+ * Returns the steps from the start to end, those taken diagonally counted
+ * in *diagonal. */
+static size_t unfold_jumps(AstarSearch *s, uint32_t end, size_t *diagonal)
 {
     const int weighted = astar_jps_weighted(s->grid);
     const int priced = weighted && s->options.diagonal != ASTAR_DIAGONAL_NEVER;
     uint32_t cell = end;
-    size_t length = 1;
+    size_t steps = 0;
     unsigned gen = search_gen(s);
 
     while (cell != s->start) {
@@ -135,12 +137,13 @@ static size_t unfold_jumps(AstarSearch *s, uint32_t end)
             prev = (uint32_t)((long)prev - step);
             k++;
         }
-        length += k;
+        steps += k;
+        *diagonal += dir >= 4 ? k : 0;
         if (!s->grid->open[prev] && prev != s->start)
             break;                  /* cannot happen; never loop over walls */
         cell = prev;
     }
-    return length;
+    return steps;
 }
 
 /* What a cell on the path was entered for: the rule's answer, else its cost. */
@@ -195,31 +198,63 @@ static double canonical_cost(AstarSearch *s, uint32_t end, size_t steps)
     return straight + SQRT2 * diagonal;
 }
 
-/* The steps from the start to cell by the parents (a cell's, not a jump's). */
-static size_t steps_from_start(const AstarSearch *s, uint32_t cell)
+/* The steps from the start to cell by the parents (a cell's, not a jump's),
+ * those taken diagonally counted in *diagonal (square boards). */
+static size_t steps_from_start(const AstarSearch *s, uint32_t cell, size_t *diagonal)
 {
     size_t steps = 0;
     while (cell != s->start) {
+        *diagonal += (s->stamp[cell] & STAMP_DIR_MASK) >= 4;
         cell = astar_search_parent(s, cell);
         steps++;
     }
     return steps;
 }
 
-void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
+/* price added k times from 0, as canonical_cost adds a path's prices. */
+static double repeated_sum(double price, size_t k)
 {
-    s->status = status;
-    s->end = end;
-    s->length = s->ran == ASTAR_ALGORITHM_JPS ? unfold_jumps(s, end)
-                                              : steps_from_start(s, end) + 1;
-    s->cost = canonical_cost(s, end, s->length - 1);
+    double sum = 0.0;
+    if (price == 1.0)
+        return (double)k;                      /* exact */
+    while (k-- > 0)
+        sum += price;
+    return sum;
 }
 
+/* Does every move of the path cost its one price, so that canonical_cost
+ * is that price added once per straight and once per diagonal step? No
+ * rule, every cell one cost, a square board searched cell by cell or by
+ * jumps. */
+static int uniform_prices(const AstarSearch *s)
+{
+    const AstarGrid *g = s->base;
+    return !s->options.rule && !g->min_stale && g->min_count == (size_t)g->width * g->height
+           && !(g->hex || s->large || s->moved || s->theta);
+}
+
+void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
+{
+    size_t diagonal = 0, steps;
+
+    s->status = status;
+    s->end = end;
+    steps = s->ran == ASTAR_ALGORITHM_JPS ? unfold_jumps(s, end, &diagonal)
+                                          : steps_from_start(s, end, &diagonal);
+    s->length = steps + 1;
+    if (uniform_prices(s)) {   /* the same sums without walking the path twice more */
+        double price = entry_price(s, end);
+        s->cost = repeated_sum(price, steps - diagonal) + SQRT2 * repeated_sum(price, diagonal);
+    } else {
+        s->cost = canonical_cost(s, end, steps);
+    }
+}
 int astar_search_within_max_cost(AstarSearch *s, uint32_t cell)
 {
     if (!s->options.bounded || s->g[cell] <= s->options.max_cost * (1.0 - BOUND_SLACK))
         return 1;
-    return canonical_cost(s, cell, steps_from_start(s, cell)) <= s->options.max_cost;
+    size_t diagonal = 0;
+    return canonical_cost(s, cell, steps_from_start(s, cell, &diagonal)) <= s->options.max_cost;
 }
 
 void astar_search_note_closest(AstarSearch *s, uint32_t cell)
