@@ -3889,14 +3889,32 @@ function H.gridCall(g, name, ...)
   end
   return r
 end
+-- The diagonal mode a square map was made with, from its bytes (offset 10;
+-- flags at 11, 4 a hex map); nil for a hex map or when encode fails.
+local function map_diagonal(map)
+  quiet = quiet + 1
+  local ok, bytes = pcall(map.encode, map)
+  quiet = quiet - 1
+  if not ok or type(bytes) ~= "string" or #bytes < 12 or bytes:byte(12) & 4 ~= 0 then return nil end
+  return DIAG[bytes:byte(11) + 1]
+end
+
 function H.distanceMap(g, sources, opts)
   if g == nil then return end
+  local gi = info[g]
+  local h0 = gi and #gi.hist
   local map = twin_call("distanceMap", g, g, method("distanceMap"), sources, opts)
   if map then
-    -- update keeps the options, the diagonal mode the grid had included
+    -- update and setSources keep the options, the diagonal mode the map was
+    -- made with included: the grid's as it is, unless the grid changed
+    -- during the call (a rule or a finalizer may have set the mode after
+    -- the map took it); then the map's bytes say (twin_call checked the
+    -- map against the grid before and after the change)
     local o = {}
     for k, v in next, (type(opts) == "table" and plain_arg(opts) or {}) do o[k] = v end
-    if o.diagonal == nil and info[g] then o.diagonal = cur(info[g]).diag end
+    if o.diagonal == nil and gi then
+      o.diagonal = #gi.hist ~= h0 and map_diagonal(map) or cur(gi).diag
+    end
     minfo[map] = { sources = plain_arg(sources), opts = o, grid = g }
   end
   return map
