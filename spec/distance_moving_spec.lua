@@ -152,6 +152,19 @@ describe("map:setSources and map:update", function()
     assert.are.equal(16, map:get(1, 1))
   end)
 
+  it("keep the diagonal mode the map was made with after the grid's changes", function()
+    local grid = astar.new(5, 5)              -- "no-obstacles", the default
+    local map = grid:distanceMap({ { x = 1, y = 1 } })
+    grid:setDiagonal("never")
+    map:update(grid)
+    -- four diagonal steps into open cells of cost 1 (a fresh 4-direction map: 8)
+    assert.are.equal(4 * math.sqrt(2), map:get(5, 5))
+    map:setSources({ { x = 5, y = 1 } })
+    assert.are.equal(4 * math.sqrt(2), map:get(1, 5))
+    same_as_fresh(map, grid, { { x = 5, y = 1 } }, { diagonal = "no-obstacles" }, "setSources")
+    assert.are.equal(8, grid:distanceMap({ { x = 5, y = 1 } }):get(1, 5))
+  end)
+
   it("keep the map's rules, asked again", function()
     local grid = astar.new(6, 1)
     local asked = 0
