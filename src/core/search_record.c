@@ -249,11 +249,13 @@ void astar_search_finish(AstarSearch *s, AstarStatus status, uint32_t end)
         s->cost = canonical_cost(s, end, steps);
     }
 }
+
 int astar_search_within_max_cost(AstarSearch *s, uint32_t cell)
 {
+    size_t diagonal = 0;   /* not needed here */
+
     if (!s->options.bounded || s->g[cell] <= s->options.max_cost * (1.0 - BOUND_SLACK))
         return 1;
-    size_t diagonal = 0;
     return canonical_cost(s, cell, steps_from_start(s, cell, &diagonal)) <= s->options.max_cost;
 }
 
