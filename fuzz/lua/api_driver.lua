@@ -1525,7 +1525,7 @@ function SMOOTH.refusal(fname, mode)
     fname, tostring(mode))
 end
 function SMOOTH.is_refusal(err)
-  return type(err) == "string" and err:find("(opts.smooth: '%a+' needs a grid without move overrides or links)$")
+  return type(err) == "string" and err:find("%(opts%.smooth: '%a+' needs a grid without move overrides or links%)$")
     ~= nil
 end
 
