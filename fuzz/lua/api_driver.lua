@@ -1314,19 +1314,27 @@ local function register(g, snap)
   return g
 end
 
--- A call's arguments as text, for failure messages.
+-- A call's arguments as text, for failure messages. It is made before every
+-- call (a callback may change the tables after), so a table lists at most
+-- 12 entries: a cost list of hundreds of points, described whole in every
+-- nested call of a rule, took seconds of an input.
 local function describe(v, level)
+  local DESCRIBED = 12
   level = level or 0
   if info[v] then return "grid#" .. info[v].id end
   if fninfo[v] then return format("H.fn(%q, %d, %d)", fninfo[v][1], fninfo[v][2], fninfo[v][3]) end
   local t = type(v)
   if t == "table" and level < 3 then
-    local parts = {}
+    local parts, n = {}, 0
     for k, x in next, v do   -- raw: no metamethod of a trap runs
-      parts[#parts + 1] = (type(k) == "string" and k or "[" .. describe(k, level + 1) .. "]") .. " = "
-        .. describe(x, level + 1)
+      n = n + 1
+      if n <= DESCRIBED then
+        parts[n] = (type(k) == "string" and k or "[" .. describe(k, level + 1) .. "]") .. " = "
+          .. describe(x, level + 1)
+      end
     end
     table.sort(parts)
+    if n > DESCRIBED then parts[#parts + 1] = format("... (%d entries)", n) end
     return "{" .. concat(parts, ", ") .. "}"
   end
   if t == "number" or t == "string" or t == "boolean" or t == "nil" then return lit(v) end
