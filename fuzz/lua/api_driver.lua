@@ -1478,6 +1478,10 @@ local function happened(ev0, g, d)
     end
   end
   w.disturbed = w.closed or w.changed or w.settings or w.cb or w.meta
+  -- Closed before the call began: a finalizer, run by an allocation of the
+  -- driver's own between before(g) and the call, may have closed g.
+  local gi = g ~= nil and info[g] or nil
+  w.closed_early = gi ~= nil and gi.closed and not w.closed
   return w
 end
 
@@ -1821,7 +1825,7 @@ local function common(fname, g, was_closed, valid, r, ev0, d)
   local ok, err = r[1], r[2]
   local w = happened(ev0, g, d)
   if w.meta and strict then fail("%s used %s (options are read raw)", fname, w.meta) end
-  if was_closed then
+  if was_closed or w.closed_early then
     if ok then fail("%s on a closed grid returned a result", fname) end
     if err ~= CLOSED_USE and (strict or not w.disturbed) then
       fail("%s on a closed grid raised %s", fname, show(err))
@@ -1830,7 +1834,12 @@ local function common(fname, g, was_closed, valid, r, ev0, d)
   end
   if not valid then
     if ok then fail("%s accepted bad arguments", fname) end
-    if not is_bad_message(err) and (strict or not w.disturbed) then fail("%s raised %s", fname, show(err)) end
+    -- a finalizer may close the grid before the arguments are read (a call's
+    -- first stack growth can run the collector): then the close is the answer
+    local closed_answer = w.closed and (err == CLOSED_USE or err == "grid closed during " .. fname)
+    if not is_bad_message(err) and not closed_answer and (strict or not w.disturbed) then
+      fail("%s raised %s", fname, show(err))
+    end
     return "bad", w
   end
   if not ok then
@@ -2318,11 +2327,12 @@ function H.geometry(g, x, y, x2, y2)
   end)
   local s = cur(gi)
   local valid = whole_in(x, 1, s.w) and whole_in(y, 1, s.h) and whole_in(x2, 1, s.w) and whole_in(y2, 1, s.h)
-  if was_closed then
+  local w = happened(ev0, g, depth + 1)
+  if was_closed or w.closed_early then
     if r[1] or r[2] ~= CLOSED_USE then fail("geometry on a closed grid gave %s", show(r[2])) end
     return
   end
-  if happened(ev0, g, depth + 1).disturbed then return end
+  if w.disturbed then return end
   if not valid then
     if r[1] or not is_bad_message(r[2]) then fail("geometry with bad coordinates gave %s", show(r[2])) end
     return
@@ -2954,7 +2964,7 @@ function H.smoothPath(g, path, opts)
   local r, ev0 = api(Grid.smoothPath, g, path, opts)
   local w = happened(ev0, g, depth + 1)
   if w.meta and strict then fail("smoothPath used %s (options are read raw)", w.meta) end
-  if not gi or was_closed then
+  if not gi or was_closed or w.closed_early then
     if r[1] then fail("smoothPath on %s returned", gi and "a closed grid" or "no grid") end
     if not (is_bad_message(r[2]) or r[2] == CLOSED_USE) then fail("smoothPath raised %s", show(r[2])) end
     return nil
@@ -3053,7 +3063,7 @@ function H.firstBlocked(g, path, from)
   local r, ev0 = api(Grid.firstBlocked, g, path, from)
   local w = happened(ev0, g, depth + 1)
   if w.meta and strict then fail("firstBlocked used %s (a path is read raw)", w.meta) end
-  if not gi or was_closed then
+  if not gi or was_closed or w.closed_early then
     if r[1] then fail("firstBlocked on %s returned", gi and "a closed grid" or "no grid") end
     if not (is_bad_message(r[2]) or r[2] == CLOSED_USE) then fail("firstBlocked raised %s", show(r[2])) end
     return nil
@@ -3271,7 +3281,7 @@ local function tactics_outcome(fname, g, was_closed, valid, r, ev0, h0, try, tex
   local gi = info[g]
   local w = happened(ev0, g, d)
   if w.meta and strict then fail("%s used %s (options are read raw)", text, w.meta) end
-  if was_closed then
+  if was_closed or w.closed_early then
     if r[1] then fail("%s on a closed grid returned a result", fname) end
     if r[2] ~= CLOSED_USE then fail("%s on a closed grid raised %s", fname, show(r[2])) end
     return
@@ -3607,11 +3617,12 @@ function H.getters(g, x, y, x2, y2)
   end)
   local s = cur(gi)
   local valid = whole_in(x, 1, s.w) and whole_in(y, 1, s.h) and whole_in(x2, 1, s.w) and whole_in(y2, 1, s.h)
-  if was_closed then
+  local w = happened(ev0, g, depth + 1)
+  if was_closed or w.closed_early then
     if r[1] or r[2] ~= CLOSED_USE then fail("a getter on a closed grid gave %s", show(r[2])) end
     return
   end
-  if happened(ev0, g, depth + 1).disturbed then return end
+  if w.disturbed then return end
   if not valid then
     if r[1] or not is_bad_message(r[2]) then fail("getters with bad coordinates gave %s", show(r[2])) end
     return
@@ -3831,7 +3842,7 @@ local function twin_call(fname, x, g, f, ...)
         and busy[x] then
       return nil
     end
-    if was_closed and err == CLOSED_USE then return nil end
+    if (was_closed or w.closed_early) and err == CLOSED_USE then return nil end
   end
   if not strict and w.disturbed then return r[1] and r[2] or nil end
   -- more than one change: the answer may be for a state between the two twins
@@ -3854,7 +3865,7 @@ local function twin_call(fname, x, g, f, ...)
         r[2] == "grid closed during " .. fname)) then
       return nil
     end
-    if not r[1] or not was_closed then return r[1] and r[2] or nil end
+    if not r[1] or not (was_closed or w.closed_early) then return r[1] and r[2] or nil end
     fail("%s on a closed object returned", fname)
   end
   fail("%s: %s, but the same call on a twin gives %s", call_text(fname, x, ...), got:sub(1, 300), want:sub(1, 300))
