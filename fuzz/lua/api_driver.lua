@@ -1478,10 +1478,10 @@ local function happened(ev0, g, d)
     end
   end
   w.disturbed = w.closed or w.changed or w.settings or w.cb or w.meta
-  -- Closed before the call began: a finalizer, run by an allocation of the
-  -- driver's own between before(g) and the call, may have closed g.
+  -- Closed when the call began: closed now, but not during the call (a
+  -- finalizer run by the driver's own allocations may close g just before).
   local gi = g ~= nil and info[g] or nil
-  w.closed_early = gi ~= nil and gi.closed and not w.closed
+  w.closed_at_start = gi ~= nil and gi.closed and not w.closed
   return w
 end
 
@@ -1821,11 +1821,11 @@ end
 
 -- Outcome of a call on a grid that has no callbacks (only finalizers can
 -- act during it): returns "bad", "closed", "error", "disturbed" or "ok".
-local function common(fname, g, was_closed, valid, r, ev0, d)
+local function common(fname, g, valid, r, ev0, d)
   local ok, err = r[1], r[2]
   local w = happened(ev0, g, d)
   if w.meta and strict then fail("%s used %s (options are read raw)", fname, w.meta) end
-  if was_closed or w.closed_early then
+  if w.closed_at_start then
     if ok then fail("%s on a closed grid returned a result", fname) end
     if err ~= CLOSED_USE and (strict or not w.disturbed) then
       fail("%s on a closed grid raised %s", fname, show(err))
@@ -1869,12 +1869,6 @@ local function common(fname, g, was_closed, valid, r, ev0, d)
     return "error", w
   end
   return w.disturbed and "disturbed" or "ok", w
-end
-
--- A grid's record and whether it is closed, before a call.
-local function before(g)
-  local gi = info[g]
-  return gi, gi ~= nil and gi.closed
 end
 
 function H.new(w, h)
@@ -2067,7 +2061,7 @@ end
 -- cell before anything that may run a finalizer (which then sees the new
 -- cell); calls made meanwhile may also have seen the old one (inflight).
 local function write_call(fname, f, g, x, y, v, walk, cost, valid)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local s = gi and cur(gi)
   if valid then
     gi.inflight = #gi.hist
@@ -2075,7 +2069,7 @@ local function write_call(fname, f, g, x, y, v, walk, cost, valid)
   end
   local r, ev0 = api(f, g, x, y, v)
   if gi then gi.inflight = nil end
-  local how = common(fname, g, was_closed, valid, r, ev0, depth + 1)
+  local how = common(fname, g, valid, r, ev0, depth + 1)
   if how == "error" and not happened(ev0, g, depth + 1).disturbed then
     fail("%s raised %s", fname, show(r[2]))
   end
@@ -2143,14 +2137,14 @@ end
 
 -- A write of the moves: into the mirror before the call, as write_call.
 local function moves_call(fname, f, g, args, valid, edit)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   if valid then
     gi.inflight = #gi.hist
     write_moves(g, edit)
   end
   local r, ev0 = api(f, g, unpack(args, 1, args.n))
   if gi then gi.inflight = nil end
-  local how = common(fname, g, was_closed, valid, r, ev0, depth + 1)
+  local how = common(fname, g, valid, r, ev0, depth + 1)
   if how == "error" and not happened(ev0, g, depth + 1).disturbed then
     fail("%s raised %s", fname, show(r[2]))
   end
@@ -2206,10 +2200,10 @@ end
 -- A getter of the moves: the answer must be the mirror's (want(s) gives it
 -- as text, got the answer's), for a snapshot of the call when disturbed.
 local function moves_getter(fname, f, g, args, valid, want, got)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local h0 = gi and #gi.hist
   local r, ev0 = api(f, g, unpack(args, 1, args.n))
-  local how = common(fname, g, was_closed, valid, r, ev0, depth + 1)
+  local how = common(fname, g, valid, r, ev0, depth + 1)
   if how == "error" then
     if not happened(ev0, g, depth + 1).disturbed then fail("%s raised %s", fname, show(r[2])) end
     return
@@ -2315,7 +2309,7 @@ end
 -- pixel floor(p / size) + 1 (nil off the board), the distance Manhattan in mode
 -- "never", else (max - min) + sqrt(2) * min. The pixel is made from x2, y2.
 function H.geometry(g, x, y, x2, y2)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   if not gi then return end
   local size = 7.5
   local px = type(x2) == "number" and x2 * 3.25 - 4 or x2
@@ -2328,7 +2322,7 @@ function H.geometry(g, x, y, x2, y2)
   local s = cur(gi)
   local valid = whole_in(x, 1, s.w) and whole_in(y, 1, s.h) and whole_in(x2, 1, s.w) and whole_in(y2, 1, s.h)
   local w = happened(ev0, g, depth + 1)
-  if was_closed or w.closed_early then
+  if w.closed_at_start then
     if r[1] or r[2] ~= CLOSED_USE then fail("geometry on a closed grid gave %s", show(r[2])) end
     return
   end
@@ -2392,10 +2386,10 @@ local function write_settings(g, f)
 end
 
 function H.setDiagonal(g, mode)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local valid = gi and not gi.closed and IS_DIAG[mode]
   local r, ev0 = api(Grid.setDiagonal, g, mode)
-  local how = common("setDiagonal", g, was_closed, valid, r, ev0, depth + 1)
+  local how = common("setDiagonal", g, valid, r, ev0, depth + 1)
   if how == "error" and not happened(ev0, g, depth + 1).disturbed then
     fail("setDiagonal raised %s", show(r[2]))
   end
@@ -2403,11 +2397,11 @@ function H.setDiagonal(g, mode)
 end
 
 function H.setHeuristic(g, name, ...)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local weight = ...
   local valid = gi and not gi.closed and IS_HEUR[name] and (weight == nil or valid_weight(weight))
   local r, ev0 = api(Grid.setHeuristic, g, name, ...)
-  local how = common("setHeuristic", g, was_closed, valid, r, ev0, depth + 1)
+  local how = common("setHeuristic", g, valid, r, ev0, depth + 1)
   if how == "error" and not happened(ev0, g, depth + 1).disturbed then
     fail("setHeuristic raised %s", show(r[2]))
   end
@@ -2434,7 +2428,7 @@ local function untouched(t, c)
 end
 
 function H.findPath(g, sx, sy, gx, gy, opts)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local o = check_path_opts(opts, "findPath")
   local valid = gi and not gi.closed and o ~= nil
   local h0 = gi and #gi.hist
@@ -2445,7 +2439,7 @@ function H.findPath(g, sx, sy, gx, gy, opts)
   local into = o and o.into
   local old = shallow(into)
   local r, ev0 = api(Grid.findPath, g, sx, sy, gx, gy, opts)
-  local how, w = common("findPath", g, was_closed, valid, r, ev0, depth + 1)
+  local how, w = common("findPath", g, valid, r, ev0, depth + 1)
   if how == "bad" or how == "closed" then return nil end
   if how == "error" then
     if o.algorithm == "jps" and r[2] == "bad argument #5 to 'findPath' (opts.algorithm: jps needs uniform "
@@ -2491,7 +2485,7 @@ end
 -- newSearch, and search:restart (issue 24), which reads its query as
 -- newSearch does: call(g, ...) makes the query, fname names it.
 local function begin_search(fname, call, g, sx, sy, gx, gy, opts)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local o = check_path_opts(opts, fname)
   local valid = gi and not gi.closed and o ~= nil
   if valid then
@@ -2500,7 +2494,7 @@ local function begin_search(fname, call, g, sx, sy, gx, gy, opts)
   end
   local h0 = gi and #gi.hist
   local r, ev0 = api(call, g, sx, sy, gx, gy, opts)
-  local how, w = common(fname, g, was_closed, valid, r, ev0, depth + 1)
+  local how, w = common(fname, g, valid, r, ev0, depth + 1)
   if how == "bad" or how == "closed" then return nil, how end
   if how == "error" then
     if o.algorithm == "jps" and type(r[2]) == "string" and r[2]:find("opts.algorithm: jps needs", 1, true) then
@@ -2959,12 +2953,12 @@ function SMOOTH.outcome(s, path, opts, r)
 end
 
 function H.smoothPath(g, path, opts)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local h0 = gi and #gi.hist
   local r, ev0 = api(Grid.smoothPath, g, path, opts)
   local w = happened(ev0, g, depth + 1)
   if w.meta and strict then fail("smoothPath used %s (options are read raw)", w.meta) end
-  if not gi or was_closed or w.closed_early then
+  if not gi or w.closed_at_start then
     if r[1] then fail("smoothPath on %s returned", gi and "a closed grid" or "no grid") end
     if not (is_bad_message(r[2]) or r[2] == CLOSED_USE) then fail("smoothPath raised %s", show(r[2])) end
     return nil
@@ -3058,12 +3052,12 @@ function SMOOTH.fb_outcome(s, path, from, r)
 end
 
 function H.firstBlocked(g, path, from)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local h0 = gi and #gi.hist
   local r, ev0 = api(Grid.firstBlocked, g, path, from)
   local w = happened(ev0, g, depth + 1)
   if w.meta and strict then fail("firstBlocked used %s (a path is read raw)", w.meta) end
-  if not gi or was_closed or w.closed_early then
+  if not gi or w.closed_at_start then
     if r[1] then fail("firstBlocked on %s returned", gi and "a closed grid" or "no grid") end
     if not (is_bad_message(r[2]) or r[2] == CLOSED_USE) then fail("firstBlocked raised %s", show(r[2])) end
     return nil
@@ -3275,13 +3269,13 @@ end
 -- The shared outcome logic of movementRange, attackRange and dangerZone:
 -- try(s) checks the answer on snapshot s (nil when fine, "weird" when the
 -- reference expects a bad-cost error, else a message).
-local function tactics_outcome(fname, g, was_closed, valid, r, ev0, h0, try, text)
+local function tactics_outcome(fname, g, valid, r, ev0, h0, try, text)
   local d = depth + 1
   fname = fname
   local gi = info[g]
   local w = happened(ev0, g, d)
   if w.meta and strict then fail("%s used %s (options are read raw)", text, w.meta) end
-  if was_closed or w.closed_early then
+  if w.closed_at_start then
     if r[1] then fail("%s on a closed grid returned a result", fname) end
     if r[2] ~= CLOSED_USE then fail("%s on a closed grid raised %s", fname, show(r[2])) end
     return
@@ -3329,7 +3323,7 @@ local function tactics_outcome(fname, g, was_closed, valid, r, ev0, h0, try, tex
 end
 
 function H.movementRange(g, x, y, move, opts)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local rules = valid_rules(opts, gi and cur(gi))
   local valid = gi and not gi.closed and rules ~= nil and type(move) == "number" and move >= 0
   local h0 = gi and #gi.hist
@@ -3340,7 +3334,7 @@ function H.movementRange(g, x, y, move, opts)
   local text = call_text("movementRange", g, x, y, move, opts)
   local r, ev0 = api(T.movementRange, g, x, y, move, opts)
   local range = r[1] and r[2]
-  tactics_outcome("movementRange", g, was_closed, valid, r, ev0, h0, function(s, want_weird, m)
+  tactics_outcome("movementRange", g, valid, r, ev0, h0, function(s, want_weird, m)
     local ref = ref_range(s, x, y, move, rules)
     if want_weird == "move" then return range_may_ask(ref, m) and "weird" or "no" end
     if want_weird then return ref.weird and "weird" or "no" end
@@ -3361,7 +3355,7 @@ end
 local function whole_range(v) return type(v) == "number" and v == floor(v) and v >= 0 and v < huge end
 
 function H.attackRange(g, range, lo, hi, opts)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local valid = gi and not gi.closed and whole_range(lo) and whole_range(hi) and hi >= lo
   local sight
   if opts ~= nil then
@@ -3387,7 +3381,7 @@ function H.attackRange(g, range, lo, hi, opts)
   local stops = valid and stop_cells(range)
   local text = call_text("attackRange", g, range, lo, hi, opts)
   local r, ev0 = api(T.attackRange, g, range, lo, hi, opts)
-  tactics_outcome("attackRange", g, was_closed, valid, r, ev0, h0, function(s, want_weird)
+  tactics_outcome("attackRange", g, valid, r, ev0, h0, function(s, want_weird)
     if want_weird then return "no" end
     local hit = ref_attack(s, stops, lo, hi, sight)
     if not hit then return nil end
@@ -3412,7 +3406,7 @@ end
 local ZONE_OPTION = { cost = true, blocked = true, occupied = true, zoc = true, lineOfSight = true, move = true }
 
 function H.dangerZone(g, enemies, opts)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local valid = gi and not gi.closed and type(enemies) == "table"
   local sight, shared_move, move_bad
   local shared = {}
@@ -3464,7 +3458,7 @@ function H.dangerZone(g, enemies, opts)
   local r, ev0 = api(T.dangerZone, g, enemies, opts)
   -- an opts.move that is not a function is an error, enemies or not
   if move_bad then valid = false end
-  tactics_outcome("dangerZone", g, was_closed, valid, r, ev0, h0, function(s, want_weird, m)
+  tactics_outcome("dangerZone", g, valid, r, ev0, h0, function(s, want_weird, m)
     local count, refs = {}, {}
     for i, it in ipairs(list) do
       local e = it.e
@@ -3531,11 +3525,11 @@ end
 -- ---- encode, close, getters -------------------------------------------------------
 
 function H.encode(g)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   local h0 = gi and #gi.hist
   local valid = gi ~= nil and not gi.closed
   local r, ev0 = api(Grid.encode, g)
-  local how = common("encode", g, was_closed, valid, r, ev0, depth + 1)
+  local how = common("encode", g, valid, r, ev0, depth + 1)
   if how == "error" then
     if not happened(ev0, g, depth + 1).disturbed then fail("encode raised %s", show(r[2])) end
     return nil
@@ -3603,7 +3597,7 @@ function H.closeSearch(search, mode)
 end
 
 function H.getters(g, x, y, x2, y2)
-  local gi, was_closed = before(g)
+  local gi = info[g]
   if not gi then return end
   local r, ev0 = api(function()
     local w, h = Grid.getDimensions(g)
@@ -3618,7 +3612,7 @@ function H.getters(g, x, y, x2, y2)
   local s = cur(gi)
   local valid = whole_in(x, 1, s.w) and whole_in(y, 1, s.h) and whole_in(x2, 1, s.w) and whole_in(y2, 1, s.h)
   local w = happened(ev0, g, depth + 1)
-  if was_closed or w.closed_early then
+  if w.closed_at_start then
     if r[1] or r[2] ~= CLOSED_USE then fail("a getter on a closed grid gave %s", show(r[2])) end
     return
   end
@@ -3822,7 +3816,6 @@ local minfo = setmetatable({}, { __mode = "k" })  -- map -> {sources, opts} of g
 -- call's first result when it succeeded.
 local function twin_call(fname, x, g, f, ...)
   local gi = g ~= nil and info[g] or nil
-  local was_closed = gi ~= nil and gi.closed
   local before_twin = twin_of(x)
   local args = pack(...)
   local plain = {}
@@ -3842,7 +3835,7 @@ local function twin_call(fname, x, g, f, ...)
         and busy[x] then
       return nil
     end
-    if (was_closed or w.closed_early) and err == CLOSED_USE then return nil end
+    if w.closed_at_start and err == CLOSED_USE then return nil end
   end
   if not strict and w.disturbed then return r[1] and r[2] or nil end
   -- more than one change: the answer may be for a state between the two twins
@@ -3865,7 +3858,7 @@ local function twin_call(fname, x, g, f, ...)
         r[2] == "grid closed during " .. fname)) then
       return nil
     end
-    if not r[1] or not (was_closed or w.closed_early) then return r[1] and r[2] or nil end
+    if not r[1] or not w.closed_at_start then return r[1] and r[2] or nil end
     fail("%s on a closed object returned", fname)
   end
   fail("%s: %s, but the same call on a twin gives %s", call_text(fname, x, ...), got:sub(1, 300), want:sub(1, 300))
